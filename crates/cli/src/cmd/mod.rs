@@ -1,0 +1,22 @@
+//! One module per subcommand: each has its `Args` and a `run` that calls the libraries.
+
+pub(crate) mod eco;
+pub(crate) mod epd;
+pub(crate) mod fen;
+pub(crate) mod pgn;
+pub(crate) mod show;
+pub(crate) mod validate;
+
+use crate::cli::{Cli, Command, Status};
+
+/// Runs the chosen subcommand.
+pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
+    match cli.command {
+        Command::Pgn(args) => pgn::run(&args),
+        Command::Fen(args) => fen::run(&args),
+        Command::Epd(args) => epd::run(&args),
+        Command::Eco(args) => eco::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Show(args) => show::run(&args),
+    }
+}

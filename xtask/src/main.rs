@@ -1,0 +1,58 @@
+//! Contributor tasks for tabia, run as `cargo xtask <task>`; one module per task.
+//!
+//! Tasks:
+//! - `eco-import [--check]`: generate the embedded ECO table from the registry tables in
+//!   `../shared/eco` (with `--check`, fail if the committed table differs).
+//! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
+//! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+
+mod dist;
+mod eco_import;
+mod fuzz;
+
+use std::{
+    env,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let Some((task, rest)) = args.split_first() else {
+        eprintln!("{}", usage());
+        return ExitCode::from(2);
+    };
+    let result = match task.as_str() {
+        "eco-import" => eco_import::run(rest),
+        "fuzz" => fuzz::run(rest),
+        "dist" => dist::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{}", usage());
+            Ok(())
+        }
+        other => Err(anyhow::anyhow!("unknown task `{other}`\n{}", usage())),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage() -> &'static str {
+    "usage: cargo xtask <task>\n\n\
+     tasks:\n  \
+       eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
+       fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
+       dist                        write completions and man page to target/dist"
+}
+
+/// The workspace root (the parent of this crate's folder).
+pub(crate) fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
