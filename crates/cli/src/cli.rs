@@ -6,13 +6,11 @@ use clap::{Parser, Subcommand};
 
 use crate::cmd;
 
-/// tabia: chess notation at speed — PGN, FEN, EPD, ECO.
+/// Chess notation at speed: PGN, FEN, EPD, ECO.
 #[derive(Debug, Parser)]
 #[command(
     name = "tabia",
     version,
-    about,
-    long_about = None,
     propagate_version = true,
     after_help = EXAMPLES,
 )]
@@ -65,10 +63,15 @@ Examples:
   tabia fen startpos e4 e5 Nf3             the FEN after some moves
   tabia show startpos --format unicode     a diagram
 
-Inputs: files, or standard input when there are none or for `-`; compressed inputs are
-recognised by their first bytes, whatever their names.
-Exit status: 0 all input good, 1 some games or positions bad (each reported on standard
-error as FILE:LINE:COL: game N: message), 2 usage or I/O error.";
+Inputs:
+  Files, or standard input when there are none and for `-`. Compressed inputs (zstd, gzip,
+  bzip2, xz) are recognised by their first bytes, whatever their names.
+
+Exit status:
+  0  all input good
+  1  some games or positions bad, each reported on standard error as
+     FILE:LINE:COL: game N: message
+  2  usage or I/O error";
 
 const PGN_EXAMPLES: &str = "\
 Examples:
@@ -152,7 +155,7 @@ mod tests {
         let mut cmd = Cli::command();
         let help = cmd.render_help().to_string();
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
-        assert!(help.contains("Exit status: 0 all input good"), "{help}");
+        assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
         for sub in ["pgn", "fen", "epd", "eco", "validate", "show"] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();
