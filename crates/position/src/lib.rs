@@ -8,3 +8,12 @@
 
 pub use shakmaty;
 pub use tabia_notation as notation;
+
+mod render;
+
+#[cfg(feature = "png")]
+pub use render::render_png;
+pub use render::{
+    Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
+    render_html, render_latex, render_svg, render_unicode,
+};
