@@ -8,8 +8,8 @@ use std::{
 
 use anyhow::{Context, bail};
 use tabia_position::{
-    Format, LastMove, RenderOptions, render,
-    shakmaty::{Setup, fen::Fen, uci::UciMove},
+    EpRule, Format, LastMove, Position, RenderOptions, render,
+    shakmaty::{Setup, uci::UciMove},
 };
 
 use crate::cli::Status;
@@ -17,7 +17,7 @@ use crate::cli::Status;
 /// Arguments of `tabia show`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The position: a FEN (full, or only its first fields), or `startpos`.
+    /// The position: a full FEN, a partial FEN, an EPD, or `startpos`.
     #[arg(value_name = "POSITION")]
     position: String,
     /// The rendering.
@@ -80,7 +80,10 @@ impl From<FormatArg> for Format {
 /// Runs `tabia show`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let format = Format::from(args.format);
-    let to_stdout = args.output.as_ref().is_none_or(|path| path.as_os_str() == "-");
+    let to_stdout = args
+        .output
+        .as_ref()
+        .is_none_or(|path| path.as_os_str() == "-");
     if format.is_binary() && to_stdout && io::stdout().is_terminal() {
         bail!("refusing to write a {format} image to a terminal: use `-o FILE` or redirect");
     }
@@ -115,14 +118,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// The position argument: `startpos` or a FEN.
+/// The position argument, read by the shared position-argument parser.
 fn parse_position(text: &str) -> anyhow::Result<Setup> {
-    if text.trim() == "startpos" {
-        return Ok(Setup::initial());
-    }
-    let fen = Fen::from_ascii(text.trim().as_bytes())
-        .with_context(|| format!("invalid position `{text}`"))?;
-    Ok(fen.into_setup())
+    let position =
+        Position::from_arg(text).with_context(|| format!("invalid position `{text}`"))?;
+    Ok(position.setup(EpRule::Always))
 }
 
 /// The `--last-move` argument: a UCI move.

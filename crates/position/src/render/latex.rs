@@ -33,15 +33,16 @@ pub fn render_latex(setup: &Setup, options: &RenderOptions) -> String {
         if last_move.from == last_move.to {
             keys.push(format!("colorbackfields={{{}}}", last_move.to));
         } else {
-            keys.push(format!("colorbackfields={{{},{}}}", last_move.from, last_move.to));
+            keys.push(format!(
+                "colorbackfields={{{},{}}}",
+                last_move.from, last_move.to
+            ));
         }
     }
 
     let mut tex = String::with_capacity(256);
     if options.standalone {
-        tex.push_str(
-            "\\documentclass{standalone}\n\\usepackage{xskak}\n\\begin{document}\n",
-        );
+        tex.push_str("\\documentclass{standalone}\n\\usepackage{xskak}\n\\begin{document}\n");
     }
     tex.push_str("\\chessboard[");
     for (i, key) in keys.iter().enumerate() {

@@ -16,14 +16,14 @@ use std::{error::Error as StdError, fmt, str::FromStr};
 
 use shakmaty::{CastlingMode, File, Move, Rank, Setup, Square, uci::UciMove};
 
+#[cfg(feature = "png")]
+pub use self::png::render_png;
 pub use self::{
     html::render_html,
     latex::render_latex,
     svg::render_svg,
     text::{render_ascii, render_unicode},
 };
-#[cfg(feature = "png")]
-pub use self::png::render_png;
 
 /// How a rendering looks. Each format uses the options that make sense for it and ignores the
 /// others (the ASCII and Unicode diagrams have no last-move highlight and no pixel size).
@@ -132,16 +132,21 @@ impl LastMove {
     }
 }
 
-impl From<&Move> for LastMove {
-    fn from(m: &Move) -> LastMove {
-        let to = m.to();
-        match UciMove::from_move(m.clone(), CastlingMode::Standard) {
+impl From<Move> for LastMove {
+    fn from(m: Move) -> LastMove {
+        match UciMove::from_move(m, CastlingMode::Standard) {
             UciMove::Normal { from, to, .. } => LastMove { from, to },
             _ => LastMove {
-                from: m.from().unwrap_or(to),
-                to,
+                from: m.from().unwrap_or(m.to()),
+                to: m.to(),
             },
         }
+    }
+}
+
+impl From<&Move> for LastMove {
+    fn from(m: &Move) -> LastMove {
+        LastMove::from(*m)
     }
 }
 
@@ -216,7 +221,11 @@ pub struct ParseFormatError {
 
 impl fmt::Display for ParseFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rendering format `{}` (expected one of ", self.name)?;
+        write!(
+            f,
+            "unknown rendering format `{}` (expected one of ",
+            self.name
+        )?;
         for (i, format) in Format::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;

@@ -32,10 +32,8 @@ pub fn render_png(setup: &Setup, options: &RenderOptions) -> Result<Vec<u8>, Ren
         .map_err(|err| RenderError::Rasterise(Box::new(err)))?;
     let mut pixmap = tiny_skia::Pixmap::new(size, size).ok_or(RenderError::InvalidSize(size))?;
     let view = tree.size();
-    let transform = tiny_skia::Transform::from_scale(
-        size as f32 / view.width(),
-        size as f32 / view.height(),
-    );
+    let transform =
+        tiny_skia::Transform::from_scale(size as f32 / view.width(), size as f32 / view.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
     pixmap
         .encode_png()

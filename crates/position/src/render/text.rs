@@ -26,13 +26,16 @@ use super::{RenderOptions, display_file, display_rank, row_squares};
 /// );
 /// ```
 pub fn render_ascii(setup: &Setup, options: &RenderOptions) -> String {
-    diagram(setup, options, options.coordinates_or(false), |square, piece| {
-        match piece {
+    diagram(
+        setup,
+        options,
+        options.coordinates_or(false),
+        |square, piece| match piece {
             Some(piece) => piece.char(),
             None if square.is_dark() => '.',
             None => ' ',
-        }
-    })
+        },
+    )
 }
 
 /// A Unicode diagram with figurines (♔♕♖♗♘♙ for White, ♚♛♜♝♞♟ for Black), empty dark
@@ -47,13 +50,16 @@ pub fn render_ascii(setup: &Setup, options: &RenderOptions) -> String {
 /// assert!(text.ends_with("1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖\n  a b c d e f g h\n"));
 /// ```
 pub fn render_unicode(setup: &Setup, options: &RenderOptions) -> String {
-    diagram(setup, options, options.coordinates_or(true), |square, piece| {
-        match piece {
+    diagram(
+        setup,
+        options,
+        options.coordinates_or(true),
+        |square, piece| match piece {
             Some(piece) => figurine(piece),
             None if square.is_dark() => '·',
             None => ' ',
-        }
-    })
+        },
+    )
 }
 
 /// The Unicode chess symbol of a piece.
