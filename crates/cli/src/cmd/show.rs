@@ -84,9 +84,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         .output
         .as_ref()
         .is_none_or(|path| path.as_os_str() == "-");
-    if format.is_binary() && to_stdout && io::stdout().is_terminal() {
-        bail!("refusing to write a {format} image to a terminal: use `-o FILE` or redirect");
-    }
+    check_destination(format, to_stdout && io::stdout().is_terminal())?;
 
     let setup = parse_position(&args.position)?;
     let last_move = args.last_move.as_deref().map(parse_last_move).transpose()?;
@@ -116,6 +114,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     }
     Ok(Status::Success)
+}
+
+/// Refuses to write binary output (PNG) to a terminal.
+fn check_destination(format: Format, to_terminal: bool) -> anyhow::Result<()> {
+    if format.is_binary() && to_terminal {
+        bail!("refusing to write a {format} image to a terminal: use `-o FILE` or redirect stdout");
+    }
+    Ok(())
 }
 
 /// The position argument, read by the shared position-argument parser.
@@ -153,6 +159,18 @@ mod tests {
             "invalid --last-move `Nf3` (expected a UCI move like e2e4): invalid uci"
         );
         assert!(parse_last_move("0000").is_err());
+    }
+
+    #[test]
+    fn png_is_not_written_to_a_terminal() {
+        assert_eq!(
+            check_destination(Format::Png, true)
+                .unwrap_err()
+                .to_string(),
+            "refusing to write a png image to a terminal: use `-o FILE` or redirect stdout"
+        );
+        assert!(check_destination(Format::Png, false).is_ok());
+        assert!(check_destination(Format::Svg, true).is_ok());
     }
 
     #[test]

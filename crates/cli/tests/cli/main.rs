@@ -1,0 +1,3 @@
+//! The one integration test binary of the `tabia` command: one module per subcommand.
+
+mod show;
