@@ -31,6 +31,7 @@
 mod edit;
 mod key;
 mod moves;
+mod outcome;
 mod parse;
 mod position;
 mod square;
@@ -40,6 +41,7 @@ mod write;
 pub use edit::Editor;
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
+pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use shakmaty;
