@@ -24,4 +24,12 @@ pub use error::{Error, ErrorKind, Location, decode};
 
 // --- fen, epd, san: modules and re-exports (owned by the FEN/EPD/SAN work) ---
 
+mod syntax;
+mod types;
+
+pub mod fen;
+pub mod san;
+
+pub use types::{CastlingSide, Color, Nag, Piece, Role, Square};
+
 // --- pgn: module and re-exports (owned by the PGN work) ---
