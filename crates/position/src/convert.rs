@@ -9,10 +9,6 @@ pub(crate) fn square(sq: nt::Square) -> Square {
     Square::new(u32::from(sq.index()) & 63)
 }
 
-pub(crate) fn to_nt_square(sq: Square) -> nt::Square {
-    nt::Square::from_coords(sq.file() as u8, sq.rank() as u8).unwrap_or(nt::Square::A1)
-}
-
 pub(crate) fn role(role: nt::Role) -> shakmaty::Role {
     match role {
         nt::Role::Pawn => shakmaty::Role::Pawn,
@@ -24,28 +20,10 @@ pub(crate) fn role(role: nt::Role) -> shakmaty::Role {
     }
 }
 
-pub(crate) fn to_nt_role(role: shakmaty::Role) -> nt::Role {
-    match role {
-        shakmaty::Role::Pawn => nt::Role::Pawn,
-        shakmaty::Role::Knight => nt::Role::Knight,
-        shakmaty::Role::Bishop => nt::Role::Bishop,
-        shakmaty::Role::Rook => nt::Role::Rook,
-        shakmaty::Role::Queen => nt::Role::Queen,
-        shakmaty::Role::King => nt::Role::King,
-    }
-}
-
 pub(crate) fn color(color: nt::Color) -> shakmaty::Color {
     match color {
         nt::Color::White => shakmaty::Color::White,
         nt::Color::Black => shakmaty::Color::Black,
-    }
-}
-
-pub(crate) fn to_nt_color(color: shakmaty::Color) -> nt::Color {
-    match color {
-        shakmaty::Color::White => nt::Color::White,
-        shakmaty::Color::Black => nt::Color::Black,
     }
 }
 

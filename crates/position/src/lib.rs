@@ -28,6 +28,7 @@
 
 #![deny(missing_docs)]
 
+mod convert;
 mod edit;
 mod key;
 mod moves;
@@ -38,6 +39,7 @@ mod square;
 mod validate;
 mod write;
 
+pub use convert::variant_mode;
 pub use edit::Editor;
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
