@@ -27,6 +27,7 @@ pub use error::{Error, ErrorKind, Location, decode};
 mod syntax;
 mod types;
 
+pub mod epd;
 pub mod fen;
 pub mod san;
 
