@@ -33,7 +33,6 @@ pub(crate) enum Command {
 
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code)] // until the subcommands are built
 pub(crate) enum Status {
     /// 0: all input was good.
     Success,

@@ -118,8 +118,14 @@ pub(crate) fn castling_rights(board: &Board, castling: &nt::fen::Castling) -> Bi
 pub fn variant_mode(variant: &str) -> Option<CastlingMode> {
     let v = variant.trim().to_ascii_lowercase();
     match v.as_str() {
-        "chess960" | "chess 960" | "960" | "fischerandom" | "fischer random" | "frc"
-        | "fischerrandom" | "chess960 (fischer random)" => Some(CastlingMode::Chess960),
+        "chess960"
+        | "chess 960"
+        | "960"
+        | "fischerandom"
+        | "fischer random"
+        | "frc"
+        | "fischerrandom"
+        | "chess960 (fischer random)" => Some(CastlingMode::Chess960),
         "standard" | "chess" | "normal" | "" => Some(CastlingMode::Standard),
         _ => None,
     }

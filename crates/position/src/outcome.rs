@@ -181,22 +181,34 @@ mod tests {
         assert_eq!(history.repetitions(pos.chess().halfmoves()), 2);
         assert_eq!(pos.termination(&history), None);
         let (pos, history) = play(&[shuffle; 2].join(" "));
-        assert_eq!(pos.termination(&history), Some(Termination::ThreefoldRepetition));
+        assert_eq!(
+            pos.termination(&history),
+            Some(Termination::ThreefoldRepetition)
+        );
         let (pos, history) = play(&[shuffle; 4].join(" "));
-        assert_eq!(pos.termination(&history), Some(Termination::FivefoldRepetition));
+        assert_eq!(
+            pos.termination(&history),
+            Some(Termination::FivefoldRepetition)
+        );
     }
 
     #[test]
     fn stalemate_and_dead_positions() {
         let stale: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().expect("legal");
-        assert_eq!(stale.termination(&History::new()), Some(Termination::Stalemate));
+        assert_eq!(
+            stale.termination(&History::new()),
+            Some(Termination::Stalemate)
+        );
         let dead: Position = "8/8/4k3/8/8/3NK3/8/8 w - - 0 1".parse().expect("legal");
         assert_eq!(
             dead.termination(&History::new()),
             Some(Termination::InsufficientMaterial)
         );
         let fifty: Position = "8/8/4k3/8/8/3RK3/8/8 w - - 100 80".parse().expect("legal");
-        assert_eq!(fifty.termination(&History::new()), Some(Termination::FiftyMoveRule));
+        assert_eq!(
+            fifty.termination(&History::new()),
+            Some(Termination::FiftyMoveRule)
+        );
         let seventy: Position = "8/8/4k3/8/8/3RK3/8/8 w - - 150 80".parse().expect("legal");
         assert_eq!(
             seventy.termination(&History::new()),

@@ -5,7 +5,8 @@ use std::{fmt, str::FromStr};
 use shakmaty::{Move, uci::UciMove};
 use tabia_notation::{
     Error,
-    fen::{Fen, ParseMode},
+    epd::Epd,
+    fen::Fen,
     san::{LanPlus, SanPlus, Uci},
 };
 
@@ -36,24 +37,6 @@ impl fmt::Display for ParsePositionError {
 
 impl std::error::Error for ParsePositionError {}
 
-/// The end of the `n`th white-space separated field of `bytes` (fields counted from 1), or
-/// `None` if there are fewer fields.
-fn end_of_field(bytes: &[u8], n: usize) -> Option<usize> {
-    let mut seen = 0;
-    let mut in_field = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        let space = b == b' ' || b == b'\t';
-        if in_field && space {
-            seen += 1;
-            if seen == n {
-                return Some(i);
-            }
-        }
-        in_field = !space;
-    }
-    (in_field && seen + 1 == n).then_some(bytes.len())
-}
-
 impl Editor {
     /// Reads a position argument, legal or not: `startpos`, a full FEN, a partial FEN (missing
     /// fields take `w - - 0 1`) or an EPD (its operations are not part of the position).
@@ -75,20 +58,16 @@ impl Editor {
             return Ok(Editor::new());
         }
         let bytes = text.as_bytes();
-        match Fen::from_ascii_lenient(bytes) {
+        let fen_err = match Fen::from_ascii_lenient(bytes) {
+            Ok(fen) => return Ok(Editor::from_fen(&fen)),
+            Err(err) => err,
+        };
+        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks).
+        match Epd::from_ascii(bytes).and_then(|epd| epd.to_fen()) {
             Ok(fen) => Ok(Editor::from_fen(&fen)),
-            Err(err) => {
-                // An EPD: the four position fields, then operations.
-                let start = text.len() - text.trim_start().len();
-                let epd = end_of_field(&bytes[start..], 4)
-                    .filter(|&end| start + end < bytes.len())
-                    .and_then(|end| Fen::prefix(&bytes[start..start + end], ParseMode::Lenient).ok())
-                    .map(|(fen, _)| fen);
-                match epd {
-                    Some(fen) => Ok(Editor::from_fen(&fen)),
-                    None => Err(err),
-                }
-            }
+            // Report the diagnosis that got further into the text.
+            Err(epd_err) if epd_err.span().start > fen_err.span().start => Err(epd_err),
+            Err(_) => Err(fen_err),
         }
     }
 }
@@ -264,11 +243,17 @@ mod tests {
         );
         let err = Position::from_arg("4k3/8/8/8/8/8/8/4K3 w KQxq - 0 1").unwrap_err();
         assert!(matches!(err, ParsePositionError::Syntax(_)), "{err}");
-        assert!(err.to_string().starts_with("invalid castling field"), "{err}");
+        assert!(
+            err.to_string().starts_with("invalid castling field"),
+            "{err}"
+        );
         let key: crate::PositionKey = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
             .parse()
             .expect("key");
-        assert_eq!(key.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+        assert_eq!(
+            key.to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
     }
 
     #[test]
@@ -276,7 +261,11 @@ mod tests {
         let pos = Position::new();
         for text in ["Nf3", "g1f3", "Ng1-f3", "Ng1f3", "Nf3!?"] {
             let m = pos.parse_move(text);
-            assert_eq!(m.map(|m| pos.san(m).to_string()).as_deref(), Ok("Nf3"), "{text}");
+            assert_eq!(
+                m.map(|m| pos.san(m).to_string()).as_deref(),
+                Ok("Nf3"),
+                "{text}"
+            );
         }
         let err = pos.parse_move("Nf9").unwrap_err();
         assert!(err.to_string().starts_with("illegal move `Nf9`: "), "{err}");
