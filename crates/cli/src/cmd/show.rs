@@ -8,7 +8,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use tabia_position::{
-    EpRule, Format, LastMove, Position, RenderOptions, render,
+    Editor, Format, LastMove, RenderOptions, render,
     shakmaty::{Setup, uci::UciMove},
 };
 
@@ -124,11 +124,11 @@ fn check_destination(format: Format, to_terminal: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The position argument, read by the shared position-argument parser.
+/// The position argument, read by the shared position-argument parser. Any placement is
+/// drawn, legal or not (a composed diagram needs no kings).
 fn parse_position(text: &str) -> anyhow::Result<Setup> {
-    let position =
-        Position::from_arg(text).with_context(|| format!("invalid position `{text}`"))?;
-    Ok(position.setup(EpRule::Always))
+    let editor = Editor::from_arg(text).with_context(|| format!("invalid position `{text}`"))?;
+    Ok(editor.setup())
 }
 
 /// The `--last-move` argument: a UCI move.
@@ -181,5 +181,14 @@ mod tests {
             Setup::initial()
         );
         assert!(parse_position("rnbqkbnr/ppp").is_err());
+        // Illegal positions are drawn too.
+        assert_eq!(
+            parse_position("8/8/8/8/8/8/8/8")
+                .unwrap()
+                .board
+                .occupied()
+                .count(),
+            0
+        );
     }
 }

@@ -2,8 +2,9 @@
 
 use std::{fs, path::PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
+
+use super::tabia;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/render")
@@ -12,10 +13,6 @@ fn fixtures() -> PathBuf {
 fn fixture(name: &str) -> String {
     let path = fixtures().join(name);
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn tabia() -> Command {
-    Command::cargo_bin("tabia").expect("the tabia binary is built")
 }
 
 #[test]
@@ -98,10 +95,20 @@ fn bad_position_is_reported_with_a_caret() {
         .code(2)
         .stdout("")
         .stderr(
-            "tabia: invalid position `rnbqkbnr/ppp`: invalid piece placement at line 1, column 1\n  \
+            "tabia: invalid position `rnbqkbnr/ppp`: rank does not have exactly 8 squares \
+             (expected 8 squares in each rank) at line 1, column 10\n  \
              | rnbqkbnr/ppp\n  \
-             | ^^^^^^^^^^^^\n",
+             |          ^^^\n",
         );
+}
+
+#[test]
+fn illegal_positions_are_drawn() {
+    tabia()
+        .args(["show", "8/8/8/8/8/8/8/8 w - - 0 1", "-f", "unicode"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("8   ·   ·   ·   ·\n"));
 }
 
 #[test]
