@@ -28,18 +28,22 @@
 
 #![deny(missing_docs)]
 
+mod convert;
 mod edit;
 mod key;
 mod moves;
+mod outcome;
 mod parse;
 mod position;
 mod square;
 mod validate;
 mod write;
 
+pub use convert::variant_mode;
 pub use edit::Editor;
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
+pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use shakmaty;
