@@ -25,3 +25,4 @@ pub use error::{Error, ErrorKind, Location, decode};
 // --- fen, epd, san: modules and re-exports (owned by the FEN/EPD/SAN work) ---
 
 // --- pgn: module and re-exports (owned by the PGN work) ---
+pub mod pgn;
