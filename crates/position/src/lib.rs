@@ -3,8 +3,50 @@
 //! Turns the syntax of `tabia-notation` into positions and moves: positions from FEN and EPD,
 //! legal SAN and UCI moves, replay of games into the FEN or EPD of every ply, validation that
 //! explains each problem, board editing, position keys and renderings.
+//!
+//! Main types:
+//!
+//! - [`Position`]: a legal position (standard or Chess960) with its FEN/EPD writers, the
+//!   en-passant rule chosen by the caller ([`EpRule`]), moves from text with explained errors
+//!   ([`MoveError`]) and canonical SAN out.
+//! - [`PositionKey`]: the compact position key (placement, side, castling, en passant only when
+//!   a capture is legal; no clocks), usable as a `HashMap` key, with its string form; and
+//!   [`Position::zobrist`], the 64-bit Polyglot hash.
+//! - [`Editor`]: a board that may be illegal, edited square by square, and [`Problem`]: every
+//!   reason why it is not a legal position, each with a message.
+//!
+//! ```
+//! use tabia_position::{EpRule, Position};
+//!
+//! let mut pos = Position::new();
+//! let m = pos.parse_move("e4")?;
+//! pos.play_unchecked(m);
+//! assert_eq!(pos.fen(EpRule::Always), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+//! assert_eq!(pos.key().to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+//! # Ok::<_, tabia_position::MoveError>(())
+//! ```
 
 #![deny(missing_docs)]
 
+mod convert;
+mod edit;
+mod key;
+mod moves;
+mod outcome;
+mod parse;
+mod position;
+mod square;
+mod validate;
+mod write;
+
+pub use convert::variant_mode;
+pub use edit::Editor;
+pub use key::PositionKey;
+pub use moves::{MoveError, MoveErrorKind};
+pub use outcome::{History, Termination};
+pub use parse::ParsePositionError;
+pub use position::{EpRule, Position, SetupError};
 pub use shakmaty;
+pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use tabia_notation as notation;
+pub use validate::{Problem, validate};

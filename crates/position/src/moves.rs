@@ -1,0 +1,535 @@
+//! Moves from text (SAN, UCI, long algebraic) to legal moves, with errors that say why.
+
+use std::fmt;
+
+use shakmaty::{
+    Bitboard, CastlingSide, Color, Move, MoveList, Piece, Position as _, Rank, Role, Square,
+    attacks,
+    san::{San, SanPlus},
+    uci::UciMove,
+};
+
+use crate::position::Position;
+
+/// Why a move is not legal in a position (or is not a move at all).
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// The text is not a move in SAN, UCI or long algebraic notation.
+    Syntax(tabia_notation::Error),
+    /// No piece of the side to move of that kind can go to the square.
+    NoPieceCanGo {
+        /// The piece named by the move.
+        piece: Piece,
+        /// The destination.
+        to: Square,
+    },
+    /// The move is one the side *not* to move could make.
+    WrongSide {
+        /// The side to move.
+        turn: Color,
+    },
+    /// Several legal moves match; their canonical SAN is listed.
+    Ambiguous {
+        /// The canonical SAN of each candidate.
+        candidates: Vec<String>,
+    },
+    /// The piece could go there, but the move would leave or put its own king in check.
+    SelfCheck {
+        /// Whether the king is in check already.
+        in_check: bool,
+    },
+    /// The move is written as a capture but captures nothing, or the reverse.
+    CaptureMismatch {
+        /// Whether the text says `x`.
+        written_as_capture: bool,
+        /// The destination.
+        to: Square,
+    },
+    /// A pawn reaches the last rank but no promotion piece is written.
+    MissingPromotion,
+    /// A promotion is written for a move that is not a pawn reaching the last rank.
+    UnexpectedPromotion,
+    /// Castling is not possible.
+    CannotCastle {
+        /// Which side.
+        side: CastlingSide,
+        /// Why: the right is gone, the king is in check, or the path is blocked or attacked.
+        reason: &'static str,
+    },
+    /// A UCI or long algebraic move starts from an empty square.
+    NoPieceOn {
+        /// The empty origin.
+        from: Square,
+    },
+    /// A UCI or long algebraic move names a piece that is not on its origin square.
+    WrongPiece {
+        /// The piece the text names.
+        named: Role,
+        /// The origin.
+        from: Square,
+    },
+    /// The piece on the origin square cannot move to the destination.
+    Unreachable {
+        /// The piece on `from`.
+        piece: Piece,
+        /// The origin.
+        from: Square,
+        /// The destination.
+        to: Square,
+    },
+    /// A null move (`--`, `Z0`) or a piece drop, which are not moves of chess.
+    NotAChessMove,
+}
+
+/// A move that could not be played: the move's text and why.
+///
+/// ```
+/// use tabia_position::Position;
+///
+/// let pos: Position = "4k3/8/8/8/8/1N3N2/8/4K3 w - - 0 1".parse()?;
+/// let err = pos.parse_move("Nd4").unwrap_err();
+/// assert_eq!(err.to_string(), "illegal move `Nd4`: ambiguous, could be Nbd4 or Nfd4");
+/// let err = pos.parse_move("Ke3").unwrap_err();
+/// assert_eq!(err.to_string(), "illegal move `Ke3`: no white king can go to e3");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveError {
+    text: String,
+    kind: MoveErrorKind,
+}
+
+impl MoveError {
+    pub(crate) fn new(text: impl Into<String>, kind: MoveErrorKind) -> MoveError {
+        MoveError {
+            text: text.into(),
+            kind,
+        }
+    }
+
+    /// The move as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Why it failed.
+    pub fn kind(&self) -> &MoveErrorKind {
+        &self.kind
+    }
+
+    /// The reason without the move, e.g. `no white king can go to e3`.
+    pub fn reason(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    color.fold_wb("white", "black")
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+impl fmt::Display for MoveErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveErrorKind::Syntax(err) => write!(f, "{}", err.message()),
+            MoveErrorKind::NoPieceCanGo { piece, to } => write!(
+                f,
+                "no {} {} can go to {to}",
+                color_name(piece.color),
+                role_name(piece.role)
+            ),
+            MoveErrorKind::WrongSide { turn } => write!(
+                f,
+                "it is {}'s move, and this is a move for {}",
+                color_name(*turn),
+                color_name(!*turn)
+            ),
+            MoveErrorKind::Ambiguous { candidates } => {
+                f.write_str("ambiguous, could be ")?;
+                for (i, c) in candidates.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i + 1 == candidates.len() {
+                            " or "
+                        } else {
+                            ", "
+                        })?;
+                    }
+                    f.write_str(c)?;
+                }
+                Ok(())
+            }
+            MoveErrorKind::SelfCheck { in_check: true } => {
+                f.write_str("the king is in check and this move does not escape it")
+            }
+            MoveErrorKind::SelfCheck { in_check: false } => {
+                f.write_str("the piece is pinned: the move would expose the king to check")
+            }
+            MoveErrorKind::CaptureMismatch {
+                written_as_capture: true,
+                to,
+            } => write!(
+                f,
+                "written as a capture, but there is nothing to take on {to}"
+            ),
+            MoveErrorKind::CaptureMismatch {
+                written_as_capture: false,
+                to,
+            } => write!(f, "this captures on {to}: write it with `x`"),
+            MoveErrorKind::MissingPromotion => {
+                f.write_str("a pawn reaching the last rank must promote (e.g. `=Q`)")
+            }
+            MoveErrorKind::UnexpectedPromotion => {
+                f.write_str("only a pawn reaching the last rank promotes")
+            }
+            MoveErrorKind::CannotCastle { side, reason } => write!(
+                f,
+                "cannot castle {}: {reason}",
+                match side {
+                    CastlingSide::KingSide => "kingside",
+                    CastlingSide::QueenSide => "queenside",
+                }
+            ),
+            MoveErrorKind::NoPieceOn { from } => write!(f, "there is no piece on {from}"),
+            MoveErrorKind::WrongPiece { named, from } => {
+                write!(f, "there is no {} on {from}", role_name(*named))
+            }
+            MoveErrorKind::Unreachable { piece, from, to } => write!(
+                f,
+                "the {} {} on {from} cannot go to {to}",
+                color_name(piece.color),
+                role_name(piece.role)
+            ),
+            MoveErrorKind::NotAChessMove => {
+                f.write_str("null moves and piece drops are not moves of chess")
+            }
+        }
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move `{}`: {}", self.text, self.kind)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Squares from which a `piece` could move to `to` by the movement rules alone (ignoring
+/// checks): pushes and double pushes for pawns when `capture` is false, attacks otherwise.
+fn pseudo_sources(pos: &shakmaty::Chess, piece: Piece, to: Square, capture: bool) -> Bitboard {
+    let board = pos.board();
+    let occupied = board.occupied();
+    if board.by_color(piece.color).contains(to) {
+        return Bitboard::EMPTY;
+    }
+    let ours = board.by_piece(piece);
+    if piece.role != Role::Pawn {
+        return ours & attacks::attacks(to, piece, occupied);
+    }
+    if capture {
+        return ours & attacks::pawn_attacks(!piece.color, to);
+    }
+    if occupied.contains(to) {
+        return Bitboard::EMPTY;
+    }
+    let back = piece.color.fold_wb(-8, 8);
+    let mut from = Bitboard::EMPTY;
+    if let Some(one) = to.offset(back) {
+        if ours.contains(one) {
+            from.add(one);
+        } else if !occupied.contains(one)
+            && to.rank() == piece.color.fold_wb(Rank::Fourth, Rank::Fifth)
+            && let Some(two) = one.offset(back).filter(|sq| ours.contains(*sq))
+        {
+            from.add(two);
+        }
+    }
+    from
+}
+
+fn is_last_rank(color: Color, sq: Square) -> bool {
+    sq.rank() == color.fold_wb(Rank::Eighth, Rank::First)
+}
+
+impl Position {
+    /// Resolves a parsed SAN to the legal move it names, or explains why there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`]: illegal, ambiguous (naming the candidates), no piece can go there, wrong
+    /// side to move, capture or promotion written wrong, castling impossible.
+    pub fn resolve_san(&self, san: San) -> Result<Move, MoveError> {
+        self.resolve_san_kind(san)
+            .map_err(|kind| MoveError::new(san.to_string(), kind))
+    }
+
+    pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
+        let pos = self.chess();
+        let turn = pos.turn();
+        match san {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                let mut matching = pos.san_candidates(role, to);
+                matching.retain(|m| {
+                    let from = m.from().unwrap_or(to);
+                    file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
+                });
+                let exact: MoveList = matching
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() == capture && m.promotion() == promotion)
+                    .collect();
+                match exact.as_slice() {
+                    [m] => return Ok(*m),
+                    [] => {}
+                    many => {
+                        let candidates = many.iter().map(|m| self.san(*m).to_string()).collect();
+                        return Err(MoveErrorKind::Ambiguous { candidates });
+                    }
+                }
+                if let Some(m) = matching.first() {
+                    if m.is_capture() != capture {
+                        return Err(MoveErrorKind::CaptureMismatch {
+                            written_as_capture: capture,
+                            to,
+                        });
+                    }
+                    return Err(if promotion.is_some() && m.promotion().is_none() {
+                        MoveErrorKind::UnexpectedPromotion
+                    } else {
+                        MoveErrorKind::MissingPromotion
+                    });
+                }
+                if promotion.is_some() && (role != Role::Pawn || !is_last_rank(turn, to)) {
+                    return Err(MoveErrorKind::UnexpectedPromotion);
+                }
+                let filter = |bb: Bitboard| {
+                    bb.into_iter().any(|from| {
+                        file.is_none_or(|f| f == from.file())
+                            && rank.is_none_or(|r| r == from.rank())
+                    })
+                };
+                if filter(pseudo_sources(pos, role.of(turn), to, capture)) {
+                    return Err(MoveErrorKind::SelfCheck {
+                        in_check: pos.is_check(),
+                    });
+                }
+                if filter(pseudo_sources(pos, role.of(!turn), to, capture)) {
+                    return Err(MoveErrorKind::WrongSide { turn });
+                }
+                Err(MoveErrorKind::NoPieceCanGo {
+                    piece: role.of(turn),
+                    to,
+                })
+            }
+            San::Castle(side) => {
+                if let Some(m) = pos.castling_moves(side).first() {
+                    return Ok(*m);
+                }
+                let reason = if !pos.castles().has(turn, side) {
+                    "the right to castle is gone"
+                } else if pos.is_check() {
+                    "the king is in check"
+                } else if (pos.castles().path(turn, side) & pos.board().occupied()).any() {
+                    "a piece stands between king and rook"
+                } else {
+                    "the king would pass through or land on an attacked square"
+                };
+                Err(MoveErrorKind::CannotCastle { side, reason })
+            }
+            San::Put { .. } | San::Null => Err(MoveErrorKind::NotAChessMove),
+        }
+    }
+
+    /// Resolves a parsed UCI move (`e2e4`, `e7e8q`, `e1g1` or Chess960's `e1h1`).
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`]: no piece on the origin, wrong side, unreachable, self-check, promotion.
+    pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
+        self.resolve_uci_kind(uci, None, None)
+            .map_err(|kind| MoveError::new(uci.to_string(), kind))
+    }
+
+    /// Resolves a move given by its origin and destination, optionally checking the named piece
+    /// and whether the text says capture (long algebraic notation: `Ng1-f3`, `e4xd5`).
+    pub(crate) fn resolve_uci_kind(
+        &self,
+        uci: UciMove,
+        named: Option<Role>,
+        capture: Option<bool>,
+    ) -> Result<Move, MoveErrorKind> {
+        let pos = self.chess();
+        let turn = pos.turn();
+        let UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } = uci
+        else {
+            return Err(MoveErrorKind::NotAChessMove);
+        };
+        let Some(piece) = pos.board().piece_at(from) else {
+            return Err(MoveErrorKind::NoPieceOn { from });
+        };
+        if let Some(named) = named.filter(|r| *r != piece.role) {
+            return Err(MoveErrorKind::WrongPiece { named, from });
+        }
+        if piece.color != turn {
+            return Err(MoveErrorKind::WrongSide { turn });
+        }
+        if let Ok(m) = uci.to_move(pos) {
+            if let Some(capture) = capture.filter(|c| *c != m.is_capture()) {
+                return Err(MoveErrorKind::CaptureMismatch {
+                    written_as_capture: capture,
+                    to,
+                });
+            }
+            return Ok(m);
+        }
+        if promotion.is_some() && (piece.role != Role::Pawn || !is_last_rank(turn, to)) {
+            return Err(MoveErrorKind::UnexpectedPromotion);
+        }
+        let reachable = pseudo_sources(pos, piece, to, false).contains(from)
+            || (piece.role == Role::Pawn
+                && pos.board().by_color(!turn).contains(to)
+                && pseudo_sources(pos, piece, to, true).contains(from));
+        if reachable && piece.role == Role::Pawn && is_last_rank(turn, to) && promotion.is_none() {
+            return Err(MoveErrorKind::MissingPromotion);
+        }
+        if reachable {
+            return Err(MoveErrorKind::SelfCheck {
+                in_check: pos.is_check(),
+            });
+        }
+        if piece.role == Role::King && from.distance(to) == 2 && from.rank() == to.rank() {
+            let side = CastlingSide::from_king_side(to.file() > from.file());
+            return self.resolve_san_kind(San::Castle(side));
+        }
+        Err(MoveErrorKind::Unreachable { piece, from, to })
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        self.chess().legal_moves()
+    }
+
+    /// The canonical SAN (with `+`/`#`) of every legal move, e.g. for a "did you mean".
+    pub fn legal_sans(&self) -> Vec<SanPlus> {
+        self.legal_moves().iter().map(|m| self.san(*m)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(fen: &str) -> Position {
+        let setup = fen.parse::<shakmaty::fen::Fen>().expect("fen").into_setup();
+        Position::from_setup(setup).expect("legal")
+    }
+
+    fn san_err(fen: &str, san: &str) -> String {
+        let san: San = san.parse().expect("san");
+        at(fen).resolve_san(san).expect_err("illegal").to_string()
+    }
+
+    #[test]
+    fn explained_san_errors() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            san_err(start, "Qh5"),
+            "illegal move `Qh5`: no white queen can go to h5"
+        );
+        assert_eq!(
+            san_err(start, "e5"),
+            "illegal move `e5`: it is white's move, and this is a move for black"
+        );
+        assert_eq!(
+            san_err(start, "Nf6"),
+            "illegal move `Nf6`: it is white's move, and this is a move for black"
+        );
+        assert_eq!(
+            san_err(start, "O-O"),
+            "illegal move `O-O`: cannot castle kingside: a piece stands between king and rook"
+        );
+        assert_eq!(
+            san_err(start, "Nxf3"),
+            "illegal move `Nxf3`: written as a capture, but there is nothing to take on f3"
+        );
+        let pinned = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
+        assert_eq!(
+            san_err(pinned, "Bd3"),
+            "illegal move `Bd3`: the piece is pinned: the move would expose the king to check"
+        );
+        let check = "4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1";
+        assert_eq!(
+            san_err(check, "d3"),
+            "illegal move `d3`: the king is in check and this move does not escape it"
+        );
+        let promo = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
+        assert_eq!(
+            san_err(promo, "e8"),
+            "illegal move `e8`: a pawn reaching the last rank must promote (e.g. `=Q`)"
+        );
+        let rooks = "4k3/8/8/8/8/8/K7/R6R w - - 0 1";
+        assert_eq!(
+            san_err(rooks, "Rd1"),
+            "illegal move `Rd1`: ambiguous, could be Rad1 or Rhd1"
+        );
+        assert_eq!(
+            san_err("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O"),
+            "illegal move `O-O`: cannot castle kingside: the right to castle is gone"
+        );
+    }
+
+    #[test]
+    fn explained_uci_errors() {
+        let pos = Position::new();
+        let err = |s: &str| {
+            pos.resolve_uci(s.parse().expect("uci"))
+                .expect_err("illegal")
+                .to_string()
+        };
+        assert_eq!(err("e3e4"), "illegal move `e3e4`: there is no piece on e3");
+        assert_eq!(
+            err("e7e5"),
+            "illegal move `e7e5`: it is white's move, and this is a move for black"
+        );
+        assert_eq!(
+            err("g1g3"),
+            "illegal move `g1g3`: the white knight on g1 cannot go to g3"
+        );
+        assert_eq!(
+            err("e2e4q"),
+            "illegal move `e2e4q`: only a pawn reaching the last rank promotes"
+        );
+        assert!(pos.resolve_uci("g1f3".parse().expect("uci")).is_ok());
+    }
+
+    #[test]
+    fn castling_in_uci_both_forms() {
+        let pos = at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for text in ["e1g1", "e1h1"] {
+            let m = pos.resolve_uci(text.parse().expect("uci")).expect("legal");
+            assert_eq!(pos.san(m).to_string(), "O-O");
+        }
+    }
+}

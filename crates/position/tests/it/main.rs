@@ -1,0 +1,4 @@
+//! The one integration test binary of tabia-position: one module per area.
+
+mod keys;
+mod perft;
