@@ -160,7 +160,10 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     }
     let zst = std::env::var_os("TABIA_BENCH_ZST").is_some_and(|v| v == "1");
     let mut found = Vec::new();
-    for dir in [root().join("../shared/corpus"), root().join("fixtures/pgn/ok")] {
+    for dir in [
+        root().join("../shared/corpus"),
+        root().join("fixtures/pgn/ok"),
+    ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };

@@ -60,15 +60,14 @@ mod game;
 mod movetext;
 mod reader;
 mod rule;
-mod san_shim;
 mod tag;
 mod visitor;
 mod writer;
 
+pub use crate::{Nag, san::SanPlus};
 pub use comment::RawComment;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
-pub use san_shim::{Nag, SanPlus};
 pub use tag::RawTag;
 pub use visitor::{Skip, Visitor};

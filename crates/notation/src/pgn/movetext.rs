@@ -170,7 +170,11 @@ pub(crate) fn move_number(input: &[u8]) -> Res<'_, ()> {
         .unwrap_or(input.len() - digits);
     let rest = &input[digits + dots..];
     if dots == 0 && !ends(rest) {
-        return fail(input, super::rule::token_len(input), ErrorKind::InvalidMoveNumber);
+        return fail(
+            input,
+            super::rule::token_len(input),
+            ErrorKind::InvalidMoveNumber,
+        );
     }
     Ok((rest, ()))
 }

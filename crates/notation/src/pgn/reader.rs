@@ -157,6 +157,10 @@ pub struct Reader<R> {
     capture: Option<Vec<u8>>,
     /// Where the capture continues in `buf`.
     capture_from: usize,
+    /// Where the input starts, and where its first line starts (before it, for a game that
+    /// does not start its line).
+    first_offset: u64,
+    first_line_start: u64,
 }
 
 impl<R: Read> Reader<R> {
@@ -181,6 +185,8 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             capture: None,
             capture_from: 0,
+            first_offset: 0,
+            first_line_start: 0,
         }
     }
 
@@ -194,6 +200,8 @@ impl<R: Read> Reader<R> {
             .offset
             .saturating_sub(origin.column.saturating_sub(1));
         self.bom_checked = origin.offset > 0;
+        self.first_offset = origin.offset;
+        self.first_line_start = self.line_start;
         self
     }
 
@@ -460,6 +468,7 @@ impl<R: Read> Reader<R> {
             {
                 Some(i) => Some(self.abs(i + 1)),
                 None if lines == 0 => Some(self.line_start),
+                None if self.base == self.first_offset => Some(self.first_line_start),
                 None => None,
             };
             if let Some(line_start) = line_start
@@ -561,7 +570,9 @@ impl<R: Read> Reader<R> {
                     None if data.len() >= self.buf.len() / 2 => {
                         return Ok(Err(self
                             .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                            .with_expected("a tag pair shorter than half the reader's buffer")));
+                            .with_expected(
+                                "a tag pair shorter than half the reader's buffer",
+                            )));
                     }
                     None => self.refill()?,
                 }
@@ -576,14 +587,18 @@ impl<R: Read> Reader<R> {
                     return Ok(Err(self.rule_error(err, self.pos, line_len)));
                 }
                 Err(nom::Err::Incomplete(_)) => {
-                    return Ok(Err(self.error_here(ErrorKind::UnterminatedTag, self.pos, 1)));
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnterminatedTag,
+                        self.pos,
+                        1,
+                    )));
                 }
             }
             self.skip_space()?;
         }
     }
 
-    // movetext = *(white-space / move-number / san / nag / suffix / comment / "(" / ")")
+    // movetext = *(white-space / move-number / "." / san / nag / suffix / comment / "(" / ")")
     //            result
     fn movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
         let mut depth: u64 = 0;
@@ -597,7 +612,8 @@ impl<R: Read> Reader<R> {
                 return Ok(Err(self.missing_result(depth)));
             };
             match b {
-                b' ' | b'\t' => self.pos += 1,
+                // Dots standing alone belong to a move number (`3. ... a6`).
+                b' ' | b'\t' | b'.' => self.pos += 1,
                 b'\n' | b'\r' => self.eat_line_end(),
                 b'a'..=b'z' | b'A'..=b'Z' | b'-' => {
                     if let Err(err) = self.san(visitor) {
@@ -615,6 +631,11 @@ impl<R: Read> Reader<R> {
                         self.pos += data.len() - rest.len();
                         visitor.outcome(outcome);
                         return Ok(Ok(()));
+                    }
+                    if b == b'*' {
+                        let len = token_len(data).max(1);
+                        let err = self.error_here(ErrorKind::UnexpectedToken, self.pos, len);
+                        return Ok(Err(err));
                     }
                     if b == b'0' && data.get(1) == Some(&b'-') {
                         if let Err(err) = self.san(visitor) {
@@ -722,7 +743,11 @@ impl<R: Read> Reader<R> {
                 }
                 _ => {
                     let len = token_len(data).max(1);
-                    return Ok(Err(self.error_here(ErrorKind::UnexpectedToken, self.pos, len)));
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnexpectedToken,
+                        self.pos,
+                        len,
+                    )));
                 }
             }
         }
@@ -880,7 +905,8 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 _ => {
-                    let n = token_len(data);
+                    // A `}` out of place is a token of its own.
+                    let n = token_len(data).max(1);
                     if n < data.len() || self.eof {
                         if is_result_token(&data[..n]) {
                             if !variation {
@@ -908,28 +934,30 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Whether a whole movetext token is a result, maybe after a move number (`12.1-0`).
-fn is_result_token(token: &[u8]) -> bool {
-    let digits = token
-        .iter()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(token.len());
-    let dots = token[digits..]
-        .iter()
-        .position(|&b| b != b'.')
-        .unwrap_or(token.len() - digits);
-    let token = if digits > 0 && dots > 0 {
-        &token[digits + dots..]
-    } else {
-        token
-    };
+/// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
+/// as the reader would see it.
+fn is_result_token(mut token: &[u8]) -> bool {
+    loop {
+        let digits = token
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(token.len());
+        let dots = token[digits..]
+            .iter()
+            .position(|&b| b != b'.')
+            .unwrap_or(token.len() - digits);
+        if dots == 0 {
+            break;
+        }
+        token = &token[digits + dots..];
+    }
     matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
 }
 
 /// The one place the reader parses a SAN token: the move and how many bytes it took.
 #[inline]
 fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
-    SanPlus::prefix(bytes)
+    SanPlus::prefix(bytes).ok()
 }
 
 /// The games of a [`Reader`] as owned [`Game`] trees; see [`Reader::games`].
@@ -978,6 +1006,8 @@ mod tests {
         assert!(is_result_token(b"1-0"));
         assert!(is_result_token(b"12.1/2-1/2"));
         assert!(is_result_token(b"3...*"));
+        assert!(is_result_token(b".*"));
+        assert!(is_result_token(b"1.2.0-1"));
         assert!(!is_result_token(b"1-0x"));
         assert!(!is_result_token(b"121-0"));
     }

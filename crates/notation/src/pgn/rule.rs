@@ -32,6 +32,7 @@ impl RuleError {
     }
 
     /// Where the error starts in `input`, the slice the rule was given.
+    #[cfg(test)]
     pub(crate) fn offset_in(&self, input: &[u8]) -> usize {
         input.len().saturating_sub(self.rest)
     }

@@ -71,11 +71,6 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, value: &str) -> fmt::Result 
     f.write_char('"')
 }
 
-/// Whether `name` can be written as a tag name (the rule `tag-name`).
-pub(crate) fn is_tag_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(is_name_byte)
-}
-
 /// A byte of a tag name: the standard's letters, digits and `_`, and `+ - . : # = /` that some
 /// files use.
 #[inline]
@@ -213,6 +208,5 @@ mod tests {
         assert_eq!(s, r#""a\"b\\c""#);
         let inner = &s.as_bytes()[1..s.len() - 1];
         assert_eq!(RawTag(inner).decode(), r#"a"b\c"#);
-        assert!(is_tag_name("WhiteElo") && !is_tag_name("a b") && !is_tag_name(""));
     }
 }

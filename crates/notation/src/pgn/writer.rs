@@ -98,7 +98,7 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
             top.written = true;
             text.clear();
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 let _ = write!(text, "{number}.");
                 w.token(&text);
             } else if need_number {
