@@ -1,14 +1,19 @@
 //! Command-line arguments and exit statuses.
 
-use std::process::ExitCode;
+use std::{num::NonZeroUsize, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 
 use crate::cmd;
 
-/// tabia: chess notation at speed — PGN, FEN, EPD, ECO.
+/// Chess notation at speed: PGN, FEN, EPD, ECO.
 #[derive(Debug, Parser)]
-#[command(name = "tabia", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "tabia",
+    version,
+    propagate_version = true,
+    after_help = EXAMPLES,
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -18,22 +23,94 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Re-emit games in PGN export format, or check them.
+    #[command(after_help = PGN_EXAMPLES)]
     Pgn(cmd::pgn::Args),
     /// Apply moves to a position and print its FEN, EPD or key.
+    #[command(after_help = FEN_EXAMPLES)]
     Fen(cmd::fen::Args),
     /// Print the EPD (or FEN) after every ply of every game.
+    #[command(after_help = EPD_EXAMPLES)]
     Epd(cmd::epd::Args),
     /// Name the opening (ECO code) of games or positions.
+    #[command(after_help = ECO_EXAMPLES)]
     Eco(cmd::eco::Args),
     /// Explain every problem of positions.
+    #[command(after_help = VALIDATE_EXAMPLES)]
     Validate(cmd::validate::Args),
     /// Render a position: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
+    #[command(after_help = SHOW_EXAMPLES)]
     Show(cmd::show::Args),
 }
 
+/// The options of every subcommand that streams its inputs: flatten into its `Args` with
+/// `#[command(flatten)] run: RunArgs`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct RunArgs {
+    /// Worker threads [default: all cores]; the output order is the input order whatever N is.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub(crate) jobs: Option<NonZeroUsize>,
+    /// No progress meter and no summary on standard error (errors are still reported).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+}
+
+/// What `tabia --help` ends with.
+const EXAMPLES: &str = "\
+Examples:
+  tabia pgn --check games.pgn.zst          check a compressed file (zstd, gzip, bzip2, xz)
+  zstdcat lichess.pgn.zst | tabia epd -j 4 the EPD of every ply, read from standard input
+  tabia eco --json games.pgn | head        the opening of each game as NDJSON
+  tabia fen startpos e4 e5 Nf3             the FEN after some moves
+  tabia show startpos --format unicode     a diagram
+
+Inputs:
+  Files, or standard input when there are none and for `-`. Compressed inputs (zstd, gzip,
+  bzip2, xz) are recognised by their first bytes, whatever their names.
+
+Exit status:
+  0  all input good
+  1  some games or positions bad, each reported on standard error as
+     FILE:LINE:COL: game N: message
+  2  usage or I/O error";
+
+const PGN_EXAMPLES: &str = "\
+Examples:
+  tabia pgn games.pgn > clean.pgn          re-emit every game in export format
+  tabia pgn --check games.pgn.gz           report bad games only, then `games N, errors M`
+  tabia pgn -j 2 --quiet big.pgn.zst | head";
+
+const FEN_EXAMPLES: &str = "\
+Examples:
+  tabia fen startpos e4 c5 Nf3             rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2
+  tabia fen --epd startpos e4              the EPD instead of the FEN
+  tabia fen --key 'rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq -'   the position key";
+
+const EPD_EXAMPLES: &str = "\
+Examples:
+  tabia epd game.pgn                       the EPD after every ply, a blank line between games
+  tabia epd --fen --start game.pgn         full FEN, starting with the initial position
+  xzcat games.pgn.xz | tabia epd -j 2 > positions.epd";
+
+const ECO_EXAMPLES: &str = "\
+Examples:
+  tabia eco games.pgn                      game number, ECO, extended code, name, ply (TSV)
+  tabia eco --json games.pgn.zst           the same as NDJSON
+  tabia eco --tag games.pgn > tagged.pgn   add or correct the ECO, Opening and Variation tags
+  tabia eco --position 'rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -'";
+
+const VALIDATE_EXAMPLES: &str = "\
+Examples:
+  tabia validate '8/8/8/8/8/8/8/8 w - - 0 1'   every problem of a position, one per line
+  tabia validate startpos                  nothing printed, exit status 0";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  tabia show startpos                      an ASCII diagram
+  tabia show startpos --format unicode --flip
+  tabia show startpos --format png --last-move e2e4 -o board.png";
+
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code)] // until the subcommands are built
 pub(crate) enum Status {
     /// 0: all input was good.
     Success,
@@ -71,5 +148,29 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn help_shows_examples_and_exit_codes() {
+        let mut cmd = Cli::command();
+        let help = cmd.render_help().to_string();
+        assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
+        assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
+        for sub in ["pgn", "fen", "epd", "eco", "validate", "show"] {
+            let sub = cmd.find_subcommand_mut(sub).unwrap();
+            let help = sub.render_help().to_string();
+            assert!(help.contains("Examples:\n  tabia "), "{help}");
+        }
+    }
+
+    #[test]
+    fn status_codes() {
+        for (status, code) in [
+            (Status::Success, ExitCode::SUCCESS),
+            (Status::SomeBad, ExitCode::from(1)),
+            (Status::Failure, ExitCode::from(2)),
+        ] {
+            assert_eq!(ExitCode::from(status), code);
+        }
     }
 }

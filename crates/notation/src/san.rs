@@ -33,7 +33,7 @@ use std::{fmt, str::FromStr};
 use crate::{
     CastlingSide, Error, ErrorKind, Nag, Role, Square,
     syntax::{self, Fail, PResult, fail},
-    types::square,
+    types::{square, try_square},
 };
 
 /// A move in Standard Algebraic Notation, without check mark.
@@ -157,13 +157,18 @@ pub fn annotated_prefix(bytes: &[u8]) -> Result<(SanPlus, Option<Nag>, usize), E
 }
 
 // annotated-san = san-plus [annotation]
+//               = san [check-mark] [annotation]
+#[inline(always)]
 fn annotated_san(i: &[u8]) -> PResult<'_, (SanPlus, Option<Nag>)> {
-    let (i, mv) = san_plus(i)?;
+    // san-plus inlined by hand: building the `SanPlus` only at the end keeps it in registers.
+    let (i, san) = san(i)?;
+    let (i, suffix) = check_mark(i)?;
     let (i, nag) = annotation(i)?;
-    Ok((i, (mv, nag)))
+    Ok((i, (SanPlus { san, suffix }, nag)))
 }
 
 // annotation = "!!" / "??" / "!?" / "?!" / "!" / "?"
+#[inline(always)]
 fn annotation(i: &[u8]) -> PResult<'_, Option<Nag>> {
     Ok(match i {
         [b'!', b'!', rest @ ..] => (rest, Some(Nag(3))),
@@ -177,6 +182,7 @@ fn annotation(i: &[u8]) -> PResult<'_, Option<Nag>> {
 }
 
 // san-plus = san [check-mark]
+#[inline(always)]
 pub(crate) fn san_plus(i: &[u8]) -> PResult<'_, SanPlus> {
     let (i, san) = san(i)?;
     let (i, suffix) = check_mark(i)?;
@@ -184,6 +190,7 @@ pub(crate) fn san_plus(i: &[u8]) -> PResult<'_, SanPlus> {
 }
 
 // check-mark = "+" / "#"
+#[inline(always)]
 fn check_mark(i: &[u8]) -> PResult<'_, Option<Suffix>> {
     Ok(match i {
         [b'+', rest @ ..] => (rest, Some(Suffix::Check)),
@@ -193,6 +200,7 @@ fn check_mark(i: &[u8]) -> PResult<'_, Option<Suffix>> {
 }
 
 // san = castle / null / piece-move / pawn-move      ; chosen by the first byte
+#[inline(always)]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, San> {
     match i.first() {
         Some(b'a'..=b'h') => pawn_move(i),
@@ -220,6 +228,7 @@ fn bad_san<'a>(start: &'a [u8], at: &'a [u8], expected: &'static str) -> nom::Er
 
 // piece-move = piece [file] [rank] ["x"] square
 //            ; in `Nd7` the file and rank are the target, as no square follows them
+#[inline(always)]
 fn piece_move(i: &[u8]) -> PResult<'_, San> {
     let start = i;
     let (mut i, role) = piece(i)?;
@@ -238,7 +247,7 @@ fn piece_move(i: &[u8]) -> PResult<'_, San> {
         capture = true;
         i = rest;
     }
-    if let Ok((rest, to)) = square(i) {
+    if let Some((rest, to)) = try_square(i) {
         let san = San::Normal {
             role,
             file,
@@ -267,6 +276,7 @@ fn piece_move(i: &[u8]) -> PResult<'_, San> {
 }
 
 // piece = "N" / "B" / "R" / "Q" / "K"
+#[inline(always)]
 fn piece(i: &[u8]) -> PResult<'_, Role> {
     match i {
         [b'N', rest @ ..] => Ok((rest, Role::Knight)),
@@ -284,17 +294,18 @@ fn piece(i: &[u8]) -> PResult<'_, Role> {
 }
 
 // pawn-move = file "x" square [promotion] / square [promotion]
+#[inline(always)]
 fn pawn_move(i: &[u8]) -> PResult<'_, San> {
     let start = i;
     let (i, file, capture, to) = match i {
         [f @ b'a'..=b'h', b'x', rest @ ..] => {
-            let (rest, to) =
-                square(rest).map_err(|_| bad_san(start, rest, "a target square such as `d5`"))?;
+            let (rest, to) = try_square(rest)
+                .ok_or_else(|| bad_san(start, rest, "a target square such as `d5`"))?;
             (rest, Some(f - b'a'), true, to)
         }
         _ => {
-            let (rest, to) = square(i)
-                .map_err(|_| bad_san(start, after1(i), "a square such as `e4`, or `x`"))?;
+            let (rest, to) = try_square(i)
+                .ok_or_else(|| bad_san(start, after1(i), "a square such as `e4`, or `x`"))?;
             (rest, None, false, to)
         }
     };
@@ -318,6 +329,7 @@ fn after1(i: &[u8]) -> &[u8] {
 
 // promotion = ["="] promotion-piece
 // promotion-piece = "N" / "B" / "R" / "Q" / "K"
+#[inline(always)]
 fn promotion(i: &[u8]) -> PResult<'_, Option<Role>> {
     let (j, eq) = match i {
         [b'=', rest @ ..] => (rest, true),
@@ -335,6 +347,7 @@ fn promotion(i: &[u8]) -> PResult<'_, Option<Role>> {
 }
 
 // castle = "O-O-O" / "O-O" / "0-0-0" / "0-0"
+#[inline(always)]
 fn castle(i: &[u8]) -> PResult<'_, San> {
     match i {
         [b'O', b'-', b'O', b'-', b'O', rest @ ..] | [b'0', b'-', b'0', b'-', b'0', rest @ ..] => {
@@ -348,6 +361,7 @@ fn castle(i: &[u8]) -> PResult<'_, San> {
 }
 
 // null = "--" / "Z0"
+#[inline(always)]
 fn null(i: &[u8]) -> PResult<'_, San> {
     match i {
         [b'-', b'-', rest @ ..] | [b'Z', b'0', rest @ ..] => Ok((rest, San::Null)),
@@ -580,6 +594,16 @@ impl Lan {
 
 // lan = castle / null / [piece] square ["-" / "x"] square [promotion]
 fn lan(i: &[u8]) -> PResult<'_, Lan> {
+    lan_move(i).map_err(|e| {
+        e.map(|f| Fail {
+            kind: ErrorKind::InvalidLan,
+            ..f
+        })
+    })
+}
+
+/// The `lan` rule, its errors reported as SAN errors by the rules it shares with SAN.
+fn lan_move(i: &[u8]) -> PResult<'_, Lan> {
     let start = i;
     match i.first() {
         Some(b'O' | b'0') => {

@@ -296,6 +296,17 @@ impl Square {
     }
 }
 
+/// The `square` rule without an error value, for hot paths that have a fallback.
+#[inline]
+pub(crate) fn try_square(i: &[u8]) -> Option<(&[u8], Square)> {
+    match i {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8', rest @ ..] => {
+            Some((rest, Square((r - b'1') * 8 + (f - b'a'))))
+        }
+        _ => None,
+    }
+}
+
 // square = file rank
 // file = "a" / "b" / "c" / "d" / "e" / "f" / "g" / "h"
 // rank = "1" / "2" / "3" / "4" / "5" / "6" / "7" / "8"
@@ -339,6 +350,13 @@ impl CastlingSide {
             CastlingSide::KingSide => "O-O",
             CastlingSide::QueenSide => "O-O-O",
         }
+    }
+}
+
+impl fmt::Display for CastlingSide {
+    /// `O-O` or `O-O-O`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.san())
     }
 }
 

@@ -169,6 +169,11 @@ impl Editor {
         self.castling
     }
 
+    /// Sets the castling rights as rook squares.
+    pub fn set_castling_rights(&mut self, rights: Bitboard) {
+        self.castling = rights;
+    }
+
     /// The en-passant square (Games::Chess `en_passant`).
     pub fn en_passant(&self) -> Option<Square> {
         self.ep

@@ -28,21 +28,35 @@
 
 #![deny(missing_docs)]
 
+mod convert;
 mod edit;
 mod key;
 mod moves;
+mod outcome;
 mod parse;
 mod position;
 mod square;
 mod validate;
 mod write;
 
+pub use convert::variant_mode;
 pub use edit::Editor;
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
+pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+
+// Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
+mod render;
+
+#[cfg(feature = "png")]
+pub use render::render_png;
+pub use render::{
+    Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
+    render_html, render_latex, render_svg, render_unicode,
+};

@@ -274,7 +274,7 @@ impl Position {
             .map_err(|kind| MoveError::new(san.to_string(), kind))
     }
 
-    fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
+    pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
         let pos = self.chess();
         let turn = pos.turn();
         match san {

@@ -1,11 +1,18 @@
-//! Positions and moves from text.
+//! Positions and moves from text, through the grammars of `tabia-notation`.
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{Move, san::San, uci::UciMove};
-use tabia_notation::{Error, ErrorKind};
+use shakmaty::{Move, uci::UciMove};
+use tabia_notation::{
+    Error,
+    epd::Epd,
+    fen::Fen,
+    san::{LanPlus, SanPlus, Uci},
+};
 
 use crate::{
+    convert,
+    edit::Editor,
     moves::{MoveError, MoveErrorKind},
     position::{Position, SetupError},
 };
@@ -30,65 +37,162 @@ impl fmt::Display for ParsePositionError {
 
 impl std::error::Error for ParsePositionError {}
 
+impl Editor {
+    /// Reads a position argument, legal or not: `startpos`, a full FEN, a partial FEN (missing
+    /// fields take `w - - 0 1`) or an EPD (its operations are not part of the position).
+    ///
+    /// ```
+    /// use tabia_position::Editor;
+    ///
+    /// let ed = Editor::from_arg("7k/8/8/8/8/8/8/K1r5 b")?;
+    /// assert_eq!(ed.problems()[0].to_string(), "white is in check but it is black's move");
+    /// # Ok::<_, tabia_position::notation::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The syntax error, with the text as its source (line, column, caret).
+    pub fn from_arg(text: &str) -> Result<Editor, Error> {
+        let trimmed = text.trim();
+        if trimmed == "startpos" {
+            return Ok(Editor::new());
+        }
+        let bytes = text.as_bytes();
+        let fen_err = match Fen::from_ascii_lenient(bytes) {
+            Ok(fen) => return Ok(Editor::from_fen(&fen)),
+            Err(err) => err,
+        };
+        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks).
+        match Epd::from_ascii(bytes).and_then(|epd| epd.to_fen()) {
+            Ok(fen) => Ok(Editor::from_fen(&fen)),
+            // Report the diagnosis that got further into the text.
+            Err(epd_err) if epd_err.span().start > fen_err.span().start => Err(epd_err),
+            Err(_) => Err(fen_err),
+        }
+    }
+}
+
 impl Position {
     /// Reads a position argument: `startpos`, a full FEN, a partial FEN (missing fields take
     /// `w - - 0 1`) or an EPD (operations are ignored). Standard chess or Chess960 as the
     /// castling letters say.
+    ///
+    /// ```
+    /// use tabia_position::{EpRule, Position};
+    ///
+    /// let pos = Position::from_arg("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 id \"1.e4\";")?;
+    /// assert_eq!(pos.fen(EpRule::Always), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    /// let err = Position::from_arg("4k3/8/8/8/8/8/8/4K3 w KQ").unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "illegal position: white may castle queenside but there is no white rook on a1; \
+    ///      white may castle kingside but there is no white rook on h1"
+    /// );
+    /// # Ok::<_, tabia_position::ParsePositionError>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// [`ParsePositionError`]: the syntax error with its position, or every problem of an
     /// illegal position.
     pub fn from_arg(text: &str) -> Result<Position, ParsePositionError> {
-        let text = text.trim();
-        if text == "startpos" {
-            return Ok(Position::new());
-        }
-        let setup = match text.parse::<shakmaty::fen::Fen>() {
-            Ok(fen) => fen.into_setup(),
-            Err(_) => match text.parse::<shakmaty::fen::Epd>() {
-                Ok(epd) => epd.into_setup(),
-                Err(_) => {
-                    return Err(ParsePositionError::Syntax(
-                        Error::new(ErrorKind::InvalidPlacement, 0..text.len())
-                            .with_source(text.as_bytes()),
-                    ));
-                }
-            },
-        };
-        Position::from_setup(setup).map_err(ParsePositionError::Illegal)
+        Editor::from_arg(text)
+            .map_err(ParsePositionError::Syntax)?
+            .position()
+            .map_err(ParsePositionError::Illegal)
     }
 
-    /// Reads a move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`), UCI (`g1f3`, `e7e8q`) and returns
-    /// the legal move it names.
+    /// The position of a parsed FEN, if legal.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] with every problem.
+    pub fn from_fen(fen: &Fen) -> Result<Position, SetupError> {
+        Editor::from_fen(fen).position()
+    }
+
+    /// Reads a move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`), UCI (`g1f3`, `e7e8q`, `e1g1`) or
+    /// long algebraic notation (`Ng1-f3`, `e4xd5`) and returns the legal move it names.
     ///
     /// # Errors
     ///
     /// [`MoveError`] saying why: bad syntax, illegal, ambiguous (naming the candidates), no
     /// piece can go there, wrong side to move.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let bytes = text.as_bytes();
+        self.parse_move_ascii(text.as_bytes())
+    }
+
+    /// Like [`Position::parse_move`], on bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_move`].
+    pub fn parse_move_ascii(&self, bytes: &[u8]) -> Result<Move, MoveError> {
+        let text = || String::from_utf8_lossy(bytes).into_owned();
         let looks_uci = matches!(
             bytes,
             [b'a'..=b'h', b'1'..=b'8', b'a'..=b'h', b'1'..=b'8', ..] if bytes.len() <= 5
         );
-        if looks_uci && let Ok(uci) = UciMove::from_ascii(bytes) {
+        if looks_uci && let Ok(uci) = Uci::from_ascii(bytes) {
             return self
-                .resolve_uci(uci)
-                .map_err(|e| MoveError::new(text, e.kind().clone()));
+                .resolve_uci_kind(convert::uci(uci), None, None)
+                .map_err(|kind| MoveError::new(text(), kind));
         }
-        if let Ok(san) = San::from_ascii(bytes) {
+        let san_err = match tabia_notation::san::annotated_prefix(bytes) {
+            Ok((san, _, used)) if used == bytes.len() => {
+                return self
+                    .resolve_san_kind(convert::san(san.san))
+                    .map_err(|kind| MoveError::new(text(), kind));
+            }
+            Ok(_) => SanPlus::from_ascii(bytes).err().unwrap_or_else(|| {
+                Error::new(tabia_notation::ErrorKind::TrailingInput, 0..bytes.len())
+            }),
+            Err(err) => err,
+        };
+        if let Ok(lan) = LanPlus::from_ascii(bytes) {
             return self
-                .resolve_san(san)
-                .map_err(|e| MoveError::new(text, e.kind().clone()));
+                .resolve_lan(lan)
+                .map_err(|kind| MoveError::new(text(), kind));
         }
-        Err(MoveError::new(
-            text,
-            MoveErrorKind::Syntax(Error::new(ErrorKind::InvalidSan, 0..text.len())),
-        ))
+        Err(MoveError::new(text(), MoveErrorKind::Syntax(san_err)))
     }
 
-    /// The position after the move `text` (SAN or UCI).
+    /// Resolves a parsed notation SAN to the legal move it names.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`] as for [`Position::parse_move`].
+    pub fn resolve(&self, san: tabia_notation::san::San) -> Result<Move, MoveError> {
+        self.resolve_san_kind(convert::san(san))
+            .map_err(|kind| MoveError::new(san.to_string(), kind))
+    }
+
+    fn resolve_lan(&self, lan: LanPlus) -> Result<Move, MoveErrorKind> {
+        use tabia_notation::san::Lan;
+        match lan.lan {
+            Lan::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => self.resolve_uci_kind(
+                UciMove::Normal {
+                    from: convert::square(from),
+                    to: convert::square(to),
+                    promotion: promotion.map(convert::role),
+                },
+                Some(convert::role(role)),
+                Some(capture),
+            ),
+            Lan::Castle(side) => {
+                self.resolve_san_kind(shakmaty::san::San::Castle(convert::castling_side(side)))
+            }
+            Lan::Null => Err(MoveErrorKind::NotAChessMove),
+        }
+    }
+
+    /// The position after the move `text` (SAN, UCI or long algebraic).
     ///
     /// # Errors
     ///
@@ -105,5 +209,75 @@ impl FromStr for Position {
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         Position::from_arg(s)
+    }
+}
+
+impl FromStr for crate::PositionKey {
+    type Err = ParsePositionError;
+
+    /// The key of a position argument (see [`Position::from_arg`]).
+    fn from_str(s: &str) -> Result<crate::PositionKey, ParsePositionError> {
+        Position::from_arg(s).map(|pos| pos.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EpRule;
+
+    #[test]
+    fn position_arguments() {
+        let fen = |s: &str| Position::from_arg(s).map(|p| p.fen(EpRule::Always));
+        assert_eq!(
+            fen("startpos").as_deref(),
+            Ok("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        );
+        assert_eq!(
+            fen("  4k3/8/8/8/8/8/8/4K3  ").as_deref(),
+            Ok("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+        );
+        assert_eq!(
+            fen("4k3/8/8/8/8/8/8/4K3 b - - bm Kd7; id \"x\";").as_deref(),
+            Ok("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+        );
+        let err = Position::from_arg("4k3/8/8/8/8/8/8/4K3 w KQxq - 0 1").unwrap_err();
+        assert!(matches!(err, ParsePositionError::Syntax(_)), "{err}");
+        assert!(
+            err.to_string().starts_with("invalid castling field"),
+            "{err}"
+        );
+        let key: crate::PositionKey = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+            .parse()
+            .expect("key");
+        assert_eq!(
+            key.to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
+    }
+
+    #[test]
+    fn moves_in_every_notation() {
+        let pos = Position::new();
+        for text in ["Nf3", "g1f3", "Ng1-f3", "Ng1f3", "Nf3!?"] {
+            let m = pos.parse_move(text);
+            assert_eq!(
+                m.map(|m| pos.san(m).to_string()).as_deref(),
+                Ok("Nf3"),
+                "{text}"
+            );
+        }
+        let err = pos.parse_move("Nf9").unwrap_err();
+        assert!(err.to_string().starts_with("illegal move `Nf9`: "), "{err}");
+        let err = pos.parse_move("Nxf3").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "illegal move `Nxf3`: written as a capture, but there is nothing to take on f3"
+        );
+        let err = pos.parse_move("--").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "illegal move `--`: null moves and piece drops are not moves of chess"
+        );
     }
 }

@@ -1,12 +1,86 @@
-//! `tabia fen`.
+//! `tabia fen`: apply moves to a position and print its FEN, EPD or key.
+
+use std::io::Write;
+
+use tabia_position::{EpRule, Position};
 
 use crate::cli::Status;
 
+/// The en-passant rule of the FEN and EPD writers, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum EpArg {
+    /// The square behind every double pawn push (the FEN standard).
+    #[default]
+    Always,
+    /// Only when an en-passant capture is legal (as position keys and lichess).
+    Legal,
+    /// Only when an enemy pawn stands next to the pushed pawn (X-FEN).
+    Pseudo,
+}
+
+impl From<EpArg> for EpRule {
+    fn from(arg: EpArg) -> EpRule {
+        match arg {
+            EpArg::Always => EpRule::Always,
+            EpArg::Legal => EpRule::Legal,
+            EpArg::Pseudo => EpRule::PseudoLegal,
+        }
+    }
+}
+
 /// Arguments of `tabia fen`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+pub(crate) struct Args {
+    /// The position: a FEN, a partial FEN (missing fields are `w - - 0 1`), an EPD, or
+    /// `startpos`.
+    #[arg(value_name = "POSITION")]
+    position: String,
+    /// Moves to play in order: SAN (`Nf3`), UCI (`g1f3`) or long algebraic (`Ng1-f3`).
+    #[arg(value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Print the position key (placement, side, castling, en passant only if a capture is
+    /// legal; no clocks).
+    #[arg(long, conflicts_with_all = ["epd", "zobrist"])]
+    key: bool,
+    /// Print the EPD (the four position fields).
+    #[arg(long, conflicts_with = "zobrist")]
+    epd: bool,
+    /// Print the 64-bit Polyglot Zobrist hash, in hexadecimal.
+    #[arg(long)]
+    zobrist: bool,
+    /// Which en-passant square to write.
+    #[arg(long, value_enum, default_value_t = EpArg::Always)]
+    ep: EpArg,
+}
 
 /// Runs `tabia fen`.
-pub(crate) fn run(_args: &Args) -> anyhow::Result<Status> {
-    anyhow::bail!("`tabia fen` is not built yet")
+pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let mut pos = match Position::from_arg(&args.position) {
+        Ok(pos) => pos,
+        Err(err) => {
+            eprintln!("tabia: {err}");
+            return Ok(Status::SomeBad);
+        }
+    };
+    for (ply, text) in args.moves.iter().enumerate() {
+        match pos.parse_move(text) {
+            Ok(m) => pos.play_unchecked(m),
+            Err(err) => {
+                eprintln!("tabia: move {}: {err}", ply + 1);
+                return Ok(Status::SomeBad);
+            }
+        }
+    }
+    let ep = EpRule::from(args.ep);
+    let line = if args.key {
+        pos.key().to_string()
+    } else if args.zobrist {
+        format!("{:016x}", pos.zobrist())
+    } else if args.epd {
+        pos.epd(ep)
+    } else {
+        pos.fen(ep)
+    };
+    writeln!(std::io::stdout().lock(), "{line}")?;
+    Ok(Status::Success)
 }

@@ -1,0 +1,115 @@
+//! Output helpers: a buffered standard output, NDJSON lines and TSV fields.
+//!
+//! Every `--json` output is NDJSON: one JSON object per line, one line per game or position,
+//! in input order (the schema of each subcommand is in the README). Every TSV output escapes
+//! the four bytes that would break a row: `\` as `\\`, tab as `\t`, line feed as `\n`, carriage
+//! return as `\r`.
+
+use std::io::{self, BufWriter, StdoutLock};
+
+use serde::Serialize;
+
+/// Standard output, locked once and buffered; write with `?` so that a closed pipe ends the run
+/// quietly (see `cli::is_broken_pipe`).
+pub(crate) fn stdout() -> BufWriter<StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+/// Appends `value` as one line of JSON.
+pub(crate) fn json_line<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    let start = out.len();
+    if let Err(err) = serde_json::to_writer(&mut *out, value) {
+        // Our types always serialise; should one not, say so in the stream rather than panic.
+        out.truncate(start);
+        let _ = serde_json::to_writer(
+            &mut *out,
+            &serde_json::json!({ "internal_error": err.to_string() }),
+        );
+    }
+    out.push(b'\n');
+}
+
+/// Appends one TSV field, escaped.
+pub(crate) fn tsv_field(out: &mut Vec<u8>, field: &str) {
+    let bytes = field.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escaped: &[u8] = match b {
+            b'\\' => b"\\\\",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        out.extend_from_slice(escaped);
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// Appends one TSV row: the fields, escaped, separated by tabs, ended by a line feed.
+pub(crate) fn tsv_row<S: AsRef<str>>(out: &mut Vec<u8>, fields: &[S]) {
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(b'\t');
+        }
+        tsv_field(out, field.as_ref());
+    }
+    out.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_lines_are_one_object_per_line() {
+        #[derive(Serialize)]
+        struct Game<'a> {
+            game: u64,
+            white: &'a str,
+        }
+        let mut out = Vec::new();
+        json_line(
+            &mut out,
+            &Game {
+                game: 1,
+                white: "Fischer, \"Bobby\"\n",
+            },
+        );
+        json_line(
+            &mut out,
+            &Game {
+                game: 2,
+                white: "J\u{f6}rg",
+            },
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"game\":1,\"white\":\"Fischer, \\\"Bobby\\\"\\n\"}\n{\"game\":2,\"white\":\"J\u{f6}rg\"}\n"
+        );
+    }
+
+    #[test]
+    fn json_line_never_panics_on_unserialisable_values() {
+        use std::collections::BTreeMap;
+        // Maps with non-string keys cannot be JSON.
+        let map: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
+        let mut out = b"x".to_vec();
+        json_line(&mut out, &map);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("x{\"internal_error\":"), "{text}");
+        assert!(text.ends_with("}\n"));
+    }
+
+    #[test]
+    fn tsv_escapes_what_would_break_a_row() {
+        let mut out = Vec::new();
+        tsv_row(
+            &mut out,
+            &["1", "B90", "Sicilian\tDefense\\Najdorf\r\n", ""],
+        );
+        assert_eq!(out, b"1\tB90\tSicilian\\tDefense\\\\Najdorf\\r\\n\t\n");
+    }
+}

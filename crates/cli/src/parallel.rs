@@ -1,0 +1,527 @@
+//! The ordered parallel pipeline: items (games, lines) are read on one thread, grouped into
+//! batches of about [`BATCH_BYTES`], processed by `jobs` workers, and their outputs written in
+//! exactly the input order.
+//!
+//! ```text
+//! reader ──batches──▶ worker 1..=jobs ──outputs──▶ writer (reorder buffer keyed by batch index)
+//!    ▲                                                  │
+//!    └──────────────── one token per batch ◀────────────┘
+//! ```
+//!
+//! **Memory bound.** The reader takes a token before it starts filling a batch and the writer
+//! gives the token back once that batch's output is written; there are `2 × jobs + 2` tokens.
+//! So at most `2 × jobs + 2` batches exist at any time — being filled, queued, processed, or
+//! waiting in the reorder buffer — each holding about [`BATCH_BYTES`] of input (more only when
+//! one item is larger) plus the output made from it. The bound does not depend on the size of
+//! the input.
+//!
+//! With `jobs == 1` the same batches are processed inline on the calling thread, without
+//! threads, giving the same output.
+//!
+//! An error reading the input ends the stream: the batches before it are still processed and
+//! written, and the error is returned in the [`Outcome`]. An error writing the output (such as
+//! a closed pipe) stops every thread and is returned as the error of [`run`].
+
+use std::{
+    collections::BTreeMap,
+    io::Write,
+    mem,
+    num::NonZeroUsize,
+    sync::{
+        Arc, Mutex,
+        mpsc::{Receiver, SyncSender, sync_channel},
+    },
+    thread,
+};
+
+use crate::{
+    input::Line,
+    report::{Diagnostic, Reporter},
+};
+
+/// How many bytes of input a batch holds before it is handed to a worker.
+pub(crate) const BATCH_BYTES: usize = 256 << 10;
+
+/// Something the pipeline can carry: it knows roughly how many bytes it holds.
+pub(crate) trait Weigh: Send {
+    /// The approximate memory held, in bytes.
+    fn weight(&self) -> usize;
+}
+
+impl Weigh for Line {
+    fn weight(&self) -> usize {
+        self.bytes.len() + mem::size_of::<Line>()
+    }
+}
+
+impl Weigh for Vec<u8> {
+    fn weight(&self) -> usize {
+        self.len() + mem::size_of::<Vec<u8>>()
+    }
+}
+
+/// How the pipeline runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Config {
+    /// Worker threads; 1 runs inline.
+    pub(crate) jobs: usize,
+    /// Bytes of input per batch.
+    pub(crate) batch_bytes: usize,
+}
+
+impl Config {
+    /// `jobs` workers, or as many as there are cores when not given.
+    pub(crate) fn new(jobs: Option<NonZeroUsize>) -> Config {
+        let jobs = jobs
+            .or_else(|| thread::available_parallelism().ok())
+            .map_or(1, NonZeroUsize::get);
+        Config {
+            jobs,
+            batch_bytes: BATCH_BYTES,
+        }
+    }
+
+    /// The most batches that exist at once.
+    pub(crate) fn slots(&self) -> usize {
+        2 * self.jobs + 2
+    }
+}
+
+/// Where a worker puts what it makes of one item: output bytes and diagnostics.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    /// The output (standard output), in input order.
+    pub(crate) out: Vec<u8>,
+    diagnostics: Vec<u8>,
+    this_bad: bool,
+    bad: u64,
+}
+
+impl Sink {
+    /// Reports an error of the current item: it is written to standard error in input order,
+    /// and the item counts as bad (once, however many errors it has).
+    pub(crate) fn error(&mut self, diagnostic: &Diagnostic) {
+        self.this_bad = true;
+        self.warn(diagnostic);
+    }
+
+    /// Reports a diagnostic that does not make the item bad.
+    pub(crate) fn warn(&mut self, diagnostic: &Diagnostic) {
+        // Writing to a Vec cannot fail.
+        let _ = writeln!(self.diagnostics, "{diagnostic}");
+    }
+
+    /// Whether the current item has had an error.
+    pub(crate) fn is_bad(&self) -> bool {
+        self.this_bad
+    }
+
+    fn end_item(&mut self) {
+        if mem::take(&mut self.this_bad) {
+            self.bad += 1;
+        }
+    }
+}
+
+/// What a run of the pipeline over one input gave.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    /// Items processed.
+    pub(crate) items: u64,
+    /// Items with an error.
+    pub(crate) bad: u64,
+    /// The error that ended reading the input early, if any.
+    pub(crate) input_error: Option<anyhow::Error>,
+}
+
+/// A group of consecutive items.
+struct Batch<T> {
+    /// 0-based position of the batch in the input.
+    index: u64,
+    /// 1-based number of its first item in the input.
+    first: u64,
+    items: Vec<T>,
+}
+
+/// A processed batch.
+struct Done {
+    index: u64,
+    items: u64,
+    sink: Sink,
+}
+
+/// Groups items into batches; an input error comes after the batch of the items before it, and
+/// ends the batches.
+struct Batches<I> {
+    items: I,
+    batch_bytes: usize,
+    index: u64,
+    number: u64,
+    error: Option<anyhow::Error>,
+    ended: bool,
+}
+
+impl<T: Weigh, I: Iterator<Item = anyhow::Result<T>>> Iterator for Batches<I> {
+    type Item = anyhow::Result<Batch<T>>;
+
+    fn next(&mut self) -> Option<anyhow::Result<Batch<T>>> {
+        if let Some(err) = self.error.take() {
+            self.ended = true;
+            return Some(Err(err));
+        }
+        if self.ended {
+            return None;
+        }
+        let mut items = Vec::new();
+        let mut bytes = 0;
+        while bytes < self.batch_bytes {
+            match self.items.next() {
+                Some(Ok(item)) => {
+                    bytes += item.weight();
+                    items.push(item);
+                }
+                Some(Err(err)) => {
+                    self.error = Some(err);
+                    break;
+                }
+                None => break,
+            }
+        }
+        if items.is_empty() {
+            self.ended = true;
+            return self.error.take().map(Err);
+        }
+        let batch = Batch {
+            index: self.index,
+            first: self.number,
+            items,
+        };
+        self.index += 1;
+        self.number += batch.items.len() as u64;
+        Some(Ok(batch))
+    }
+}
+
+fn process<T, F: Fn(&mut Sink, u64, T)>(work: &F, batch: Batch<T>) -> Done {
+    let mut sink = Sink::default();
+    let items = batch.items.len() as u64;
+    for (number, item) in (batch.first..).zip(batch.items) {
+        work(&mut sink, number, item);
+        sink.end_item();
+    }
+    Done {
+        index: batch.index,
+        items,
+        sink,
+    }
+}
+
+/// Runs `work` on every item of `items` (it gets the item's 1-based number), writing the outputs
+/// to `out` and the diagnostics to `reporter` in input order. See the module docs.
+pub(crate) fn run<T, I, F>(
+    config: &Config,
+    items: I,
+    work: F,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+) -> anyhow::Result<Outcome>
+where
+    T: Weigh,
+    I: Iterator<Item = anyhow::Result<T>> + Send,
+    F: Fn(&mut Sink, u64, T) + Sync,
+{
+    let batches = Batches {
+        items,
+        batch_bytes: config.batch_bytes.max(1),
+        index: 0,
+        number: 1,
+        error: None,
+        ended: false,
+    };
+    let mut outcome = Outcome::default();
+    if config.jobs <= 1 {
+        for batch in batches {
+            match batch {
+                Ok(batch) => write_done(process(&work, batch), out, reporter, &mut outcome)?,
+                Err(err) => outcome.input_error = Some(err),
+            }
+        }
+        return Ok(outcome);
+    }
+    thread::scope(|scope| {
+        let slots = config.slots();
+        let (token_tx, token_rx) = sync_channel::<()>(slots);
+        for _ in 0..slots {
+            // The channel has room for every token: this never blocks nor fails.
+            let _ = token_tx.send(());
+        }
+        let (batch_tx, batch_rx) = sync_channel::<Batch<T>>(config.jobs);
+        let (done_tx, done_rx) = sync_channel::<Done>(config.jobs);
+
+        let reader = scope.spawn(move || read(batches, &token_rx, &batch_tx));
+        let batch_rx = Arc::new(Mutex::new(batch_rx));
+        for _ in 0..config.jobs {
+            let batch_rx = Arc::clone(&batch_rx);
+            let done_tx = done_tx.clone();
+            let work = &work;
+            scope.spawn(move || {
+                loop {
+                    let batch = match batch_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok(batch) = batch else { break };
+                    if done_tx.send(process(work, batch)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop((batch_rx, done_tx));
+
+        // Writing: the channels are dropped on return, which stops the other threads early on
+        // an error.
+        let written = write_in_order(done_rx, token_tx, out, reporter, &mut outcome);
+        // The reader does not panic; if it did, the scope passes the panic on.
+        outcome.input_error = reader.join().ok().flatten();
+        written.map(|()| outcome)
+    })
+}
+
+/// The reader thread: fills batches while there are tokens; gives the input error, if any.
+fn read<T, I>(
+    mut batches: Batches<I>,
+    tokens: &Receiver<()>,
+    to_workers: &SyncSender<Batch<T>>,
+) -> Option<anyhow::Error>
+where
+    T: Weigh,
+    I: Iterator<Item = anyhow::Result<T>>,
+{
+    loop {
+        // No token: the writer stopped.
+        tokens.recv().ok()?;
+        match batches.next()? {
+            Ok(batch) => to_workers.send(batch).ok()?,
+            Err(err) => return Some(err),
+        }
+    }
+}
+
+fn write_in_order(
+    done: Receiver<Done>,
+    tokens: SyncSender<()>,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+    outcome: &mut Outcome,
+) -> anyhow::Result<()> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    for batch in done {
+        waiting.insert(batch.index, batch);
+        while let Some(batch) = waiting.remove(&next) {
+            write_done(batch, out, reporter, outcome)?;
+            next += 1;
+            // The reader may have stopped already; then nobody needs the token.
+            let _ = tokens.send(());
+        }
+    }
+    Ok(())
+}
+
+fn write_done(
+    done: Done,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+    outcome: &mut Outcome,
+) -> anyhow::Result<()> {
+    out.write_all(&done.sink.out)?;
+    if !done.sink.diagnostics.is_empty() {
+        // Keep standard output and standard error in step when both go to a terminal.
+        out.flush()?;
+        reporter.write_raw(&done.sink.diagnostics);
+    }
+    outcome.items += done.items;
+    outcome.bad += done.sink.bad;
+    reporter.tick(outcome.items);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use super::*;
+
+    fn numbers(n: u64) -> impl Iterator<Item = anyhow::Result<Vec<u8>>> + Send {
+        (1..=n).map(|i| Ok(i.to_string().into_bytes()))
+    }
+
+    /// Doubles each number; numbers divisible by 7 are "bad"; odd ones take a little longer
+    /// so that batches finish out of order.
+    fn work(sink: &mut Sink, number: u64, item: Vec<u8>) {
+        let value: u64 = String::from_utf8(item).unwrap().parse().unwrap();
+        assert_eq!(value, number, "numbers are 1-based input positions");
+        if value % 2 == 1 {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+        if value.is_multiple_of(7) {
+            sink.error(&Diagnostic::new("n", "divisible by 7").game(number));
+        } else {
+            writeln!(sink.out, "{}", value * 2).unwrap();
+        }
+    }
+
+    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (String, String, Outcome) {
+        let config = Config { jobs, batch_bytes };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let outcome = {
+            let mut reporter = Reporter::new(&mut err, "items", true);
+            run(&config, numbers(n), work, &mut out, &mut reporter).unwrap()
+        };
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+            outcome,
+        )
+    }
+
+    #[test]
+    fn output_and_diagnostics_keep_input_order_whatever_the_jobs() {
+        let expected = run_with(1, 64, 2000);
+        assert_eq!(expected.2.items, 2000);
+        assert_eq!(expected.2.bad, 2000 / 7);
+        assert!(expected.0.starts_with("2\n4\n6\n8\n10\n12\n16\n"));
+        assert!(
+            expected
+                .1
+                .starts_with("n: game 7: divisible by 7\nn: game 14: divisible by 7\n")
+        );
+        for jobs in [2, 3, 8] {
+            for batch_bytes in [1, 64, 4096] {
+                let got = run_with(jobs, batch_bytes, 2000);
+                assert_eq!(got.0, expected.0, "jobs {jobs}, batch {batch_bytes}");
+                assert_eq!(got.1, expected.1, "jobs {jobs}, batch {batch_bytes}");
+                assert_eq!((got.2.items, got.2.bad), (2000, 2000 / 7));
+            }
+        }
+    }
+
+    #[test]
+    fn empty_input() {
+        for jobs in [1, 4] {
+            let (out, err, outcome) = run_with(jobs, 64, 0);
+            assert_eq!((out.as_str(), err.as_str(), outcome.items), ("", "", 0));
+        }
+    }
+
+    #[test]
+    fn input_error_comes_after_the_items_before_it() {
+        for jobs in [1, 2] {
+            let items = numbers(10).chain(std::iter::once(Err(anyhow::anyhow!("broken"))));
+            let items = items.chain(numbers(3));
+            let config = Config {
+                jobs,
+                batch_bytes: 16,
+            };
+            let mut out = Vec::new();
+            let mut err = Vec::new();
+            let mut reporter = Reporter::new(&mut err, "items", true);
+            let outcome = run(&config, items, work, &mut out, &mut reporter).unwrap();
+            assert_eq!(outcome.items, 10, "jobs {jobs}");
+            assert_eq!(outcome.input_error.unwrap().to_string(), "broken");
+            assert_eq!(out.len(), "2\n4\n6\n8\n10\n12\n16\n18\n20\n".len());
+        }
+    }
+
+    /// A writer that fails like a closed pipe after `room` bytes.
+    struct ClosedPipe {
+        room: usize,
+    }
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn write_error_stops_every_thread_and_is_returned() {
+        for jobs in [1, 2, 4] {
+            let config = Config {
+                jobs,
+                batch_bytes: 64,
+            };
+            // An endless input: the run must stop because of the pipe, not the input.
+            let endless = (1..).map(|i: u64| Ok(i.to_string().into_bytes()));
+            let mut err = Vec::new();
+            let mut reporter = Reporter::new(&mut err, "items", true);
+            let mut pipe = ClosedPipe { room: 1000 };
+            let result = run(&config, endless, work, &mut pipe, &mut reporter);
+            let err = result.unwrap_err();
+            assert!(crate::cli::is_broken_pipe(&err), "jobs {jobs}: {err}");
+        }
+    }
+
+    #[test]
+    fn batches_exist_at_most_slots_at_a_time() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        static ALIVE: AtomicUsize = AtomicUsize::new(0);
+        static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+        /// An item that counts how many of its kind are alive.
+        struct Tracked;
+        impl Tracked {
+            fn new() -> Tracked {
+                let alive = ALIVE.fetch_add(1, Ordering::SeqCst) + 1;
+                PEAK.fetch_max(alive, Ordering::SeqCst);
+                Tracked
+            }
+        }
+        impl Drop for Tracked {
+            fn drop(&mut self) {
+                ALIVE.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        impl Weigh for Tracked {
+            fn weight(&self) -> usize {
+                1
+            }
+        }
+
+        let config = Config {
+            jobs: 2,
+            batch_bytes: 1,
+        };
+        let items = (0..500).map(|_| Ok(Tracked::new()));
+        // Slow workers, so that the reader is always ahead.
+        let slow = |sink: &mut Sink, _: u64, item: Tracked| {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            drop(item);
+            sink.out.push(b'.');
+        };
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let mut reporter = Reporter::new(&mut err, "items", true);
+        let outcome = run(&config, items, slow, &mut out, &mut reporter).unwrap();
+        assert_eq!((outcome.items, out.len()), (500, 500));
+        // Items are dropped as they are processed, so the batches alive bound the items alive.
+        assert!(PEAK.load(Ordering::SeqCst) <= config.slots());
+    }
+
+    #[test]
+    fn default_jobs_is_at_least_one() {
+        assert!(Config::new(None).jobs >= 1);
+        assert_eq!(Config::new(NonZeroUsize::new(3)).slots(), 8);
+    }
+}

@@ -1,0 +1,312 @@
+//! What goes to standard error: one diagnostic per bad game or position, the progress meter,
+//! and the summary at the end; and the exit status they add up to.
+//!
+//! A diagnostic is one line, `FILE:LINE:COL: game N: message` (the parts that are unknown are
+//! left out), so that editors and `grep` can use it:
+//!
+//! ```text
+//! games.pgn:1042:17: game 57: invalid SAN move (expected a move such as e4 or Nf3)
+//! ```
+//!
+//! The summary names what was counted and how many of them were bad: `games 1000, errors 3`.
+
+use std::{fmt, io::Write};
+
+use serde::Serialize;
+
+use crate::{cli::Status, progress::Progress};
+
+/// One problem with one game or position, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Diagnostic {
+    /// The input's name (`<stdin>` for standard input).
+    pub(crate) file: String,
+    /// 1-based line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) line: Option<u64>,
+    /// 1-based column in characters, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) column: Option<u64>,
+    /// 1-based number of the game (or position) in its input, when the input has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) game: Option<u64>,
+    /// What is wrong, without the location.
+    pub(crate) message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic with only a message; add the rest with the `at`/`game` builders.
+    pub(crate) fn new(file: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.to_owned(),
+            line: None,
+            column: None,
+            game: None,
+            message: message.into(),
+        }
+    }
+
+    /// The diagnostic of a syntax error: its message, and its line and column when the error
+    /// has a location (errors read from a game keep the absolute line of the input).
+    pub(crate) fn from_error(file: &str, err: &tabia_notation::Error) -> Diagnostic {
+        Diagnostic {
+            line: err.line(),
+            column: err.column(),
+            ..Diagnostic::new(file, err.message())
+        }
+    }
+
+    /// Sets the line and column.
+    #[must_use]
+    pub(crate) fn at(mut self, line: u64, column: u64) -> Diagnostic {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    /// Sets the number of the game (or position) in its input.
+    #[must_use]
+    pub(crate) fn game(mut self, number: u64) -> Diagnostic {
+        self.game = Some(number);
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        if let Some(game) = self.game {
+            write!(f, ": game {game}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// How many items (games, positions) a run saw, and how it went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Items processed.
+    pub(crate) items: u64,
+    /// Items with at least one error.
+    pub(crate) bad: u64,
+    /// Inputs that could not be opened or read to the end.
+    pub(crate) failed_inputs: u64,
+}
+
+impl Tally {
+    /// Adds another tally to this one.
+    pub(crate) fn add(&mut self, other: Tally) {
+        self.items += other.items;
+        self.bad += other.bad;
+        self.failed_inputs += other.failed_inputs;
+    }
+
+    /// The exit status: 2 if an input failed, else 1 if an item was bad, else 0.
+    pub(crate) fn status(&self) -> Status {
+        if self.failed_inputs > 0 {
+            Status::Failure
+        } else if self.bad > 0 {
+            Status::SomeBad
+        } else {
+            Status::Success
+        }
+    }
+}
+
+/// The writer of standard error for one run: diagnostics, progress and the summary, drawn so
+/// that the progress line never mixes with a diagnostic.
+///
+/// Errors writing to standard error are ignored: there is nowhere left to report them.
+pub(crate) struct Reporter<'a> {
+    err: Box<dyn Write + 'a>,
+    progress: Progress,
+    quiet: bool,
+    noun: &'static str,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter writing to `err`; `noun` names what is counted (`"games"`); `quiet` leaves
+    /// out the summary (diagnostics are always written).
+    pub(crate) fn new(err: impl Write + 'a, noun: &'static str, quiet: bool) -> Reporter<'a> {
+        Reporter {
+            err: Box::new(err),
+            progress: Progress::disabled(),
+            quiet,
+            noun,
+        }
+    }
+
+    /// What is counted (`"games"`).
+    pub(crate) fn noun(&self) -> &'static str {
+        self.noun
+    }
+
+    /// Whether the summary is left out.
+    pub(crate) fn quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// Replaces the progress meter (one per input), erasing the old one's line.
+    pub(crate) fn set_progress(&mut self, progress: Progress) {
+        self.clear_progress();
+        self.progress = progress;
+    }
+
+    /// Writes diagnostics that are already formatted, one per line.
+    pub(crate) fn write_raw(&mut self, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        self.clear_progress();
+        let _ = self.err.write_all(text);
+        let _ = self.err.flush();
+    }
+
+    /// Writes one diagnostic.
+    pub(crate) fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        self.write_raw(format!("{diagnostic}\n").as_bytes());
+    }
+
+    /// Writes an error that is not about one game: an input that cannot be read.
+    pub(crate) fn error(&mut self, err: &anyhow::Error) {
+        self.write_raw(format!("tabia: {err:#}\n").as_bytes());
+    }
+
+    /// Shows that `items` of the current input are done (rate-limited).
+    pub(crate) fn tick(&mut self, items: u64) {
+        if let Some(line) = self.progress.update(items) {
+            let _ = self.err.write_all(line.as_bytes());
+            let _ = self.err.flush();
+        }
+    }
+
+    /// Erases the progress line, if one is shown.
+    pub(crate) fn clear_progress(&mut self) {
+        if let Some(clear) = self.progress.clear() {
+            let _ = self.err.write_all(clear.as_bytes());
+        }
+    }
+
+    /// Ends the run: erases the progress line, writes the summary (unless quiet) and gives the
+    /// exit status.
+    pub(crate) fn finish(&mut self, tally: Tally) -> Status {
+        self.clear_progress();
+        if !self.quiet {
+            let _ = writeln!(self.err, "{}", summary(self.noun, tally));
+        }
+        let _ = self.err.flush();
+        tally.status()
+    }
+}
+
+/// The summary line: `games 12, errors 1` (and `, unreadable inputs N` when some failed).
+pub(crate) fn summary(noun: &str, tally: Tally) -> String {
+    let mut line = format!("{noun} {}, errors {}", tally.items, tally.bad);
+    if tally.failed_inputs > 0 {
+        line += &format!(", unreadable inputs {}", tally.failed_inputs);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, atomic::AtomicU64};
+
+    use tabia_notation::{Error, ErrorKind};
+
+    use super::*;
+
+    #[test]
+    fn diagnostic_line_has_every_known_part() {
+        let d = Diagnostic::new("g.pgn", "invalid NAG").at(12, 5).game(3);
+        assert_eq!(d.to_string(), "g.pgn:12:5: game 3: invalid NAG");
+        let d = Diagnostic::new("<stdin>", "bad").game(7);
+        assert_eq!(d.to_string(), "<stdin>: game 7: bad");
+        let d = Diagnostic::new("p.epd", "bad").at(2, 1);
+        assert_eq!(d.to_string(), "p.epd:2:1: bad");
+    }
+
+    #[test]
+    fn diagnostic_from_syntax_error_keeps_location_and_expectation() {
+        let src = b"8/8/8/8/8/8/8/8 x - - 0 1";
+        let err = Error::new(ErrorKind::InvalidColor, 16..17)
+            .with_expected("`w` or `b`")
+            .with_source(src);
+        let d = Diagnostic::from_error("f.fen", &err).game(1);
+        assert_eq!(
+            d.to_string(),
+            "f.fen:1:17: game 1: invalid active colour (expected `w` or `b`)"
+        );
+        assert_eq!(
+            serde_json::to_string(&d).unwrap(),
+            r#"{"file":"f.fen","line":1,"column":17,"game":1,"message":"invalid active colour (expected `w` or `b`)"}"#
+        );
+    }
+
+    #[test]
+    fn status_from_tally() {
+        let mut t = Tally::default();
+        assert_eq!(t.status(), Status::Success);
+        t.add(Tally {
+            items: 3,
+            bad: 1,
+            failed_inputs: 0,
+        });
+        assert_eq!(t.status(), Status::SomeBad);
+        t.add(Tally {
+            failed_inputs: 1,
+            ..Tally::default()
+        });
+        assert_eq!(t.status(), Status::Failure);
+        assert_eq!(
+            summary("games", t),
+            "games 3, errors 1, unreadable inputs 1"
+        );
+    }
+
+    #[test]
+    fn reporter_clears_progress_before_diagnostics_and_summarises() {
+        let mut buf = Vec::new();
+        {
+            let mut r = Reporter::new(&mut buf, "games", false);
+            r.set_progress(Progress::new(
+                true,
+                "g",
+                "games",
+                Arc::new(AtomicU64::new(1)),
+                None,
+            ));
+            r.tick(1);
+            r.diagnostic(&Diagnostic::new("g", "bad").game(1));
+            let status = r.finish(Tally {
+                items: 1,
+                bad: 1,
+                failed_inputs: 0,
+            });
+            assert_eq!(status, Status::SomeBad);
+        }
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.starts_with("\rg: 1 B, 1 games"), "{text:?}");
+        assert!(
+            text.ends_with("\r\x1b[Kg: game 1: bad\ngames 1, errors 1\n"),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn quiet_reporter_writes_diagnostics_only() {
+        let mut buf = Vec::new();
+        {
+            let mut r = Reporter::new(&mut buf, "positions", true);
+            r.diagnostic(&Diagnostic::new("p", "bad"));
+            r.finish(Tally::default());
+        }
+        assert_eq!(String::from_utf8(buf).unwrap(), "p: bad\n");
+    }
+}

@@ -1,0 +1,266 @@
+//! One run of a subcommand over its inputs: standard output, the reporter on standard error,
+//! the pipeline configuration and the running tally.
+//!
+//! A streaming subcommand reads like this:
+//!
+//! ```ignore
+//! let mut session = Session::new(&args.run, "games");
+//! for source in Source::from_args(&args.files) {
+//!     let Some(input) = session.open(&source) else { continue };
+//!     let name = input.name.clone();
+//!     session.pipeline(input, |reader| split_games(reader), |sink, number, game| {
+//!         // parse `game`, write to `sink.out`, report with `sink.error(...)`
+//!     })?;
+//! }
+//! session.finish()
+//! ```
+//!
+//! An input that cannot be opened or read to the end is reported (`tabia: cannot open …`) and
+//! the run goes on with the next one; it makes the exit status 2. An error writing standard
+//! output is returned at once (a closed pipe then ends the run quietly in `main`).
+
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use crate::{
+    cli::{RunArgs, Status},
+    input::{Input, Source},
+    output,
+    parallel::{self, Config, Sink, Weigh},
+    progress::Progress,
+    report::{Diagnostic, Reporter, Tally},
+};
+
+/// One run of a subcommand. See the module docs.
+pub(crate) struct Session<'a> {
+    out: Box<dyn Write + 'a>,
+    reporter: Reporter<'a>,
+    config: Config,
+    progress: bool,
+    tally: Tally,
+}
+
+impl Session<'static> {
+    /// A session on standard output and standard error; the progress meter is shown when
+    /// standard error is a terminal and `--quiet` was not given.
+    pub(crate) fn new(args: &RunArgs, noun: &'static str) -> Session<'static> {
+        let progress = !args.quiet && io::stderr().is_terminal();
+        Session::with_writers(output::stdout(), io::stderr(), args, noun, progress)
+    }
+}
+
+impl<'a> Session<'a> {
+    /// A session on the given writers (for tests).
+    pub(crate) fn with_writers(
+        out: impl Write + 'a,
+        err: impl Write + 'a,
+        args: &RunArgs,
+        noun: &'static str,
+        progress: bool,
+    ) -> Session<'a> {
+        Session {
+            out: Box::new(out),
+            reporter: Reporter::new(err, noun, args.quiet),
+            config: Config::new(args.jobs),
+            progress,
+            tally: Tally::default(),
+        }
+    }
+
+    /// Opens `source`; if it cannot be opened, reports why, counts it as failed and gives `None`.
+    pub(crate) fn open(&mut self, source: &Source) -> Option<Input> {
+        match source.open() {
+            Ok(input) => Some(input),
+            Err(err) => {
+                self.fail(&err);
+                None
+            }
+        }
+    }
+
+    /// Runs the pipeline over one input: `split` turns its decompressed bytes into items, `work`
+    /// processes each item (it gets the item's 1-based number in this input). Outputs and
+    /// diagnostics are written in input order.
+    pub(crate) fn pipeline<T, I, S, F>(&mut self, input: Input, split: S, work: F) -> io::Result<()>
+    where
+        T: Weigh,
+        I: Iterator<Item = anyhow::Result<T>> + Send,
+        S: FnOnce(Box<dyn BufRead + Send>) -> I,
+        F: Fn(&mut Sink, u64, T) + Sync,
+    {
+        self.reporter.set_progress(Progress::new(
+            self.progress,
+            &input.name,
+            self.reporter.noun(),
+            input.counter,
+            input.size,
+        ));
+        let items = split(input.reader);
+        let outcome = parallel::run(&self.config, items, work, &mut self.out, &mut self.reporter)
+            .map_err(into_io)?;
+        self.reporter.clear_progress();
+        self.tally.items += outcome.items;
+        self.tally.bad += outcome.bad;
+        if let Some(err) = outcome.input_error {
+            self.out.flush()?;
+            self.fail(&err);
+        }
+        Ok(())
+    }
+
+    /// Standard output, for what a subcommand writes outside the pipeline.
+    pub(crate) fn out(&mut self) -> &mut dyn Write {
+        &mut self.out
+    }
+
+    /// Counts items processed outside the pipeline.
+    pub(crate) fn count(&mut self, items: u64, bad: u64) {
+        self.tally.items += items;
+        self.tally.bad += bad;
+    }
+
+    /// Reports a diagnostic outside the pipeline (standard output is flushed first, so that the
+    /// two stay in step on a terminal).
+    pub(crate) fn diagnostic(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
+        self.out.flush()?;
+        self.reporter.diagnostic(diagnostic);
+        Ok(())
+    }
+
+    /// Reports an input that could not be opened or read; the exit status becomes 2.
+    pub(crate) fn fail(&mut self, err: &anyhow::Error) {
+        self.tally.failed_inputs += 1;
+        self.reporter.error(err);
+    }
+
+    /// What was counted so far.
+    pub(crate) fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// Ends the run: flushes standard output, writes the summary (unless `--quiet`), gives the
+    /// exit status.
+    pub(crate) fn finish(mut self) -> io::Result<Status> {
+        self.out.flush()?;
+        Ok(self.reporter.finish(self.tally))
+    }
+
+    /// Ends the run like [`Session::finish`], without a summary line: for subcommands that
+    /// handle a few positions given as arguments.
+    pub(crate) fn finish_without_summary(mut self) -> io::Result<Status> {
+        self.out.flush()?;
+        self.reporter.clear_progress();
+        Ok(self.tally.status())
+    }
+}
+
+/// Keeps an `io::Error` as it is (so that a closed pipe is recognised), wraps anything else.
+fn into_io(err: anyhow::Error) -> io::Error {
+    match err.downcast::<io::Error>() {
+        Ok(io) => io,
+        Err(other) => io::Error::other(format!("{other:#}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::num::NonZeroUsize;
+
+    use super::*;
+    use crate::input::{Line, Lines};
+
+    fn args(jobs: usize, quiet: bool) -> RunArgs {
+        RunArgs {
+            jobs: NonZeroUsize::new(jobs),
+            quiet,
+        }
+    }
+
+    /// Upper-cases lines; a line `bad` is an error.
+    fn shout(name: &str, sink: &mut Sink, number: u64, line: Line) {
+        if line.bytes == b"bad" {
+            sink.error(
+                &Diagnostic::new(name, "bad line")
+                    .at(line.number, 1)
+                    .game(number),
+            );
+            return;
+        }
+        sink.out.extend(line.bytes.to_ascii_uppercase());
+        sink.out.push(b'\n');
+    }
+
+    fn run(files: &[std::path::PathBuf], jobs: usize, quiet: bool) -> (String, String, Status) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let status = {
+            let mut session =
+                Session::with_writers(&mut out, &mut err, &args(jobs, quiet), "lines", false);
+            for source in Source::from_args(files) {
+                let Some(input) = session.open(&source) else {
+                    continue;
+                };
+                let name = input.name.clone();
+                session
+                    .pipeline(
+                        input,
+                        |reader| Lines::new(reader, &name),
+                        |sink, n, line| shout(&name, sink, n, line),
+                    )
+                    .unwrap();
+            }
+            session.finish().unwrap()
+        };
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+            status,
+        )
+    }
+
+    #[test]
+    fn files_in_order_with_diagnostics_summary_and_status() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        let b = dir.path().join("b.txt.gz");
+        std::fs::write(&a, "one\nbad\nthree\n").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"four\r\nfive\n").unwrap();
+        std::fs::write(&b, gz.finish().unwrap()).unwrap();
+        for jobs in [1, 2] {
+            let (out, err, status) = run(&[a.clone(), b.clone()], jobs, false);
+            assert_eq!(out, "ONE\nTHREE\nFOUR\nFIVE\n");
+            assert_eq!(
+                err,
+                format!("{}:2:1: game 2: bad line\nlines 5, errors 1\n", a.display())
+            );
+            assert_eq!(status, Status::SomeBad);
+        }
+    }
+
+    #[test]
+    fn missing_input_is_reported_and_the_run_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, "ok\n").unwrap();
+        let missing = dir.path().join("missing.txt");
+        let (out, err, status) = run(&[missing.clone(), a], 1, true);
+        assert_eq!(out, "OK\n");
+        assert!(
+            err.starts_with(&format!("tabia: cannot open {}: ", missing.display())),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "quiet: no summary");
+        assert_eq!(status, Status::Failure);
+    }
+
+    #[test]
+    fn corrupt_compressed_input_keeps_what_was_read_and_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.zst");
+        let mut bytes = zstd::encode_all(&b"first\nsecond\n"[..], 1).unwrap();
+        bytes.truncate(bytes.len() - 3);
+        std::fs::write(&a, bytes).unwrap();
+        let (_, err, status) = run(&[a], 2, false);
+        assert!(err.contains("read error"), "{err}");
+        assert_eq!(status, Status::Failure);
+    }
+}

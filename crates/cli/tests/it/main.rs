@@ -1,0 +1,10 @@
+//! The one integration test binary of the `tabia` command: one module per subcommand.
+
+mod fen;
+mod show;
+mod validate;
+
+/// The `tabia` binary built for these tests.
+fn tabia() -> assert_cmd::Command {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_tabia"))
+}
