@@ -2,6 +2,7 @@
 
 mod fen;
 mod pgn;
+mod show;
 mod validate;
 
 /// The `tabia` binary built for these tests.
