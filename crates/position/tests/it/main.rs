@@ -2,3 +2,4 @@
 
 mod keys;
 mod perft;
+mod roundtrip;
