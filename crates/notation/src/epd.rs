@@ -68,6 +68,19 @@ impl Operand {
     }
 }
 
+impl From<SanPlus> for Operand {
+    /// A move as a symbol, as in `bm Nf3;`.
+    fn from(mv: SanPlus) -> Operand {
+        Operand::Symbol(mv.to_string())
+    }
+}
+
+impl From<i64> for Operand {
+    fn from(n: i64) -> Operand {
+        Operand::Integer(n)
+    }
+}
+
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

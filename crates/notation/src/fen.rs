@@ -37,6 +37,9 @@ use crate::{
 };
 
 /// How strict [`Fen::prefix`] is.
+///
+/// In both modes fields are separated by one or more spaces or tabs, and a FEN ends at a line
+/// end or the end of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ParseMode {
     /// All six fields are required; the fullmove number is at least 1.

@@ -50,3 +50,13 @@ pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+
+// Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
+mod render;
+
+#[cfg(feature = "png")]
+pub use render::render_png;
+pub use render::{
+    Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
+    render_html, render_latex, render_svg, render_unicode,
+};

@@ -1,6 +1,7 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
 mod fen;
+mod show;
 mod validate;
 
 /// The `tabia` binary built for these tests.

@@ -2,4 +2,5 @@
 
 mod keys;
 mod perft;
+mod render;
 mod roundtrip;
