@@ -722,7 +722,6 @@ mod tests {
                 role: Role::King
             })
         );
-        assert_eq!(board(b"").unwrap_err(), board(b"").unwrap_err());
         let kinds = [
             ("8/8/8/8/8/8/8/7", ErrorKind::InvalidRankLength),
             ("8/8/8/8/8/8/8/9", ErrorKind::InvalidPlacement),

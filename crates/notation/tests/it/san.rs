@@ -134,6 +134,16 @@ proptest! {
     }
 
     #[test]
+    fn uci_and_lan_parse_write_parse(text in "[a-hNBRQKnbrqk1-8x=O0Z+#-]{2,8}") {
+        if let Ok(mv) = text.parse::<LanPlus>() {
+            prop_assert_eq!(mv.to_string().parse::<LanPlus>(), Ok(mv));
+        }
+        if let Ok(mv) = text.parse::<Uci>() {
+            prop_assert_eq!(mv.to_string().parse::<Uci>(), Ok(mv));
+        }
+    }
+
+    #[test]
     fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..12)) {
         let _ = san::annotated_prefix(&bytes);
         let _ = Uci::from_ascii(&bytes);

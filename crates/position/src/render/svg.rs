@@ -36,8 +36,8 @@ const PAPER: &str = "#fbfaf6";
 const BLACK_DETAIL: &str = "#d9d6cf";
 
 /// An SVG image of the board: light and dark squares, the pieces, the last move highlighted,
-/// rank and file labels on a frame (unless `coordinates` is `Some(false)`), turned with
-/// `flip`. `size` sets the width and height in pixels; the `viewBox` keeps it scalable.
+/// rank and file labels on a frame with a disc in the colour of the side to move beside its
+/// back rank (unless `coordinates` is `Some(false)`), turned with `flip`. `size` sets the width and height in pixels; the `viewBox` keeps it scalable.
 ///
 /// The piece drawings are this project's own. Labels are paths, not text, so the image needs
 /// no fonts and [`render_png`](crate::render_png) draws it exactly.
@@ -148,6 +148,23 @@ pub fn render_svg(setup: &Setup, options: &RenderOptions) -> String {
             );
         }
         svg.push_str("</g>\n");
+
+        // The side to move: a disc in its colour on the frame, level with its own back rank.
+        let at_bottom = (setup.turn == Color::White) != options.flip;
+        let y = if at_bottom {
+            margin + 8 * SQUARE - SQUARE / 2
+        } else {
+            margin + SQUARE / 2
+        };
+        let (fill, stroke) = match setup.turn {
+            Color::White => (PAPER, INK),
+            Color::Black => (INK, LABEL),
+        };
+        let _ = writeln!(
+            svg,
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"11\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"2\"/>",
+            x = margin + 8 * SQUARE + MARGIN / 2
+        );
     }
 
     for row in 0..8 {

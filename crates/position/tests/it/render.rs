@@ -207,3 +207,120 @@ mod png {
         assert_eq!(first, second);
     }
 }
+
+/// Properties over random placements (legal or not: renderings draw any board).
+mod properties {
+    use proptest::prelude::*;
+    use tabia_position::{
+        render_ascii, render_svg, render_unicode,
+        shakmaty::{Board, Color, Piece, Role},
+    };
+
+    use super::*;
+
+    fn setups() -> impl Strategy<Value = Setup> {
+        let square = proptest::option::weighted(0.4, (any::<bool>(), 0..6usize));
+        (proptest::collection::vec(square, 64), any::<bool>()).prop_map(|(squares, white)| {
+            let mut board = Board::empty();
+            for (square, piece) in Square::ALL.into_iter().zip(squares) {
+                if let Some((is_white, role)) = piece {
+                    let piece = Piece {
+                        color: Color::from_white(is_white),
+                        role: Role::ALL[role],
+                    };
+                    board.set_piece_at(square, piece);
+                }
+            }
+            Setup {
+                board,
+                turn: Color::from_white(white),
+                ..Setup::empty()
+            }
+        })
+    }
+
+    /// Reads a diagram back: cell `j` of line `i` is the square shown there, `empty_dark` and
+    /// `empty_light` the marks of empty squares, `piece` the reading of a piece symbol.
+    fn read_back(
+        text: &str,
+        skip: usize,
+        flip: bool,
+        empty: (char, char),
+        piece: impl Fn(char) -> Option<Piece>,
+    ) -> Board {
+        let mut board = Board::empty();
+        for (row, line) in text.lines().take(8).enumerate() {
+            let cells: Vec<char> = line.chars().skip(skip).step_by(2).collect();
+            assert_eq!(cells.len(), 8, "line {row}: {line:?}");
+            for (col, cell) in cells.into_iter().enumerate() {
+                let (file, rank) = if flip { (7 - col, row) } else { (col, 7 - row) };
+                let square = Square::from_coords(
+                    shakmaty::File::new(file as u32),
+                    shakmaty::Rank::new(rank as u32),
+                );
+                let mark = if square.is_dark() { empty.0 } else { empty.1 };
+                if cell != mark {
+                    board.set_piece_at(square, piece(cell).expect("a piece symbol"));
+                }
+            }
+        }
+        board
+    }
+
+    fn figurine_piece(c: char) -> Option<Piece> {
+        let (color, role) = match c {
+            '♔' => (Color::White, Role::King),
+            '♕' => (Color::White, Role::Queen),
+            '♖' => (Color::White, Role::Rook),
+            '♗' => (Color::White, Role::Bishop),
+            '♘' => (Color::White, Role::Knight),
+            '♙' => (Color::White, Role::Pawn),
+            '♚' => (Color::Black, Role::King),
+            '♛' => (Color::Black, Role::Queen),
+            '♜' => (Color::Black, Role::Rook),
+            '♝' => (Color::Black, Role::Bishop),
+            '♞' => (Color::Black, Role::Knight),
+            '♟' => (Color::Black, Role::Pawn),
+            _ => return None,
+        };
+        Some(Piece { color, role })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn ascii_shows_every_square(setup in setups(), flip in any::<bool>()) {
+            let options = RenderOptions { flip, ..RenderOptions::default() };
+            let text = render_ascii(&setup, &options);
+            prop_assert_eq!(text.lines().count(), 8);
+            prop_assert!(text.lines().all(|line| line.len() == 15));
+            prop_assert_eq!(read_back(&text, 0, flip, ('.', ' '), Piece::from_char), setup.board);
+        }
+
+        #[test]
+        fn flip_turns_the_ascii_diagram(setup in setups()) {
+            let plain = render_ascii(&setup, &RenderOptions::default());
+            let flipped = render_ascii(&setup, &RenderOptions { flip: true, ..RenderOptions::default() });
+            let turned: Vec<String> = plain.lines().rev().map(|l| l.chars().rev().collect()).collect();
+            prop_assert_eq!(flipped.lines().collect::<Vec<_>>(), turned);
+        }
+
+        #[test]
+        fn unicode_shows_every_square(setup in setups(), flip in any::<bool>()) {
+            let options = RenderOptions { flip, ..RenderOptions::default() };
+            let text = render_unicode(&setup, &options);
+            prop_assert_eq!(text.lines().count(), 9);
+            prop_assert_eq!(read_back(&text, 2, flip, ('·', ' '), figurine_piece), setup.board);
+        }
+
+        #[test]
+        fn svg_draws_each_piece_once(setup in setups(), flip in any::<bool>()) {
+            let options = RenderOptions { flip, ..RenderOptions::default() };
+            let svg = render_svg(&setup, &options);
+            prop_assert_eq!(svg.matches("<use ").count(), setup.board.occupied().count());
+            #[cfg(feature = "png")]
+            prop_assert!(resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).is_ok());
+        }
+    }
+}
