@@ -38,3 +38,4 @@ pub mod san;
 pub use types::{CastlingSide, Color, Nag, Piece, Role, Square};
 
 // --- pgn: module and re-exports (owned by the PGN work) ---
+pub mod pgn;

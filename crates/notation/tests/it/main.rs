@@ -7,6 +7,7 @@
 
 mod epd;
 mod fen;
+mod pgn;
 mod san;
 
 use std::{
