@@ -620,6 +620,10 @@ impl<R: Read> Reader<R> {
                         return Ok(Err(err));
                     }
                     has_move = true;
+                    if depth == 0 && visitor.skip_rest().0 {
+                        self.skip_movetext(false)?;
+                        return Ok(Ok(()));
+                    }
                 }
                 b'0'..=b'9' | b'*' => {
                     if let Ok((rest, outcome)) = result(data) {
@@ -642,6 +646,10 @@ impl<R: Read> Reader<R> {
                             return Ok(Err(err));
                         }
                         has_move = true;
+                        if depth == 0 && visitor.skip_rest().0 {
+                            self.skip_movetext(false)?;
+                            return Ok(Ok(()));
+                        }
                         continue;
                     }
                     match move_number(data) {
