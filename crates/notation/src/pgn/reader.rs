@@ -10,7 +10,7 @@ use super::{
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
-    rule::{RuleError, is_token_end, token_len},
+    rule::{RuleError, is_token_end, swar_find, token_len},
     tag::tag_pair,
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
@@ -144,6 +144,9 @@ pub struct Reader<R> {
     pos: usize,
     /// End of the valid data in `buf`.
     end: usize,
+    /// Past this cursor position, fewer than [`LOOKAHEAD`] bytes are buffered and the input
+    /// goes on: time to refill (`usize::MAX` once the input ended).
+    refill_at: usize,
     eof: bool,
     failed: bool,
     bom_checked: bool,
@@ -177,6 +180,7 @@ impl<R: Read> Reader<R> {
             buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
             pos: 0,
             end: 0,
+            refill_at: 0,
             eof: false,
             failed: false,
             bom_checked: false,
@@ -299,9 +303,9 @@ impl<R: Read> Reader<R> {
     }
 
     /// Makes sure [`LOOKAHEAD`] bytes are buffered ahead of the cursor, unless the input ends.
-    #[inline]
+    #[inline(always)]
     fn fill(&mut self) -> io::Result<()> {
-        if self.end - self.pos < LOOKAHEAD && !self.eof {
+        if self.pos >= self.refill_at {
             self.refill()?;
         }
         Ok(())
@@ -341,9 +345,17 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
+                Err(err) => {
+                    self.refill_at = self.end.saturating_sub(LOOKAHEAD - 1);
+                    return Err(err);
+                }
             }
         }
+        self.refill_at = if self.eof {
+            usize::MAX
+        } else {
+            self.end.saturating_sub(LOOKAHEAD - 1)
+        };
         Ok(())
     }
 
@@ -562,37 +574,44 @@ impl<R: Read> Reader<R> {
             if self.peek() != Some(b'[') {
                 return Ok(Ok(()));
             }
-            let line_len = loop {
+            // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
+            // before a line end is buffered, more is read and it runs again.
+            loop {
                 let data = &self.buf[self.pos..self.end];
-                match rest_of_line(data) {
-                    Some(n) => break n,
-                    None if self.eof => break data.len(),
-                    None if data.len() >= self.buf.len() / 2 => {
-                        return Ok(Err(self
-                            .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                            .with_expected(
-                                "a tag pair shorter than half the reader's buffer",
-                            )));
+                let err = match tag_pair(data) {
+                    Ok((rest, pair)) => {
+                        visitor.tag(pair.name, RawTag(pair.value));
+                        self.pos += data.len() - rest.len();
+                        break;
                     }
-                    None => self.refill()?,
+                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
+                    Err(nom::Err::Incomplete(_)) => None,
+                };
+                if self.eof || rest_of_line(data).is_some() {
+                    let Some(err) = err else {
+                        return Ok(Err(self.error_here(
+                            ErrorKind::UnterminatedTag,
+                            self.pos,
+                            1,
+                        )));
+                    };
+                    return Ok(Err(self.rule_error(err, self.pos, data.len())));
                 }
-            };
-            let line = &self.buf[self.pos..self.pos + line_len];
-            match tag_pair(line) {
-                Ok((rest, pair)) => {
-                    visitor.tag(pair.name, RawTag(pair.value));
-                    self.pos += line_len - rest.len();
+                if data.len() >= self.buf.len() / 2 {
+                    return Ok(Err(self
+                        .error_here(ErrorKind::InvalidTag, self.pos, 1)
+                        .with_expected(
+                            "a tag pair shorter than half the reader's buffer",
+                        )));
                 }
-                Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
-                    return Ok(Err(self.rule_error(err, self.pos, line_len)));
-                }
-                Err(nom::Err::Incomplete(_)) => {
-                    return Ok(Err(self.error_here(
-                        ErrorKind::UnterminatedTag,
-                        self.pos,
-                        1,
-                    )));
-                }
+                self.refill()?;
+            }
+            // The common case, `]\n[`, without the general white-space loop.
+            if self.buf[self.pos..self.end].starts_with(b"\n[") {
+                self.pos += 1;
+                self.line += 1;
+                self.line_start = self.abs(self.pos);
+                continue;
             }
             self.skip_space()?;
         }
@@ -604,9 +623,7 @@ impl<R: Read> Reader<R> {
         let mut depth: u64 = 0;
         let mut has_move = false;
         loop {
-            if self.end - self.pos < LOOKAHEAD && !self.eof {
-                self.refill()?;
-            }
+            self.fill()?;
             let data = &self.buf[self.pos..self.end];
             let Some(&b) = data.first() else {
                 return Ok(Err(self.missing_result(depth)));
@@ -622,6 +639,20 @@ impl<R: Read> Reader<R> {
                     has_move = true;
                 }
                 b'0'..=b'9' | b'*' => {
+                    // The common case first: a move number such as `12.` or `12...`.
+                    let digits = data
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .unwrap_or(data.len());
+                    if digits > 0 && data.get(digits) == Some(&b'.') {
+                        let dots = data[digits..]
+                            .iter()
+                            .position(|&b| b != b'.')
+                            .unwrap_or(data.len() - digits);
+                        let n = digits + dots;
+                        self.pos += n + usize::from(data.get(n) == Some(&b' '));
+                        continue;
+                    }
                     if let Ok((rest, outcome)) = result(data) {
                         if depth > 0 {
                             let n = data.len() - rest.len();
@@ -645,7 +676,10 @@ impl<R: Read> Reader<R> {
                         continue;
                     }
                     match move_number(data) {
-                        Ok((rest, ())) => self.pos += data.len() - rest.len(),
+                        Ok((rest, ())) => {
+                            self.pos +=
+                                data.len() - rest.len() + usize::from(rest.first() == Some(&b' '));
+                        }
                         Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
                             return Ok(Err(self.rule_error(err, self.pos, data.len())));
                         }
@@ -658,14 +692,20 @@ impl<R: Read> Reader<R> {
                         }
                     }
                 }
-                b'{' => match brace_body(&data[1..]) {
-                    Some(n) => {
+                b'{' => match find_brace_or_line_end(&data[1..]) {
+                    Some(n) if data[1 + n] == b'}' => {
+                        // The common case: a comment on one line.
+                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                        visitor.comment(RawComment(&self.buf[from..to]));
+                        self.pos = to + 1 + usize::from(data.get(n + 2) == Some(&b' '));
+                    }
+                    Some(_) if let Some(n) = brace_body(&data[1..]) => {
                         let (from, to) = (self.pos + 1, self.pos + 1 + n);
                         visitor.comment(RawComment(&self.buf[from..to]));
                         self.count_lines(from, to);
                         self.pos = to + 1;
                     }
-                    None => {
+                    _ => {
                         if let Err(err) = self.long_comment(visitor, true)? {
                             return Ok(Err(err));
                         }
@@ -754,7 +794,7 @@ impl<R: Read> Reader<R> {
     }
 
     // san-token = san [suffix] token-end      (the suffix is read as its own token)
-    #[inline]
+    #[inline(always)]
     fn san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         let data = &self.buf[self.pos..self.end];
         if let Some((san, n)) = san_token(data)
@@ -763,7 +803,8 @@ impl<R: Read> Reader<R> {
                 .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
         {
             let at = self.origin();
-            self.pos += n;
+            // The space after the move, if any, saves a turn of the movetext loop.
+            self.pos += n + usize::from(data.get(n) == Some(&b' '));
             visitor.san(san, at);
             return Ok(());
         }
@@ -934,6 +975,16 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// Where the first `}`, `\n` or `\r` of `bytes` is: eight bytes at a time for the first 64
+/// (most comments are short), then `memchr`.
+#[inline(always)]
+fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
+    match swar_find(bytes, [b'}', b'\n', b'\r'], 64) {
+        Ok(n) => Some(n),
+        Err(i) => memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n),
+    }
+}
+
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
 /// as the reader would see it.
 fn is_result_token(mut token: &[u8]) -> bool {
@@ -954,10 +1005,14 @@ fn is_result_token(mut token: &[u8]) -> bool {
     matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
 }
 
-/// The one place the reader parses a SAN token: the move and how many bytes it took.
-#[inline]
+/// The one place the reader parses a SAN token: the move and how many bytes it took. (The
+/// grammar rule itself, inlined here, rather than `SanPlus::prefix`, which builds an `Error`.)
+#[inline(always)]
 fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
-    SanPlus::prefix(bytes).ok()
+    match crate::san::san_plus(bytes) {
+        Ok((rest, san)) => Some((san, bytes.len() - rest.len())),
+        Err(_) => None,
+    }
 }
 
 /// The games of a [`Reader`] as owned [`Game`] trees; see [`Reader::games`].
@@ -1000,6 +1055,26 @@ impl<R> fmt::Debug for Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn brace_or_line_end() {
+        for (s, want) in [
+            (&b"abc}"[..], Some(3)),
+            (b" [%clk 0:03:00] } 2. e4", Some(16)),
+            (b"0123456789abcdef\n}", Some(16)),
+            (b"01234567\r", Some(8)),
+            (b"no end", None),
+            (&[b'x'; 100][..], None),
+        ] {
+            assert_eq!(find_brace_or_line_end(s), want, "{s:?}");
+        }
+        let mut long = vec![b'x'; 100];
+        long.push(b'}');
+        assert_eq!(find_brace_or_line_end(&long), Some(100));
+        // A byte just above a match must not hide it (borrows run upwards only).
+        assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
+        assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+    }
 
     #[test]
     fn result_tokens() {
