@@ -1,5 +1,6 @@
 //! [`Classifier`]: the deepest named position along a game's mainline, with an early exit.
 
+use tabia_notation::san::SanPlus;
 use tabia_position::{MoveError, Position, shakmaty::Move};
 
 use crate::{Opening, Table};
@@ -149,6 +150,19 @@ impl<'t> Classifier<'t> {
             return Ok(false);
         }
         let m = self.position.parse_move(text)?;
+        Ok(self.play(m))
+    }
+
+    /// Plays a SAN move from a PGN reader; see [`Classifier::play`].
+    ///
+    /// # Errors
+    ///
+    /// The move is not legal in the current position (and the classifier has not stopped).
+    pub fn play_san(&mut self, san: SanPlus) -> Result<bool, MoveError> {
+        if self.done {
+            return Ok(false);
+        }
+        let m = self.position.parse_move(&san.san.to_string())?;
         Ok(self.play(m))
     }
 

@@ -71,12 +71,5 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            TableErrorKind::Syntax(err) => Some(err),
-            TableErrorKind::Move { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
+/// The message already holds the inner error's text, so there is no `source` to print again.
+impl std::error::Error for TableError {}

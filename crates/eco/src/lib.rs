@@ -3,11 +3,14 @@
 //!
 //! - [`Table`]: named positions ([`Opening`]: ECO code, Scid extended code, name, moves) indexed
 //!   by the position key of `tabia-position`. [`Table::embedded`] comes with the crate (no
-//!   file, no download).
+//!   file, no download); [`Table::from_bytes`] reads pgn-extract's `eco.pgn`, Scid's `.eco`
+//!   or a lichess-style TSV at run time ([`Format`]).
 //! - Position → opening: [`Table::lookup`], an exact key match (placement, side to move,
 //!   castling rights, en passant only when a capture is legal; no clocks).
 //! - Game → opening: [`Classifier`] replays the mainline and keeps the deepest named position,
-//!   stopping once the game has left the table's lines ([`Classification`], [`Match`]).
+//!   stopping once the game has left the table's lines ([`Classification`], [`Match`]);
+//!   [`GameVisitor`] does it for the PGN reader of `tabia-notation`, [`Table::classify_game`]
+//!   for a parsed game.
 //!
 //! ```
 //! use tabia_eco::Table;
@@ -25,12 +28,16 @@
 mod classify;
 mod embedded;
 mod error;
+mod game;
 mod hash;
+mod load;
 mod opening;
 mod table;
 
 pub use classify::{Classification, Classifier, Match, OFF_LINE_PLIES};
 pub use error::{TableError, TableErrorKind};
+pub use game::{ClassifyError, GameVisitor};
+pub use load::Format;
 pub use opening::Opening;
 pub use tabia_position as position;
 pub use table::Table;

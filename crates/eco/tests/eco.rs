@@ -132,3 +132,34 @@ fn classification_says_why_a_game_is_not_named() {
     );
     assert_eq!(Classification::Unnamed.matched(), None);
 }
+
+#[test]
+fn the_reader_skips_what_follows_the_exit() {
+    use tabia_eco::{GameVisitor, position::notation::pgn::Reader};
+
+    // After the exit the rest is skipped unread: the bad token `Qxh9` is not reported.
+    let mut pgn = String::from("1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 ");
+    pgn.push_str("6. h3 h6 ");
+    for _ in 0..8 {
+        pgn.push_str("Rh2 Rh7 Rh1 Rh8 ");
+    }
+    pgn.push_str("40. Qxh9 1-0\n\n1. d4 *\n");
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut visitor = GameVisitor::new(Table::embedded());
+    let first = reader
+        .read_game(&mut visitor)
+        .expect("read")
+        .expect("a game");
+    let m = first.expect("legal").matched().expect("named");
+    assert_eq!((m.opening.eco(), m.ply), ("B90", 11));
+    let second = reader
+        .read_game(&mut visitor)
+        .expect("read")
+        .expect("a game");
+    assert_eq!(second.expect("legal").matched().map(|m| m.ply), Some(1));
+    // Without the exit the same token is an error.
+    let err = Reader::new(&b"1. e4 Qxh9 *"[..])
+        .read_game(&mut GameVisitor::new(Table::embedded()))
+        .unwrap_err();
+    assert_eq!(err.syntax().map(|e| e.column()), Some(Some(7)));
+}

@@ -1,5 +1,7 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod eco;
+mod epd;
 mod fen;
 mod pgn;
 mod show;

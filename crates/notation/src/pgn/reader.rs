@@ -637,6 +637,10 @@ impl<R: Read> Reader<R> {
                         return Ok(Err(err));
                     }
                     has_move = true;
+                    if depth == 0 && visitor.skip_rest().0 {
+                        self.skip_movetext(false)?;
+                        return Ok(Ok(()));
+                    }
                 }
                 b'0'..=b'9' | b'*' => {
                     // The common case first: a move number such as `12.` or `12...`.
@@ -673,6 +677,10 @@ impl<R: Read> Reader<R> {
                             return Ok(Err(err));
                         }
                         has_move = true;
+                        if depth == 0 && visitor.skip_rest().0 {
+                            self.skip_movetext(false)?;
+                            return Ok(Ok(()));
+                        }
                         continue;
                     }
                     match move_number(data) {

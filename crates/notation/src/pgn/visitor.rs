@@ -51,6 +51,14 @@ pub trait Visitor {
         let _ = (san, at);
     }
 
+    /// Asked after each move of the mainline: return `Skip(true)` to skip the rest of the
+    /// movetext, as a visitor that only needs the first moves does (an opening classifier).
+    /// The reader then only looks for the end of the game, unchecked, and calls
+    /// [`end_game`](Visitor::end_game) (no [`outcome`](Visitor::outcome)).
+    fn skip_rest(&mut self) -> Skip {
+        Skip(false)
+    }
+
     /// A numeric annotation glyph, `$n` or one of the suffixes `! ? !! ?? !? ?!` (NAGs 1–6).
     fn nag(&mut self, nag: Nag) {
         let _ = nag;
