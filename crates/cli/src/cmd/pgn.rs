@@ -6,11 +6,11 @@
 
 use std::{io::Write as _, mem, path::PathBuf};
 
-use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
+use tabia_notation::pgn::{Game, GameError, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::Source,
+    input::{Source, raw_games},
     parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
@@ -42,15 +42,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(
-            input,
-            |reader| {
-                Reader::new(reader)
-                    .raw_games()
-                    .map(|raw| raw.map_err(anyhow::Error::from))
-            },
-            |sink, number, raw| game(&name, args, sink, number, &raw),
-        )?;
+        session.pipeline(input, raw_games, |sink, number, raw| {
+            game(&name, args, sink, number, &raw);
+        })?;
     }
     Ok(session.finish()?)
 }
