@@ -10,7 +10,7 @@ use super::{
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
-    rule::{RuleError, is_token_end, swar_find, token_len},
+    rule::{RuleError, is_token_end, token_len},
     tag::tag_pair,
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
@@ -983,14 +983,27 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Where the first `}`, `\n` or `\r` of `bytes` is: eight bytes at a time for the first 64
-/// (most comments are short), then `memchr`.
+/// Where the first `}` or control byte below 14 (among them `\n` and `\r`) of `bytes` is, or
+/// else the first `}`, `\n` or `\r`: eight bytes at a time for the first 64 (most comments
+/// are short), then `memchr`. The caller checks which byte it found.
 #[inline(always)]
 fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
-    match swar_find(bytes, [b'}', b'\n', b'\r'], 64) {
-        Ok(n) => Some(n),
-        Err(i) => memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n),
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= bytes.len().min(64) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        // Bytes below 14, and bytes equal to `}`: the lowest set bit is exact.
+        let y = x ^ (LO * u64::from(b'}'));
+        let hits = (x.wrapping_sub(LO * 14) & !x & HI) | (y.wrapping_sub(LO) & !y & HI);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
     }
+    memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
 }
 
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
@@ -1071,6 +1084,7 @@ mod tests {
             (b" [%clk 0:03:00] } 2. e4", Some(16)),
             (b"0123456789abcdef\n}", Some(16)),
             (b"01234567\r", Some(8)),
+            (b"0123\t567}", Some(4)),
             (b"no end", None),
             (&[b'x'; 100][..], None),
         ] {
