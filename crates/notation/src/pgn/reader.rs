@@ -111,6 +111,15 @@ impl RawGame {
     }
 }
 
+/// The visitor of the splitter: keeps nothing.
+struct Split;
+
+impl Visitor for Split {
+    type Output = ();
+
+    fn end_game(&mut self) {}
+}
+
 /// What stops reading a game.
 enum Stop {
     Io(io::Error),
@@ -256,8 +265,10 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// Reads the raw bytes of the next game without parsing them (comments are scanned, so a
-    /// `[` inside `{...}` does not end a game), or `None` at the end of the input. Each
+    /// Reads the raw bytes of the next game, or `None` at the end of the input. The game ends
+    /// exactly where [`Reader::read_game`] ends it (a `[` inside `{...}` does not end a game; a
+    /// bad game goes on to where the reader resynchronises), so parsing the raw games one by one
+    /// gives what reading the input does. Syntax errors are left for [`RawGame::parse`]. Each
     /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
     pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, GameError> {
         if self.failed {
@@ -269,8 +280,12 @@ impl<R: Read> Reader<R> {
             };
             self.capture = Some(Vec::new());
             self.capture_from = self.pos;
-            self.skip_tags()?;
-            self.skip_movetext(false)?;
+            // The game ends where the reader would end it: parsing it (without keeping
+            // anything) is faster than a lenient scan, and agrees with `read_game` by design.
+            match self.game_at(start, &mut Split) {
+                Ok(()) | Err(Stop::Syntax(..)) => {}
+                Err(Stop::Io(err)) => return Err(err),
+            }
             let mut bytes = self.capture.take().unwrap_or_default();
             bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
             Ok(Some(RawGame { bytes, start }))
@@ -517,10 +532,16 @@ impl<R: Read> Reader<R> {
         let Some(start) = self.begin()? else {
             return Ok(None);
         };
+        self.game_at(start, visitor).map(Some)
+    }
+
+    /// Reads the game that starts at the cursor, `start`.
+    #[inline(always)]
+    fn game_at<V: Visitor>(&mut self, start: Origin, visitor: &mut V) -> Result<V::Output, Stop> {
         if visitor.begin_game(start).0 {
             self.skip_tags()?;
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.tags(visitor)? {
             self.skip_tags()?;
@@ -529,13 +550,13 @@ impl<R: Read> Reader<R> {
         }
         if visitor.begin_movetext().0 {
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.movetext(visitor)? {
             self.skip_movetext(false)?;
             return Err(Stop::Syntax(err, start));
         }
-        Ok(Some(visitor.end_game()))
+        Ok(visitor.end_game())
     }
 
     // white-space = *(SP / HTAB / line-end / escape-line)
