@@ -8,7 +8,8 @@
 //! - seeds `fuzz/corpus/<target>/` (gitignored) from `fixtures/`: one file per line of the FEN
 //!   and EPD fixtures, per token of the SAN fixtures, per PGN file for the PGN targets;
 //! - runs each target (all of them without TARGET) for N seconds (default 60) with
-//!   `-max_total_time=N`, a 10 s per-input timeout (a hang) and a 1 GB memory limit;
+//!   `-max_total_time=N`, a 10 s per-input timeout (a hang) and a 2 GB memory limit
+//!   (AddressSanitizer's quarantine counts in it);
 //! - builds with AddressSanitizer, and falls back to `--sanitizer none` if that build fails on
 //!   this toolchain (it says so);
 //! - prints, per target, the executions run, the corpus size and the findings (new files in
@@ -291,7 +292,7 @@ fn run_target(
     let mut child = cargo()
         .args(["fuzz", "run", "--sanitizer", sanitizer, target, "--"])
         .arg(format!("-max_total_time={seconds}"))
-        .args(["-timeout=10", "-rss_limit_mb=1024", "-print_final_stats=1"])
+        .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"])
         .current_dir(fuzz_dir)
         .stderr(Stdio::piped())
         .spawn()
@@ -303,10 +304,9 @@ fn run_target(
             if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
                 executions = n.trim().parse().ok();
             }
-            let per_input = line.starts_with('#')
-                && [" NEW ", " REDUCE ", " pulse ", "\tNEW ", "\tREDUCE "]
-                    .iter()
-                    .any(|w| line.contains(w));
+            // Per-input progress lines (`#1234\tNEW …`, `pulse`, `REDUCE`) are not echoed.
+            let per_input = line.starts_with("\tNEW_FUNC")
+                || (line.starts_with('#') && !line.contains("INITED") && !line.contains("DONE"));
             if !per_input {
                 eprintln!("{line}");
             }

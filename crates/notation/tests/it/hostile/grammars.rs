@@ -1,19 +1,5 @@
-//! Hostile inputs (issue 6): generated inputs that are huge, deep, cut off or not text. Each
-//! test checks that the grammar gives a value or a positioned error (never a panic), that time
-//! grows linearly (the work at size N and 4N is timed in the same test and the ratio bounded,
-//! never an absolute time), and that memory stays bounded (a counting global allocator gives
-//! the peak of live bytes during the work).
-//!
-//! The tests of this module run one at a time (they share the allocator's peak counter) and
-//! take each measurement as the best of a few runs, since other test threads share the CPU.
+//! Hostile inputs for the FEN, EPD and SAN grammars.
 
-use std::{
-    alloc::System,
-    sync::{Mutex, MutexGuard},
-    time::{Duration, Instant},
-};
-
-use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 use tabia_notation::{
     ErrorKind,
     epd::{Epd, Operand},
@@ -21,65 +7,7 @@ use tabia_notation::{
     san::{self, SanPlus, Uci},
 };
 
-#[global_allocator]
-static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// Serialises the tests that measure: the peak counter is global.
-static MEASURE: Mutex<()> = Mutex::new(());
-
-pub(crate) fn measuring() -> MutexGuard<'static, ()> {
-    MEASURE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// What one run of some work cost: its time and the peak of bytes allocated while it ran
-/// (above what was live when it started).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Cost {
-    pub(crate) time: Duration,
-    pub(crate) peak: usize,
-}
-
-/// Runs `work` three times; gives the least time and the largest peak.
-pub(crate) fn cost<T>(mut work: impl FnMut() -> T) -> Cost {
-    let mut best = Cost {
-        time: Duration::MAX,
-        peak: 0,
-    };
-    for _ in 0..3 {
-        ALLOC.reset_peak_memory();
-        let start = Instant::now();
-        let out = work();
-        let time = start.elapsed();
-        let peak = ALLOC.get_peak_memory();
-        drop(out);
-        best.time = best.time.min(time);
-        best.peak = best.peak.max(peak);
-    }
-    best
-}
-
-/// Asserts that the work at 8× the size took less than 24× as long: linear, with room for
-/// noise (quadratic work would take 64×). Gives both costs. Pick `n` so that the small run
-/// takes a few milliseconds at least, or timer noise dominates.
-pub(crate) fn assert_linear<T>(
-    what: &str,
-    mut work: impl FnMut(usize) -> T,
-    n: usize,
-) -> [Cost; 2] {
-    let small = cost(|| work(n));
-    let large = cost(|| work(8 * n));
-    let ratio = large.time.as_secs_f64() / small.time.as_secs_f64().max(1e-9);
-    assert!(
-        ratio < 24.0,
-        "{what}: {:?} at size {n} but {:?} at size {} ({ratio:.1}×): not linear",
-        small.time,
-        large.time,
-        8 * n
-    );
-    [small, large]
-}
-
-const MB: usize = 1 << 20;
+use super::{MB, assert_linear, measuring};
 
 // --- FEN -------------------------------------------------------------------------------------
 
