@@ -1,1 +1,220 @@
-fn main() {}
+//! PGN scanning throughput: the tabia visitor against pgn-reader's, on the same bytes, in the
+//! same group. Both visit every tag, move, NAG, comment and variation and count them.
+//!
+//! Inputs: `TABIA_BENCH_PGN=path` if set, else the `.pgn` files of `../shared/corpus/`
+//! (relative to the workspace root; `.zst` files are decompressed when
+//! `TABIA_BENCH_ZST=1`), else `fixtures/pgn/ok/`.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// What both visitors count: games, tags, moves, NAGs, comments, variations, results.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Counts {
+    games: usize,
+    tags: usize,
+    sans: usize,
+    nags: usize,
+    comments: usize,
+    variations: usize,
+    outcomes: usize,
+}
+
+mod tabia {
+    use tabia_notation::pgn::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Visitor};
+
+    use super::Counts;
+
+    pub(crate) struct Count(pub(crate) Counts);
+
+    impl Visitor for Count {
+        type Output = ();
+
+        fn tag(&mut self, _name: &[u8], _value: RawTag<'_>) {
+            self.0.tags += 1;
+        }
+
+        fn san(&mut self, san: SanPlus, _at: Origin) {
+            std::hint::black_box(san);
+            self.0.sans += 1;
+        }
+
+        fn nag(&mut self, _nag: Nag) {
+            self.0.nags += 1;
+        }
+
+        fn comment(&mut self, _comment: RawComment<'_>) {
+            self.0.comments += 1;
+        }
+
+        fn end_variation(&mut self) {
+            self.0.variations += 1;
+        }
+
+        fn outcome(&mut self, _outcome: Outcome) {
+            self.0.outcomes += 1;
+        }
+
+        fn end_game(&mut self) {
+            self.0.games += 1;
+        }
+    }
+
+    pub(crate) fn count(bytes: &[u8]) -> Counts {
+        let mut reader = tabia_notation::pgn::Reader::new(bytes);
+        let mut visitor = Count(Counts::default());
+        loop {
+            match reader.read_game(&mut visitor) {
+                Ok(Some(())) => {}
+                Ok(None) => break,
+                Err(_) => visitor.0.games += 1,
+            }
+        }
+        visitor.0
+    }
+}
+
+mod peer {
+    use std::ops::ControlFlow;
+
+    use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+
+    use super::Counts;
+
+    pub(crate) struct Count(pub(crate) Counts);
+
+    impl Visitor for Count {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn tag(&mut self, _: &mut (), _name: &[u8], _value: RawTag<'_>) -> ControlFlow<()> {
+            self.0.tags += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
+            std::hint::black_box(san);
+            self.0.sans += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn nag(&mut self, _: &mut (), _nag: Nag) -> ControlFlow<()> {
+            self.0.nags += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn comment(&mut self, _: &mut (), _comment: RawComment<'_>) -> ControlFlow<()> {
+            self.0.comments += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+            ControlFlow::Continue(Skip(false))
+        }
+
+        fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
+            self.0.variations += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn outcome(&mut self, _: &mut (), _outcome: Outcome) -> ControlFlow<()> {
+            self.0.outcomes += 1;
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, _: ()) {
+            self.0.games += 1;
+        }
+    }
+
+    pub(crate) fn count(bytes: &[u8]) -> Counts {
+        let mut reader = Reader::new(bytes);
+        let mut visitor = Count(Counts::default());
+        while let Ok(Some(())) = reader.read_game(&mut visitor) {}
+        visitor.0
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The inputs: (name, bytes).
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    if let Some(path) = std::env::var_os("TABIA_BENCH_PGN") {
+        let path = PathBuf::from(path);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return vec![(name_of(&path), bytes)];
+    }
+    let zst = std::env::var_os("TABIA_BENCH_ZST").is_some_and(|v| v == "1");
+    let mut found = Vec::new();
+    for dir in [
+        root().join("../shared/corpus"),
+        root().join("fixtures/pgn/ok"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            let name = name_of(&path);
+            if name.ends_with(".pgn") {
+                if let Ok(bytes) = std::fs::read(&path) {
+                    found.push((name, bytes));
+                }
+            } else if zst && name.ends_with(".pgn.zst") {
+                let bytes = std::fs::read(&path)
+                    .ok()
+                    .and_then(|b| zstd::decode_all(&b[..]).ok());
+                if let Some(bytes) = bytes {
+                    found.push((name, bytes));
+                }
+            }
+        }
+        if !found.is_empty() {
+            break;
+        }
+    }
+    found
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+fn bench_scan(c: &mut Criterion) {
+    for (name, bytes) in inputs() {
+        // Sanity check: both see the same games and moves.
+        let ours = tabia::count(&bytes);
+        let theirs = peer::count(&bytes);
+        assert_eq!(
+            (ours.games, ours.sans, ours.tags),
+            (theirs.games, theirs.sans, theirs.tags),
+            "{name}: tabia {ours:?} vs pgn-reader {theirs:?}"
+        );
+        eprintln!("{name}: {ours:?}");
+
+        let mut group = c.benchmark_group(format!("pgn-scan/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("tabia", |b| b.iter(|| tabia::count(&bytes)));
+        group.bench_function("pgn-reader", |b| b.iter(|| peer::count(&bytes)));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_scan);
+criterion_main!(benches);

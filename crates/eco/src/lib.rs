@@ -1,6 +1,43 @@
 //! ECO classification: names the opening of a position or a game by looking its positions up in
-//! an embedded opening table, so that transpositions count.
+//! an opening table, so that transpositions count.
+//!
+//! - [`Table`]: named positions ([`Opening`]: ECO code, Scid extended code, name, moves) indexed
+//!   by the position key of `tabia-position`. [`Table::embedded`] comes with the crate (no
+//!   file, no download); [`Table::from_bytes`] reads pgn-extract's `eco.pgn`, Scid's `.eco`
+//!   or a lichess-style TSV at run time ([`Format`]).
+//! - Position → opening: [`Table::lookup`], an exact key match (placement, side to move,
+//!   castling rights, en passant only when a capture is legal; no clocks).
+//! - Game → opening: [`Classifier`] replays the mainline and keeps the deepest named position,
+//!   stopping once the game has left the table's lines ([`Classification`], [`Match`]);
+//!   [`GameVisitor`] does it for the PGN reader of `tabia-notation`, [`Table::classify_game`]
+//!   for a parsed game.
+//!
+//! ```
+//! use tabia_eco::Table;
+//!
+//! let table = Table::embedded();
+//! let m = table.classify_moves(["c4", "e6", "d4", "Nf6", "Nc3", "Bb4", "Qc2"])?.expect("named");
+//! assert_eq!(m.opening.eco(), "E32");
+//! assert_eq!(m.opening.name(), "Nimzo-Indian Defense: Classical Variation");
+//! assert_eq!(m.ply, 7);
+//! # Ok::<_, tabia_eco::position::MoveError>(())
+//! ```
 
 #![deny(missing_docs)]
 
+mod classify;
+mod embedded;
+mod error;
+mod game;
+mod hash;
+mod load;
+mod opening;
+mod table;
+
+pub use classify::{Classification, Classifier, Match, OFF_LINE_PLIES};
+pub use error::{TableError, TableErrorKind};
+pub use game::{ClassifyError, GameVisitor};
+pub use load::Format;
+pub use opening::Opening;
 pub use tabia_position as position;
+pub use table::Table;

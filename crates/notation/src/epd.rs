@@ -36,6 +36,7 @@ use crate::{
 /// Parsing decides the variant from the text: a quoted string is a `String`; an optional sign
 /// and digits that fit an `i64` are an `Integer`; digits with a decimal point are a `Float`
 /// (its text kept as written); anything else (SAN moves, ECO codes, names) is a `Symbol`.
+/// Bytes of a string or symbol that are not UTF-8 are read as Latin-1 (one character each).
 /// A `Symbol` built by hand must be non-empty and contain no white space, `;` or `"` to be
 /// written back as the same operand.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -65,6 +66,19 @@ impl Operand {
             Operand::Integer(n) => Some(*n),
             _ => None,
         }
+    }
+}
+
+impl From<SanPlus> for Operand {
+    /// A move as a symbol, as in `bm Nf3;`.
+    fn from(mv: SanPlus) -> Operand {
+        Operand::Symbol(mv.to_string())
+    }
+}
+
+impl From<i64> for Operand {
+    fn from(n: i64) -> Operand {
+        Operand::Integer(n)
     }
 }
 
@@ -692,7 +706,6 @@ mod tests {
         assert_eq!(opcode(b"bm e4;"), Ok((&b" e4;"[..], "bm".to_string())));
         assert_eq!(opcode(b"c0;"), Ok((&b";"[..], "c0".to_string())));
         assert_eq!(opcode(b"my_op2 x"), Ok((&b" x"[..], "my_op2".to_string())));
-        assert_eq!(opcode(b"0bm").unwrap_err(), opcode(b"0bm").unwrap_err());
         assert!(opcode(b"0bm").is_err());
         assert!(opcode(b"b-m e4;").is_err());
     }

@@ -61,6 +61,8 @@ pub enum ErrorKind {
     InvalidSan,
     /// A move in UCI (long algebraic) notation is malformed.
     InvalidUci,
+    /// A move in long algebraic notation (`Ng1-f3`) is malformed.
+    InvalidLan,
     /// A square name is malformed.
     InvalidSquare,
 
@@ -116,6 +118,7 @@ impl ErrorKind {
             InvalidOperandType => "operand of the wrong type for its opcode",
             InvalidSan => "invalid SAN move",
             InvalidUci => "invalid UCI move",
+            InvalidLan => "invalid long algebraic move",
             InvalidSquare => "invalid square",
             InvalidTag => "invalid tag pair",
             UnterminatedTag => "tag pair not closed by `]`",

@@ -5,9 +5,13 @@
 //! - [`fen`]: Forsyth–Edwards Notation, strict and lenient (partial FEN filled with defaults),
 //!   with standard, Shredder and X-FEN castling.
 //! - [`epd`]: Extended Position Description, the four position fields and operations.
-//! - [`san`]: moves in Standard Algebraic Notation and in UCI notation, as syntax.
+//! - [`san`]: moves in Standard Algebraic Notation, UCI notation and long algebraic notation,
+//!   as syntax.
 //! - [`pgn`]: Portable Game Notation: a streaming reader over any [`std::io::Read`] with a
 //!   visitor and an owned [`pgn::Game`] tree, and a writer of the PGN export format.
+//!
+//! They share a small vocabulary of `Copy` types at the crate root: [`Color`], [`Role`],
+//! [`Piece`], [`Square`], [`CastlingSide`] and [`Nag`].
 //!
 //! Every grammar is written with `nom` over bytes, one function per grammar rule. Every error is
 //! an [`Error`]: a typed [`ErrorKind`], a byte span and, when the source is known, the line,
@@ -34,3 +38,4 @@ pub mod san;
 pub use types::{CastlingSide, Color, Nag, Piece, Role, Square};
 
 // --- pgn: module and re-exports (owned by the PGN work) ---
+pub mod pgn;

@@ -594,6 +594,16 @@ impl Lan {
 
 // lan = castle / null / [piece] square ["-" / "x"] square [promotion]
 fn lan(i: &[u8]) -> PResult<'_, Lan> {
+    lan_move(i).map_err(|e| {
+        e.map(|f| Fail {
+            kind: ErrorKind::InvalidLan,
+            ..f
+        })
+    })
+}
+
+/// The `lan` rule, its errors reported as SAN errors by the rules it shares with SAN.
+fn lan_move(i: &[u8]) -> PResult<'_, Lan> {
     let start = i;
     match i.first() {
         Some(b'O' | b'0') => {

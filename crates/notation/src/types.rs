@@ -353,6 +353,13 @@ impl CastlingSide {
     }
 }
 
+impl fmt::Display for CastlingSide {
+    /// `O-O` or `O-O-O`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.san())
+    }
+}
+
 /// A Numeric Annotation Glyph (`$0` to `$255`), the PGN form of `!`, `?` and their kin.
 ///
 /// ```

@@ -256,10 +256,19 @@ impl Editor {
     ///
     /// [`SetupError`] listing every [`Problem`].
     pub fn position(&self) -> Result<Position, SetupError> {
+        self.position_with_mode(self.castling_mode())
+    }
+
+    /// Like [`Editor::position`], with the castling mode given (for a `Variant` tag).
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] listing every [`Problem`].
+    pub fn position_with_mode(&self, mode: CastlingMode) -> Result<Position, SetupError> {
         if self.fullmoves == 0 {
             return Err(SetupError::new(self.problems()));
         }
-        Position::from_setup_with_mode(self.setup(), self.castling_mode())
+        Position::from_setup_with_mode(self.setup(), mode)
     }
 }
 

@@ -35,7 +35,9 @@ mod moves;
 mod outcome;
 mod parse;
 mod position;
+mod replay;
 mod square;
+mod stream;
 mod validate;
 mod write;
 
@@ -46,7 +48,22 @@ pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
+pub use replay::{
+    Ply, ReplayError, ReplayErrorKind, Replayed, check_game, epdlist, replay, replay_mainline,
+    start_position,
+};
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
+pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+
+// Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
+mod render;
+
+#[cfg(feature = "png")]
+pub use render::render_png;
+pub use render::{
+    Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
+    render_html, render_latex, render_svg, render_unicode,
+};

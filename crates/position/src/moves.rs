@@ -286,16 +286,15 @@ impl Position {
                 to,
                 promotion,
             } => {
-                let mut matching = pos.san_candidates(role, to);
-                matching.retain(|m| {
+                let from_matches = |m: &Move| {
                     let from = m.from().unwrap_or(to);
                     file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
+                };
+                // Fast path: exactly one legal move matches everything written.
+                let mut exact = pos.san_candidates(role, to);
+                exact.retain(|m| {
+                    from_matches(m) && m.is_capture() == capture && m.promotion() == promotion
                 });
-                let exact: MoveList = matching
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture() == capture && m.promotion() == promotion)
-                    .collect();
                 match exact.as_slice() {
                     [m] => return Ok(*m),
                     [] => {}
@@ -304,6 +303,9 @@ impl Position {
                         return Err(MoveErrorKind::Ambiguous { candidates });
                     }
                 }
+                // Explain: what matches the piece and squares but not the capture or promotion.
+                let mut matching = pos.san_candidates(role, to);
+                matching.retain(|m| from_matches(m));
                 if let Some(m) = matching.first() {
                     if m.is_capture() != capture {
                         return Err(MoveErrorKind::CaptureMismatch {

@@ -248,7 +248,13 @@ impl Position {
         buf.push(b' ');
         buf.push(self.chess.turn().fold_wb(b'w', b'b'));
         buf.push(b' ');
-        write::push_castling(buf, board, self.chess.castles().castling_rights());
+        let castles = self.chess.castles();
+        let rights = castles.castling_rights();
+        if castles.mode() == CastlingMode::Standard {
+            write::push_standard_castling(buf, rights);
+        } else {
+            write::push_castling(buf, board, rights);
+        }
         buf.push(b' ');
         match self.chess.ep_square(ep.mode()) {
             Some(sq) => {

@@ -1,40 +1,74 @@
 //! Writers of the FEN and EPD fields straight from a board into a byte buffer: no formatting
 //! machinery, no allocation when the buffer has room.
 
-use shakmaty::{Bitboard, Board, Color, Piece, Rank, Role};
+use shakmaty::{Bitboard, Board, Color, Rank, Role};
+
+/// FEN letters by piece code: bit 3 white, bits 0–2 the role planes of [`codes`].
+const LETTERS: &[u8; 16] = b".pnbrqk..PNBRQK.";
+
+/// The piece code planes of a board: pawn|bishop|queen, knight|bishop|king, rook|queen|king,
+/// white. A square's code is one bit of each (see [`LETTERS`]).
+fn codes(board: &Board) -> [u64; 4] {
+    let (p, n, b) = (board.pawns().0, board.knights().0, board.bishops().0);
+    let (r, q, k) = (board.rooks().0, board.queens().0, board.kings().0);
+    [p | b | q, n | b | k, r | q | k, board.white().0]
+}
 
 /// Appends the piece placement field (`rnbqkbnr/pppppppp/8/...`).
 pub(crate) fn push_placement(buf: &mut Vec<u8>, board: &Board) {
-    let mut cells = [0u8; 64];
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let piece = Piece { color, role };
-            let ch = piece.char() as u8;
-            for sq in board.by_piece(piece) {
-                cells[sq.to_usize()] = ch;
+    let [b0, b1, b2, w] = codes(board);
+    let occupied = board.occupied().0;
+    // At most 64 letters and 7 slashes.
+    let mut out = [0u8; 71];
+    let mut n = 0;
+    for rank in (0..8u32).rev() {
+        let shift = rank * 8;
+        let mut occ = (occupied >> shift) & 0xff;
+        let mut next = 0u32;
+        while occ != 0 {
+            let file = occ.trailing_zeros();
+            if file > next {
+                out[n] = b'0' + (file - next) as u8;
+                n += 1;
             }
+            let i = shift + file;
+            let code = ((b0 >> i) & 1)
+                | (((b1 >> i) & 1) << 1)
+                | (((b2 >> i) & 1) << 2)
+                | (((w >> i) & 1) << 3);
+            out[n] = LETTERS[code as usize];
+            n += 1;
+            next = file + 1;
+            occ &= occ - 1;
         }
-    }
-    for rank in (0..8).rev() {
-        let row = &cells[rank * 8..rank * 8 + 8];
-        let mut empty = 0u8;
-        for &c in row {
-            if c == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    buf.push(b'0' + empty);
-                    empty = 0;
-                }
-                buf.push(c);
-            }
-        }
-        if empty > 0 {
-            buf.push(b'0' + empty);
+        if next < 8 {
+            out[n] = b'0' + (8 - next) as u8;
+            n += 1;
         }
         if rank > 0 {
-            buf.push(b'/');
+            out[n] = b'/';
+            n += 1;
         }
+    }
+    buf.extend_from_slice(&out[..n]);
+}
+
+/// Appends the castling field of standard chess (rooks in the corners): `KQkq`, a subset, or
+/// `-`.
+pub(crate) fn push_standard_castling(buf: &mut Vec<u8>, rights: Bitboard) {
+    let start = buf.len();
+    for (sq, letter) in [
+        (shakmaty::Square::H1, b'K'),
+        (shakmaty::Square::A1, b'Q'),
+        (shakmaty::Square::H8, b'k'),
+        (shakmaty::Square::A8, b'q'),
+    ] {
+        if rights.contains(sq) {
+            buf.push(letter);
+        }
+    }
+    if buf.len() == start {
+        buf.push(b'-');
     }
 }
 

@@ -1,12 +1,264 @@
-//! `tabia eco`.
+//! `tabia eco`: name the opening of games (TSV, NDJSON, or re-emitted with tags) or of
+//! positions, with the embedded table or one loaded at run time.
 
-use crate::cli::Status;
+use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
+
+use anyhow::Context;
+use serde::Serialize;
+use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
+use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
+use tabia_position::Position;
+
+use crate::{
+    cli::{RunArgs, Status},
+    input::Source,
+    output,
+    parallel::Sink,
+    report::Diagnostic,
+    session::Session,
+};
 
 /// Arguments of `tabia eco`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+pub(crate) struct Args {
+    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// One JSON object per game (or position) instead of TSV.
+    #[arg(long, conflicts_with = "tag")]
+    json: bool,
+    /// Re-emit each game in PGN export format with its `ECO`, `Opening` and `Variation` tags
+    /// added or corrected.
+    #[arg(long)]
+    tag: bool,
+    /// Use this opening table instead of the embedded one: pgn-extract's `eco.pgn`, Scid's
+    /// `.eco` or a TSV with columns eco, name, pgn (by extension, else by content).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Name this position instead of reading games (a FEN, EPD, partial FEN or `startpos`);
+    /// may be given several times.
+    #[arg(long, value_name = "FEN", conflicts_with_all = ["files", "tag"])]
+    position: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
 
 /// Runs `tabia eco`.
-pub(crate) fn run(_args: &Args) -> anyhow::Result<Status> {
-    anyhow::bail!("`tabia eco` is not built yet")
+pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let loaded;
+    let table = match &args.table {
+        Some(path) => {
+            let bytes =
+                fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let format = Format::detect(Some(path), &bytes);
+            loaded = Table::from_bytes(&bytes, format)
+                .with_context(|| format!("cannot load the table {}", path.display()))?;
+            &loaded
+        }
+        None => Table::embedded(),
+    };
+    if !args.position.is_empty() {
+        return positions(args, table);
+    }
+    let mut session = Session::new(&args.run, "games");
+    for source in Source::from_args(&args.files) {
+        let Some(input) = session.open(&source) else {
+            continue;
+        };
+        let name = input.name.clone();
+        session.pipeline(
+            input,
+            |reader| {
+                Reader::new(reader)
+                    .raw_games()
+                    .map(|raw| raw.map_err(anyhow::Error::from))
+            },
+            |sink, number, raw| game(&name, args, table, sink, number, &raw),
+        )?;
+    }
+    Ok(session.finish()?)
+}
+
+/// One output record, for `--json`.
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<&'a str>,
+    /// `named`, `unnamed`, `non-standard start` or `chess960`.
+    status: &'static str,
+    eco: Option<&'a str>,
+    extended: Option<&'a str>,
+    name: Option<&'a str>,
+    ply: Option<usize>,
+    moves: Option<&'a str>,
+}
+
+fn status(class: Classification<'_>) -> &'static str {
+    match class {
+        Classification::Named(_) => "named",
+        Classification::Unnamed => "unnamed",
+        Classification::NonStandardStart => "non-standard start",
+        Classification::Chess960 => "chess960",
+    }
+}
+
+/// Writes one game's line: TSV (number, ECO, extended code, name, ply) or NDJSON.
+fn write_game(out: &mut Vec<u8>, json: bool, number: u64, class: Classification<'_>) {
+    let m = class.matched();
+    let opening = m.map(|m| m.opening);
+    if json {
+        output::json_line(
+            out,
+            &Record {
+                game: Some(number),
+                position: None,
+                status: status(class),
+                eco: opening.map(Opening::eco),
+                extended: opening.and_then(Opening::extended),
+                name: opening.map(Opening::name),
+                ply: m.map(|m| m.ply),
+                moves: opening.map(Opening::moves),
+            },
+        );
+    } else {
+        let number = number.to_string();
+        let ply = m.map_or_else(|| "-".to_owned(), |m| m.ply.to_string());
+        let name = opening.map_or(Cow::Borrowed(class.reason().unwrap_or("-")), |o| {
+            Cow::Borrowed(o.name())
+        });
+        output::tsv_row(
+            out,
+            &[
+                number.as_str(),
+                opening.map_or("-", Opening::eco),
+                opening.and_then(Opening::extended).unwrap_or("-"),
+                &name,
+                &ply,
+            ],
+        );
+    }
+}
+
+fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
+    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+    match err.origin() {
+        Some(Origin { line, column, .. }) => diagnostic.at(line, column),
+        None => diagnostic,
+    }
+}
+
+/// Classifies one game and writes its line (or the game itself with `--tag`).
+fn game(name: &str, args: &Args, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
+    if args.tag {
+        return tag_game(name, table, sink, number, raw);
+    }
+    let mut reader = Reader::with_capacity(4096, &raw.bytes[..]).with_origin(raw.start);
+    let mut visitor = GameVisitor::new(table);
+    match reader.read_game(&mut visitor) {
+        Ok(Some(Ok(class))) => write_game(&mut sink.out, args.json, number, class),
+        Ok(Some(Err(err))) => sink.error(&classify_error(name, number, &err)),
+        Ok(None) => {}
+        Err(GameError::Syntax { error, .. }) => {
+            sink.error(&Diagnostic::from_error(name, &error).game(number));
+        }
+        Err(err) => sink.error(&Diagnostic::new(name, err.to_string()).game(number)),
+    }
+}
+
+/// `--tag`: the game in export format with its ECO, Opening and Variation tags set.
+fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
+    let mut game = match raw.parse() {
+        Ok(game) => game,
+        Err(GameError::Syntax { error, .. }) => {
+            sink.error(&Diagnostic::from_error(name, &error).game(number));
+            return;
+        }
+        Err(err) => {
+            sink.error(&Diagnostic::new(name, err.to_string()).game(number));
+            return;
+        }
+    };
+    match table.classify_game(&game) {
+        Ok(class) => {
+            if let Some(m) = class.matched() {
+                set_tags(&mut game, m.opening);
+            }
+            // Writing to a Vec cannot fail.
+            let _ = write!(sink.out, "{game}\n\n");
+        }
+        Err(err) => sink.error(&classify_error(name, number, &err)),
+    }
+}
+
+/// Adds or corrects the `ECO`, `Opening` and `Variation` tags (a stale `Variation` or
+/// `SubVariation` is removed; the name already holds any sub-variation).
+fn set_tags(game: &mut Game, opening: &Opening) {
+    let set = |game: &mut Game, tag: &str, value: Option<&str>| {
+        let at = game.tags.iter().position(|(n, _)| n == tag);
+        match (at, value) {
+            (Some(i), Some(v)) => v.clone_into(&mut game.tags[i].1),
+            (None, Some(v)) => game.tags.push((tag.to_owned(), v.to_owned())),
+            (Some(i), None) => {
+                game.tags.remove(i);
+            }
+            (None, None) => {}
+        }
+    };
+    set(game, "ECO", Some(opening.eco()));
+    set(game, "Opening", Some(opening.family()));
+    set(game, "Variation", opening.variation());
+    set(game, "SubVariation", None);
+}
+
+/// `--position`: names each position given.
+fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
+    let mut session = Session::new(&args.run, "positions");
+    for (i, text) in args.position.iter().enumerate() {
+        let number = i as u64 + 1;
+        let pos = match Position::from_arg(text) {
+            Ok(pos) => pos,
+            Err(err) => {
+                let label = format!("position {number}");
+                session.diagnostic(&Diagnostic::new(&label, err.to_string()))?;
+                session.count(1, 1);
+                continue;
+            }
+        };
+        let opening = table.classify_position(&pos);
+        let mut out = Vec::new();
+        if args.json {
+            output::json_line(
+                &mut out,
+                &Record {
+                    game: None,
+                    position: Some(text),
+                    status: if opening.is_some() {
+                        "named"
+                    } else {
+                        "unnamed"
+                    },
+                    eco: opening.map(Opening::eco),
+                    extended: opening.and_then(Opening::extended),
+                    name: opening.map(Opening::name),
+                    ply: opening.map(Opening::ply),
+                    moves: opening.map(Opening::moves),
+                },
+            );
+        } else {
+            output::tsv_row(
+                &mut out,
+                &[
+                    opening.map_or("-", Opening::eco),
+                    opening.and_then(Opening::extended).unwrap_or("-"),
+                    opening.map_or("no named position", Opening::name),
+                    opening.map_or("-", Opening::moves),
+                ],
+            );
+        }
+        session.out().write_all(&out)?;
+        session.count(1, 0);
+    }
+    Ok(session.finish_without_summary()?)
 }

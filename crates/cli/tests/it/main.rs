@@ -1,6 +1,13 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod eco;
+mod epd;
 mod fen;
+mod general;
+mod pgn;
+mod show;
+mod streaming;
+mod support;
 mod validate;
 
 /// The `tabia` binary built for these tests.

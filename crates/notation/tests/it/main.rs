@@ -8,6 +8,7 @@
 mod epd;
 mod fen;
 mod hostile;
+mod pgn;
 mod san;
 
 use std::{

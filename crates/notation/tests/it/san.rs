@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use tabia_notation::{
     CastlingSide, Role,
-    san::{self, Lan, San, SanPlus, Suffix, Uci},
+    san::{self, Lan, LanPlus, San, SanPlus, Suffix, Uci},
 };
 
 use crate::{expect_file, fen::square, fixtures};
@@ -134,9 +134,53 @@ proptest! {
     }
 
     #[test]
+    fn uci_and_lan_parse_write_parse(text in "[a-hNBRQKnbrqk1-8x=O0Z+#-]{2,8}") {
+        if let Ok(mv) = text.parse::<LanPlus>() {
+            prop_assert_eq!(mv.to_string().parse::<LanPlus>(), Ok(mv));
+        }
+        if let Ok(mv) = text.parse::<Uci>() {
+            prop_assert_eq!(mv.to_string().parse::<Uci>(), Ok(mv));
+        }
+    }
+
+    #[test]
     fn never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..12)) {
         let _ = san::annotated_prefix(&bytes);
         let _ = Uci::from_ascii(&bytes);
         let _ = Lan::from_ascii(&bytes);
+    }
+}
+
+/// `ok/*.uci` and `ok/*.lan` tokens are written canonically as recorded in `*.out`;
+/// `err/*.uci` and `err/*.lan` lines fail with the messages recorded in `*.err`.
+#[test]
+fn uci_and_lan_fixtures() {
+    fn canonical(ext: &str, token: &str) -> Result<String, tabia_notation::Error> {
+        match ext {
+            "uci" => token.parse::<Uci>().map(|mv| mv.to_string()),
+            _ => token.parse::<LanPlus>().map(|mv| mv.to_string()),
+        }
+    }
+    for ext in ["uci", "lan"] {
+        for path in fixtures("san", "ok", ext) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut out = String::new();
+            for token in text.split_whitespace() {
+                let written = canonical(ext, token)
+                    .unwrap_or_else(|e| panic!("{}: {token}: {e}", path.display()));
+                assert_eq!(canonical(ext, &written).as_ref(), Ok(&written));
+                out.push_str(&format!("{token} -> {written}\n"));
+            }
+            expect_file(&path, "out", &out);
+        }
+        for path in fixtures("san", "err", ext) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut out = String::new();
+            for line in text.lines() {
+                let err = canonical(ext, line).expect_err(line);
+                out.push_str(&format!("{err}\n"));
+            }
+            expect_file(&path, "err", &out);
+        }
     }
 }

@@ -1,0 +1,76 @@
+//! `tabia epd`.
+
+use super::tabia;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/position");
+
+#[test]
+fn every_ply_of_every_game_with_a_blank_line_after_each() {
+    let input = format!("{FIXTURES}/ok/chess960-and-setup.pgn");
+    let expected =
+        std::fs::read_to_string(format!("{FIXTURES}/ok/chess960-and-setup.out")).expect("fixture");
+    // The fixture's `.out` holds the EPD blocks, then the final FEN of each game.
+    let blocks: String = expected
+        .split_inclusive('\n')
+        .take(4 + 1 + 6 + 1 + 4 + 1)
+        .collect();
+    tabia()
+        .args(["epd", "--quiet", &input])
+        .assert()
+        .success()
+        .stdout(blocks);
+}
+
+#[test]
+fn start_and_full_fen_from_stdin() {
+    tabia()
+        .args(["epd", "--quiet", "--start", "--fen"])
+        .write_stdin("1. e4 c5 2. Nf3 *\n")
+        .assert()
+        .success()
+        .stdout(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+             rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2\n\
+             rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n\n",
+        );
+}
+
+#[test]
+fn en_passant_rule() {
+    tabia()
+        .args(["epd", "--quiet", "--ep", "legal"])
+        .write_stdin("1. e4 *\n")
+        .assert()
+        .success()
+        .stdout("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\n");
+}
+
+#[test]
+fn bad_games_are_reported_and_the_rest_goes_on() {
+    let input = format!("{FIXTURES}/err/illegal.pgn");
+    let out = tabia()
+        .args(["epd", "--quiet", &input])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(|l| l.rsplit("illegal.pgn:").next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "4:39: game 1: illegal move 4... Nc6 (ply 8): no black knight can go to c6",
+            "19:24: game 4: illegal move 3. Nd2 (ply 5): ambiguous, could be Nbd2 or Nfd2",
+            "21:1: game 5: bad FEN tag: black has 2 kings",
+            "33:1: game 7: variant `Atomic` is not supported",
+        ]
+    );
+    // Games 2, 3 and 6 are written (the mainlines are legal).
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(stdout.matches("\n\n").count(), 3);
+    assert!(stdout.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3\n"));
+}

@@ -1,0 +1,85 @@
+//! `tabia pgn`.
+
+use predicates::str::contains;
+
+use super::tabia;
+
+fn fixture(path: &str) -> String {
+    format!("{}/../../fixtures/pgn/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn re_emits_the_sample_in_export_format() {
+    let expected = std::fs::read_to_string(fixture("ok/sample.out")).unwrap();
+    tabia()
+        .args(["pgn", "-q", &fixture("ok/sample.pgn")])
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn reads_standard_input() {
+    tabia()
+        .args(["pgn", "-q"])
+        .write_stdin("1.e4 e5 2.Nf3 1-0")
+        .assert()
+        .success()
+        .stdout("1. e4 e5 2. Nf3 1-0\n\n");
+    tabia()
+        .args(["pgn", "-q", "-"])
+        .write_stdin("[White \"x\"] 1. d4 *")
+        .assert()
+        .success()
+        .stdout("[White \"x\"]\n\n1. d4 *\n\n");
+}
+
+#[test]
+fn check_reports_each_bad_game_and_the_summary() {
+    let input = "1. e4 e5 1-0\n\n1. e4 Zz9 2. Nf3 0-1\n\n[Event \"x\"]\n1. d4 ) *\n\n1. c4 *\n";
+    tabia()
+        .args(["pgn", "--check"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "<stdin>:3:7: game 2: invalid SAN move\n\
+             <stdin>:6:7: game 3: `)` closes no variation\n\
+             games 4, errors 2\n",
+        );
+}
+
+#[test]
+fn without_check_good_games_are_still_written() {
+    let out = tabia()
+        .args(["pgn", "-j", "2"])
+        .write_stdin("1. e4 $999 *\n1. d4 *\n")
+        .assert()
+        .code(1)
+        .stderr(contains("<stdin>:1:7: game 1: invalid NAG"))
+        .stderr(contains("games 2, errors 1"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(out).unwrap(), "1. d4 *\n\n");
+}
+
+#[test]
+fn all_good_exits_zero_with_summary() {
+    tabia()
+        .args(["pgn", "--check", &fixture("ok/sample.pgn")])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("games 1, errors 0\n");
+}
+
+#[test]
+fn missing_file_is_a_failure() {
+    tabia()
+        .args(["pgn", "--check", "/nonexistent/x.pgn"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot open /nonexistent/x.pgn"));
+}

@@ -1,0 +1,118 @@
+//! The embedded table: `data/openings.tsv`, written by `cargo xtask eco-import`.
+//!
+//! The file is text, one opening a line, in move order (a line comes before the lines that
+//! extend it); `#` starts a comment line. Fields are separated by tabs:
+//!
+//! 1. how many plies the line shares with the line above it;
+//! 2. the line's further moves in SAN, separated by spaces;
+//! 3. the ECO code;
+//! 4. the Scid extended code, or `-`;
+//! 5. the name.
+//!
+//! Loading replays each line's new moves once (a few tens of thousands of moves in all), so the
+//! keys come from `tabia-position` itself and the file does not depend on their encoding.
+
+use crate::{
+    Table, TableError, TableErrorKind,
+    table::{Builder, Entry},
+};
+
+/// The generated table.
+const DATA: &str = include_str!("../data/openings.tsv");
+
+/// Loads the embedded table. Every line of the generated file loads (a test checks it); a line
+/// that would not is left out rather than failing at run time.
+pub(crate) fn load() -> Table {
+    parse(DATA).0
+}
+
+/// Parses a table in the embedded format: the table of the lines that load, and the errors of
+/// those that do not.
+pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
+    let mut builder = Builder::with_capacity(text.len() / 40);
+    let mut errors = Vec::new();
+    let mut sans: Vec<&str> = Vec::with_capacity(64);
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i as u64 + 1;
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('\t');
+        let (Some(shared), Some(moves), Some(eco), Some(extended), Some(name), None) = (
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+        ) else {
+            errors.push(TableError::new(
+                line_no,
+                TableErrorKind::MissingField("field"),
+            ));
+            continue;
+        };
+        let Some(shared) = shared.parse::<usize>().ok().filter(|&n| n <= sans.len()) else {
+            errors.push(TableError::new(
+                line_no,
+                TableErrorKind::MissingField("shared ply count"),
+            ));
+            continue;
+        };
+        sans.truncate(shared);
+        sans.extend(moves.split(' ').filter(|m| !m.is_empty()));
+        let entry = Entry {
+            eco: eco.into(),
+            extended: (extended != "-").then_some(extended.into()),
+            name: name.into(),
+        };
+        if let Err(err) = builder.add(line_no, &sans, entry) {
+            errors.push(err);
+        }
+    }
+    (builder.finish(), errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_of_the_embedded_table_loads() {
+        let (table, errors) = parse(DATA);
+        assert_eq!(errors, []);
+        let lines = DATA
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .count();
+        assert_eq!(table.len(), lines);
+        assert!(table.len() > 10_000, "{}", table.len());
+    }
+
+    #[test]
+    fn shared_plies_continue_the_line_above() {
+        let text = "# test\n0\te4 e5\tC20\t-\tKing's Pawn Game\n2\tNf3\tC40\tC40a\tKing's Knight\n1\tc5\tB20\t-\tSicilian\n";
+        let (table, errors) = parse(text);
+        assert_eq!(errors, []);
+        let moves: Vec<_> = table.openings().iter().map(|o| o.moves()).collect();
+        assert_eq!(moves, ["1. e4 e5", "1. e4 e5 2. Nf3", "1. e4 c5"]);
+        assert_eq!(table.openings()[1].extended(), Some("C40a"));
+        assert_eq!(table.openings()[0].extended(), None);
+    }
+
+    #[test]
+    fn bad_lines_are_reported() {
+        let text = "0\te4\tC20\t-\n5\te5\tC20\t-\tx\n0\te4 Ke3\tC20\t-\tx\n";
+        let (table, errors) = parse(text);
+        assert!(table.is_empty());
+        let messages: Vec<_> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "line 1: missing field",
+                "line 2: missing shared ply count",
+                "line 3: ply 2: illegal move `Ke3`: no black king can go to e3",
+            ]
+        );
+    }
+}

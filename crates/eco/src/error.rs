@@ -1,0 +1,75 @@
+//! [`TableError`]: why a table could not be loaded.
+
+use std::fmt;
+
+use tabia_position::MoveError;
+
+/// What is wrong with a table.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableErrorKind {
+    /// The text of an entry is malformed (the error carries its own line, column and snippet).
+    Syntax(tabia_notation::Error),
+    /// A move of an entry is not legal where it is played.
+    Move {
+        /// 1-based ply of the move in its line.
+        ply: usize,
+        /// Why the move is not legal.
+        error: MoveError,
+    },
+    /// An entry starts from a position other than the standard one (tables name positions
+    /// reached from the starting position).
+    NonStandardStart,
+    /// A required field is missing or empty (for example the ECO code).
+    MissingField(&'static str),
+    /// Reading the table failed.
+    Io(String),
+}
+
+/// An entry of a table that could not be loaded: its 1-based line in the table's text and what
+/// is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError {
+    line: u64,
+    kind: TableErrorKind,
+}
+
+impl TableError {
+    pub(crate) fn new(line: u64, kind: TableErrorKind) -> TableError {
+        TableError { line, kind }
+    }
+
+    /// The 1-based line of the entry in the table's text (0 when the error is not on a line,
+    /// like a read error).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &TableErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            TableErrorKind::Syntax(err) => err.fmt(f),
+            TableErrorKind::Move { ply, error } => {
+                write!(f, "line {}: ply {ply}: {error}", self.line)
+            }
+            TableErrorKind::NonStandardStart => write!(
+                f,
+                "line {}: the entry does not start from the standard position",
+                self.line
+            ),
+            TableErrorKind::MissingField(field) => {
+                write!(f, "line {}: missing {field}", self.line)
+            }
+            TableErrorKind::Io(err) => write!(f, "read error: {err}"),
+        }
+    }
+}
+
+/// The message already holds the inner error's text, so there is no `source` to print again.
+impl std::error::Error for TableError {}

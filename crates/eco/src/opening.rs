@@ -1,0 +1,140 @@
+//! [`Opening`]: one named position of a table.
+
+use std::{borrow::Cow, fmt};
+
+/// A named opening position: its ECO code, the Scid extended code when the table has one, its
+/// name, and the moves that lead to it from the starting position.
+///
+/// Names are kept as the table gives them. For tables in the lichess style the opening and
+/// its variation are separated by `": "` (`"Sicilian Defense: Najdorf Variation, English
+/// Attack"`); [`Opening::family`] and [`Opening::variation`] split the name there.
+///
+/// ```
+/// let table = tabia_eco::Table::embedded();
+/// let pos = tabia_eco::position::Position::new().after("e4")?.after("e6")?;
+/// let french = table.lookup(&pos.key()).expect("in the table");
+/// assert_eq!(french.eco(), "C00");
+/// assert_eq!(french.moves(), "1. e4 e6");
+/// assert_eq!(french.ply(), 2);
+/// assert_eq!(french.family(), "French Defense");
+/// # Ok::<_, tabia_eco::position::MoveError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Opening {
+    pub(crate) eco: Cow<'static, str>,
+    pub(crate) extended: Option<Cow<'static, str>>,
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) moves: Box<str>,
+    pub(crate) ply: u32,
+}
+
+impl Opening {
+    /// The ECO code, like `B90`.
+    pub fn eco(&self) -> &str {
+        &self.eco
+    }
+
+    /// The Scid extended code, like `B90a`, if the table gives one.
+    pub fn extended(&self) -> Option<&str> {
+        self.extended.as_deref()
+    }
+
+    /// The full name, as the table gives it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The opening: the name up to the first `": "` (all of it if there is none).
+    pub fn family(&self) -> &str {
+        self.name
+            .split_once(": ")
+            .map_or(&*self.name, |(family, _)| family)
+    }
+
+    /// The variation: the name after the first `": "`, if there is one.
+    pub fn variation(&self) -> Option<&str> {
+        self.name
+            .split_once(": ")
+            .map(|(_, variation)| variation)
+            .filter(|v| !v.is_empty())
+    }
+
+    /// The moves of the table's line to this position, as PGN movetext (`1. e4 c5 2. Nf3`).
+    pub fn moves(&self) -> &str {
+        &self.moves
+    }
+
+    /// How many plies the table's line has (0 for the starting position).
+    pub fn ply(&self) -> usize {
+        self.ply as usize
+    }
+}
+
+impl fmt::Display for Opening {
+    /// `ECO name`, with the extended code instead of the ECO code when there is one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}",
+            self.extended.as_deref().unwrap_or(&*self.eco),
+            self.name
+        )
+    }
+}
+
+/// Writes SAN moves as PGN movetext from the starting position: `1. e4 e5 2. Nf3`.
+pub(crate) fn movetext<'a>(sans: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::with_capacity(128);
+    for (i, san) in sans.into_iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if i % 2 == 0 {
+            push_number(&mut out, i / 2 + 1);
+            out.push_str(". ");
+        }
+        out.push_str(san);
+    }
+    out
+}
+
+fn push_number(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opening(name: &'static str) -> Opening {
+        Opening {
+            eco: "B90".into(),
+            extended: Some("B90a".into()),
+            name: name.into(),
+            moves: movetext(["e4", "c5", "Nf3"]).into(),
+            ply: 3,
+        }
+    }
+
+    #[test]
+    fn family_and_variation_split_at_the_first_colon() {
+        let o = opening("Sicilian Defense: Najdorf Variation, English Attack");
+        assert_eq!(o.family(), "Sicilian Defense");
+        assert_eq!(o.variation(), Some("Najdorf Variation, English Attack"));
+        let plain = opening("Sicilian Defense");
+        assert_eq!(
+            (plain.family(), plain.variation()),
+            ("Sicilian Defense", None)
+        );
+    }
+
+    #[test]
+    fn movetext_numbers_white_moves() {
+        assert_eq!(opening("x").moves(), "1. e4 c5 2. Nf3");
+        assert_eq!(movetext([]), "");
+        assert_eq!(opening("Sicilian").to_string(), "B90a Sicilian");
+    }
+}

@@ -1,0 +1,165 @@
+//! Integration tests of tabia-eco: the embedded table, transpositions, the early exit, keys.
+
+use tabia_eco::{
+    Classification, OFF_LINE_PLIES, Table,
+    position::{EpRule, Position},
+};
+
+fn after(moves: &str) -> Position {
+    moves
+        .split_whitespace()
+        .try_fold(Position::new(), |pos, m| pos.after(m))
+        .expect("legal moves")
+}
+
+fn name_of(moves: &str) -> Option<(&'static str, &'static str)> {
+    Table::embedded()
+        .lookup(&after(moves).key())
+        .map(|o| (o.eco(), o.name()))
+}
+
+#[test]
+fn embedded_table_is_complete_and_deep() {
+    let table = Table::embedded();
+    assert_eq!(table.len(), 11_943);
+    assert!(table.line_positions() > table.len());
+    assert_eq!(table.max_ply(), 36);
+    // Every opening's own moves lead back to it.
+    for opening in table.openings().iter().step_by(97) {
+        let sans: Vec<&str> = opening
+            .moves()
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect();
+        let pos = sans
+            .iter()
+            .try_fold(Position::new(), |p, m| p.after(m))
+            .expect("legal");
+        assert_eq!(
+            table.lookup(&pos.key()),
+            Some(opening),
+            "{}",
+            opening.moves()
+        );
+        assert_eq!(sans.len(), opening.ply());
+    }
+}
+
+#[test]
+fn transpositions_get_one_name() {
+    let queen_pawn_first = name_of("d4 Nf6 c4 e6");
+    assert_eq!(queen_pawn_first, name_of("c4 e6 d4 Nf6"));
+    assert_eq!(queen_pawn_first, Some(("E00", "Queen's Pawn: Neo-Indian")));
+    // As games, both orders end on the same name at the same ply.
+    let table = Table::embedded();
+    let a = table
+        .classify_moves(["d4", "Nf6", "c4", "e6"])
+        .unwrap()
+        .unwrap();
+    let b = table
+        .classify_moves(["c4", "e6", "d4", "Nf6"])
+        .unwrap()
+        .unwrap();
+    assert_eq!((a.opening, a.ply), (b.opening, b.ply));
+}
+
+#[test]
+fn en_passant_counts_only_when_a_capture_is_legal() {
+    // 2.c4 and 2.d4 leave different en-passant squares behind, but neither can be taken:
+    // the positions have one key, so one name.
+    let horwitz = name_of("d4 e6 c4");
+    assert_eq!(horwitz, name_of("c4 e6 d4"));
+    assert!(horwitz.is_some());
+    // After 1.d4 c5 2.d5 e5 the capture d5xe6 is legal: the key holds e6, and the same
+    // placement without the en-passant right is another position.
+    let benoni = after("d4 c5 d5 e5");
+    assert_eq!(
+        benoni.key().to_string(),
+        "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6"
+    );
+    assert_eq!(
+        name_of("d4 c5 d5 e5"),
+        Some(("A44", "Benoni Defense: Old Benoni"))
+    );
+    let without: Position = "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq - 0 3"
+        .parse()
+        .expect("legal");
+    assert_ne!(without.key(), benoni.key());
+    assert_eq!(Table::embedded().classify_position(&without), None);
+    // The writer still shows the square of every double push.
+    assert_eq!(
+        after("d4 e6 c4").epd(EpRule::Always),
+        "rnbqkbnr/pppp1ppp/4p3/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3"
+    );
+}
+
+#[test]
+fn game_keeps_the_deepest_named_position_and_exits_early() {
+    let table = Table::embedded();
+    // A Najdorf with 6.a4, then moves the table does not know; then an illegal move that is never read
+    // because the classifier has stopped before it.
+    let mut moves: Vec<&str> = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 a4 h5 Ra3 Rh6 Rb3 Rg6"
+        .split_whitespace()
+        .collect();
+    moves.extend(["Ra3", "Rh6", "Rb3", "Rg6"].repeat(5));
+    moves.push("Qxh8");
+    let m = table
+        .classify_moves(&moves)
+        .expect("stops before Qxh8")
+        .expect("named");
+    assert_eq!(m.opening.name(), "Sicilian: Najdorf, 6.a4");
+    assert_eq!((m.opening.extended(), m.ply), (Some("B90b"), 11));
+    let mut c = table.classifier();
+    let mut read = 0;
+    for san in &moves {
+        if !c.play_text(san).expect("legal until the stop") {
+            break;
+        }
+        read += 1;
+    }
+    assert_eq!(read, 11 + OFF_LINE_PLIES, "read {read} plies");
+}
+
+#[test]
+fn classification_says_why_a_game_is_not_named() {
+    assert_eq!(
+        Classification::Chess960.reason(),
+        Some("unclassified: Chess960")
+    );
+    assert_eq!(
+        Classification::NonStandardStart.reason(),
+        Some("unclassified: non-standard start")
+    );
+    assert_eq!(Classification::Unnamed.matched(), None);
+}
+
+#[test]
+fn the_reader_skips_what_follows_the_exit() {
+    use tabia_eco::{GameVisitor, position::notation::pgn::Reader};
+
+    // After the exit the rest is skipped unread: the bad token `Qxh9` is not reported.
+    let mut pgn = String::from("1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 ");
+    pgn.push_str("6. h3 h6 ");
+    for _ in 0..8 {
+        pgn.push_str("Rh2 Rh7 Rh1 Rh8 ");
+    }
+    pgn.push_str("40. Qxh9 1-0\n\n1. d4 *\n");
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut visitor = GameVisitor::new(Table::embedded());
+    let first = reader
+        .read_game(&mut visitor)
+        .expect("read")
+        .expect("a game");
+    let m = first.expect("legal").matched().expect("named");
+    assert_eq!((m.opening.eco(), m.ply), ("B90", 11));
+    let second = reader
+        .read_game(&mut visitor)
+        .expect("read")
+        .expect("a game");
+    assert_eq!(second.expect("legal").matched().map(|m| m.ply), Some(1));
+    // Without the exit the same token is an error.
+    let err = Reader::new(&b"1. e4 Qxh9 *"[..])
+        .read_game(&mut GameVisitor::new(Table::embedded()))
+        .unwrap_err();
+    assert_eq!(err.syntax().map(|e| e.column()), Some(Some(7)));
+}

@@ -1,0 +1,298 @@
+//! The owned game tree: tags in order, the mainline with its variations, comments, NAGs and
+//! the result.
+
+use std::{mem, str::FromStr};
+
+use super::{Nag, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use crate::{Error, ErrorKind, decode};
+
+/// A game: its tags in input order, its moves as a tree, and its result.
+///
+/// Parsing keeps everything a reader can give back (tag order, comments, NAGs, variations);
+/// move numbers are not kept, the writer computes them. Equality ignores where things were in
+/// the input ([`Game::start`], [`Move::at`]).
+///
+/// ```
+/// use tabia_notation::pgn::{Game, Outcome};
+///
+/// let game: Game = "[White \"Kasparov\"]\n\n1. e4 {best by test} c5 (1... e5 2. Nf3) 2. Nf3 1-0"
+///     .parse()?;
+/// assert_eq!(game.tag("White"), Some("Kasparov"));
+/// assert_eq!(game.mainline.moves.len(), 3);
+/// assert_eq!(game.mainline.moves[0].comments, ["best by test"]);
+/// assert_eq!(game.mainline.moves[1].variations[0].moves.len(), 2);
+/// assert_eq!(game.result, Outcome::WhiteWins);
+/// assert_eq!(
+///     game.to_string(),
+///     "[White \"Kasparov\"]\n\n1. e4 {best by test} 1... c5 (1... e5 2. Nf3) 2. Nf3 1-0"
+/// );
+/// # Ok::<_, tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Game {
+    /// The tag pairs, names and values (unescaped, decoded), in input order.
+    pub tags: Vec<(String, String)>,
+    /// The mainline (with comments before its first move).
+    pub mainline: Line,
+    /// The game termination marker.
+    pub result: Outcome,
+    /// Where the game starts in the input (zero for a game built in code).
+    pub start: Origin,
+}
+
+/// A line of play: the mainline or a variation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Comments before the first move of the line.
+    pub comments: Vec<String>,
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+}
+
+/// A move with its annotations, and the variations that are alternatives to it.
+#[derive(Debug, Clone)]
+pub struct Move {
+    /// The move.
+    pub san: SanPlus,
+    /// Its NAGs, in order (suffixes like `!?` become NAGs 1–6).
+    pub nags: Vec<Nag>,
+    /// Comments after the move.
+    pub comments: Vec<String>,
+    /// Variations: lines played instead of this move, from the position before it.
+    pub variations: Vec<Line>,
+    /// Where the move is in the input (zero for a move built in code).
+    pub at: Origin,
+}
+
+impl Move {
+    /// A move without annotations or variations.
+    pub fn new(san: SanPlus) -> Move {
+        Move {
+            san,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+            at: Origin::default(),
+        }
+    }
+}
+
+impl Drop for Line {
+    /// Drops nested variations from an explicit stack: a tree nested a million deep does not
+    /// overflow the call stack.
+    fn drop(&mut self) {
+        let mut stack: Vec<Line> = Vec::new();
+        for m in &mut self.moves {
+            stack.append(&mut m.variations);
+        }
+        while let Some(mut line) = stack.pop() {
+            for m in &mut line.moves {
+                stack.append(&mut m.variations);
+            }
+        }
+    }
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.san == other.san
+            && self.nags == other.nags
+            && self.comments == other.comments
+            && self.variations == other.variations
+    }
+}
+
+impl Eq for Move {}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.tags == other.tags && self.mainline == other.mainline && self.result == other.result
+    }
+}
+
+impl Eq for Game {}
+
+impl Game {
+    /// The value of the first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Parses the first game in `bytes`; returns it and how many bytes it took (up to the end
+    /// of its result).
+    pub fn prefix(bytes: &[u8]) -> Result<(Game, usize), Error> {
+        let mut reader = Reader::new(bytes);
+        match reader.read_game(&mut GameBuilder::default()) {
+            Ok(Some(game)) => Ok((game, reader.offset() as usize)),
+            Ok(None) => Err(
+                Error::new(ErrorKind::UnexpectedEof, bytes.len()..bytes.len())
+                    .with_expected("a game")
+                    .with_source(bytes),
+            ),
+            Err(super::GameError::Syntax { error, .. }) => Err(error),
+            Err(super::GameError::Io(_)) => Err(Error::new(ErrorKind::Io, 0..0)),
+        }
+    }
+
+    /// Parses exactly one game (white space may follow it).
+    pub fn from_ascii(bytes: &[u8]) -> Result<Game, Error> {
+        let (game, n) = Game::prefix(bytes)?;
+        let rest = &bytes[n..];
+        if let Some(i) = rest.iter().position(|b| !b.is_ascii_whitespace()) {
+            return Err(Error::new(ErrorKind::TrailingInput, n + i..bytes.len()).with_source(bytes));
+        }
+        Ok(game)
+    }
+}
+
+impl FromStr for Game {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Game, Error> {
+        Game::from_ascii(s.as_bytes())
+    }
+}
+
+/// The visitor that builds a [`Game`]; variations on an explicit stack.
+#[derive(Debug, Default)]
+pub(crate) struct GameBuilder {
+    game: Game,
+    /// The lines being built: the mainline first, then each open variation.
+    stack: Vec<Line>,
+    /// The pieces of a comment longer than the reader's buffer.
+    partial: Vec<u8>,
+}
+
+impl GameBuilder {
+    fn line(&mut self) -> &mut Line {
+        if self.stack.is_empty() {
+            self.stack.push(Line::default());
+        }
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+}
+
+impl Visitor for GameBuilder {
+    type Output = Game;
+
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.game = Game {
+            start,
+            ..Game::default()
+        };
+        self.stack.clear();
+        self.stack.push(Line::default());
+        self.partial.clear();
+        Skip(false)
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        self.game
+            .tags
+            .push((decode(name).into_owned(), value.decode().into_owned()));
+    }
+
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        let mut m = Move::new(san);
+        m.at = at;
+        self.line().moves.push(m);
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        if let Some(m) = self.line().moves.last_mut() {
+            m.nags.push(nag);
+        }
+    }
+
+    fn partial_comment(&mut self, comment: RawComment<'_>) {
+        self.partial.extend_from_slice(comment.as_bytes());
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>) {
+        let text = if self.partial.is_empty() {
+            comment.decode().into_owned()
+        } else {
+            self.partial.extend_from_slice(comment.as_bytes());
+            let text = decode(&self.partial).into_owned();
+            self.partial.clear();
+            text
+        };
+        let line = self.line();
+        match line.moves.last_mut() {
+            Some(m) => m.comments.push(text),
+            None => line.comments.push(text),
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.stack.push(Line::default());
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        if self.stack.len() > 1
+            && let Some(variation) = self.stack.pop()
+            && let Some(m) = self.line().moves.last_mut()
+        {
+            m.variations.push(variation);
+        }
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.game.result = outcome;
+    }
+
+    fn end_game(&mut self) -> Game {
+        let mut game = mem::take(&mut self.game);
+        if let Some(mainline) = self.stack.drain(..).next() {
+            game.mainline = mainline;
+        }
+        game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_shape() {
+        let game: Game =
+            "{start} 1. e4 $1 {a} (1. d4 {b} (1. c4) 1... d5) 1... e5 ( {pre} 1... c5 ) *"
+                .parse()
+                .unwrap();
+        assert_eq!(game.mainline.comments, ["start"]);
+        let e4 = &game.mainline.moves[0];
+        assert_eq!(e4.nags, [Nag(1)]);
+        assert_eq!(e4.comments, ["a"]);
+        assert_eq!(e4.variations.len(), 1);
+        let d4 = &e4.variations[0].moves[0];
+        assert_eq!(d4.comments, ["b"]);
+        assert_eq!(d4.variations[0].moves.len(), 1);
+        assert_eq!(e4.variations[0].moves.len(), 2);
+        let e5 = &game.mainline.moves[1];
+        assert_eq!(e5.variations[0].comments, ["pre"]);
+        assert_eq!(game.result, Outcome::Unknown);
+        assert_eq!(e5.at.column, 55);
+    }
+
+    #[test]
+    fn trailing_input_is_an_error() {
+        let err = "1. e4 * 2. d4".parse::<Game>().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::TrailingInput);
+        assert_eq!(err.column(), Some(9));
+        let err = "   ".parse::<Game>().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn prefix_counts_bytes() {
+        let (game, n) = Game::prefix(b"1. e4 1-0\n\n1. d4 0-1").unwrap();
+        assert_eq!(n, 9);
+        assert_eq!(game.result, Outcome::WhiteWins);
+    }
+}

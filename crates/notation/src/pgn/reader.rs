@@ -1,0 +1,1097 @@
+//! The streaming reader: one buffer over any `io::Read`, games one at a time.
+
+use std::{
+    fmt,
+    io::{self, Read},
+};
+
+use super::{
+    Game, RawComment, RawTag, SanPlus, Visitor,
+    comment::{brace_body, rest_of_line, split_point},
+    game::GameBuilder,
+    movetext::{move_number, nag, result, suffix},
+    rule::{RuleError, is_token_end, swar_find, token_len},
+    tag::tag_pair,
+};
+use crate::{Error, ErrorKind, Location, error::count_line_ends};
+
+/// The longest token (SAN, NAG, move number, result) the reader reads in one piece; the buffer
+/// always holds at least this much ahead of the cursor unless the input ends.
+const LOOKAHEAD: usize = 256;
+
+/// The size of the reader's buffer unless told otherwise.
+pub const DEFAULT_CAPACITY: usize = 1 << 17;
+
+const MIN_CAPACITY: usize = 1 << 12;
+
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A place in the input: byte offset (0-based), line (1-based, `\n`, `\r\n` and a lone `\r`
+/// each end a line) and column (1-based, in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Origin {
+    /// Byte offset from the start of the input.
+    pub offset: u64,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column, counted in bytes.
+    pub column: u64,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Why a game could not be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The game starting at `start` has a syntax error; the reader went on to the next game.
+    Syntax {
+        /// The error, with its line, column and snippet.
+        error: Error,
+        /// Where the bad game starts.
+        start: Origin,
+    },
+    /// Reading the input failed; the reader stops (it yields no more games).
+    Io(io::Error),
+}
+
+impl GameError {
+    /// The syntax error, if this is one.
+    pub fn syntax(&self) -> Option<&Error> {
+        match self {
+            GameError::Syntax { error, .. } => Some(error),
+            GameError::Io(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Syntax { error, .. } => error.fmt(f),
+            GameError::Io(err) => write!(f, "read error: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::Syntax { error, .. } => Some(error),
+            GameError::Io(err) => Some(err),
+        }
+    }
+}
+
+/// The raw bytes of one game, from its first byte to the end of its termination marker, as
+/// the splitter [`Reader::read_raw_game`] finds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawGame {
+    /// The bytes of the game.
+    pub bytes: Vec<u8>,
+    /// Where they start in the input.
+    pub start: Origin,
+}
+
+impl RawGame {
+    /// Parses the game, with errors located in the whole input it came from.
+    pub fn parse(&self) -> Result<Game, GameError> {
+        let mut reader = Reader::new(&self.bytes[..]).with_origin(self.start);
+        match reader.read_game(&mut GameBuilder::default())? {
+            Some(game) => Ok(game),
+            None => Err(GameError::Syntax {
+                error: Error::new(ErrorKind::UnexpectedEof, 0..0),
+                start: self.start,
+            }),
+        }
+    }
+}
+
+/// What stops reading a game.
+enum Stop {
+    Io(io::Error),
+    Syntax(Error, Origin),
+}
+
+impl From<io::Error> for Stop {
+    fn from(err: io::Error) -> Stop {
+        Stop::Io(err)
+    }
+}
+
+/// Reads PGN games one at a time from any [`io::Read`], in memory bounded by its buffer.
+///
+/// ```
+/// use tabia_notation::pgn::Reader;
+///
+/// let pgn = b"[White \"A\"]\n\n1. e4 e5 {open} 2. Nf3 (2. f4) 1-0\n\n1. d4 *\n";
+/// let games: Vec<_> = Reader::new(&pgn[..]).games().collect::<Result<_, _>>()?;
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].mainline.moves.len(), 3);
+/// assert_eq!(games[1].start.line, 5);
+/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// ```
+///
+/// The reader buffers the input itself: wrapping it in a `BufReader` brings nothing.
+pub struct Reader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    /// Cursor in `buf`.
+    pos: usize,
+    /// End of the valid data in `buf`.
+    end: usize,
+    /// Past this cursor position, fewer than [`LOOKAHEAD`] bytes are buffered and the input
+    /// goes on: time to refill (`usize::MAX` once the input ended).
+    refill_at: usize,
+    eof: bool,
+    failed: bool,
+    bom_checked: bool,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    /// Line of the cursor.
+    line: u64,
+    /// Absolute offset of the start of the cursor's line.
+    line_start: u64,
+    /// Bytes of the raw game being captured that left the buffer.
+    capture: Option<Vec<u8>>,
+    /// Where the capture continues in `buf`.
+    capture_from: usize,
+    /// Where the input starts, and where its first line starts (before it, for a game that
+    /// does not start its line).
+    first_offset: u64,
+    first_line_start: u64,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader over `inner` with a buffer of [`DEFAULT_CAPACITY`] bytes.
+    pub fn new(inner: R) -> Reader<R> {
+        Reader::with_capacity(DEFAULT_CAPACITY, inner)
+    }
+
+    /// A reader with a buffer of `capacity` bytes (at least 4096). A tag pair must fit in half
+    /// of it; longer comments are handed to the visitor in pieces.
+    pub fn with_capacity(capacity: usize, inner: R) -> Reader<R> {
+        Reader {
+            inner,
+            buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            refill_at: 0,
+            eof: false,
+            failed: false,
+            bom_checked: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            capture: None,
+            capture_from: 0,
+            first_offset: 0,
+            first_line_start: 0,
+        }
+    }
+
+    /// Says that the input starts at `origin` of a larger input (as a [`RawGame`] does), so
+    /// that offsets, lines and columns are those of the larger input.
+    #[must_use]
+    pub fn with_origin(mut self, origin: Origin) -> Reader<R> {
+        self.base = origin.offset;
+        self.line = origin.line;
+        self.line_start = origin
+            .offset
+            .saturating_sub(origin.column.saturating_sub(1));
+        self.bom_checked = origin.offset > 0;
+        self.first_offset = origin.offset;
+        self.first_line_start = self.line_start;
+        self
+    }
+
+    /// The absolute offset of the next byte the reader will look at.
+    pub fn offset(&self) -> u64 {
+        self.abs(self.pos)
+    }
+
+    /// Reads the next game into `visitor` and returns what its `end_game` returned, or `None`
+    /// at the end of the input.
+    ///
+    /// A game with a syntax error is reported as [`GameError::Syntax`] and skipped: the next
+    /// call reads the game after it. After an I/O error the reader yields no more games.
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<Option<V::Output>, GameError> {
+        if self.failed {
+            return Ok(None);
+        }
+        match self.game(visitor) {
+            Ok(out) => Ok(out),
+            Err(Stop::Syntax(error, start)) => Err(GameError::Syntax { error, start }),
+            Err(Stop::Io(err)) => {
+                self.failed = true;
+                Err(GameError::Io(err))
+            }
+        }
+    }
+
+    /// Skips the next game without parsing it; returns where it started, or `None` at the end
+    /// of the input.
+    pub fn skip_game(&mut self) -> Result<Option<Origin>, GameError> {
+        if self.failed {
+            return Ok(None);
+        }
+        let skipped = (|| {
+            let Some(start) = self.begin()? else {
+                return Ok(None);
+            };
+            self.skip_tags()?;
+            self.skip_movetext(false)?;
+            Ok(Some(start))
+        })();
+        skipped.map_err(|err| {
+            self.failed = true;
+            GameError::Io(err)
+        })
+    }
+
+    /// Reads the raw bytes of the next game without parsing them (comments are scanned, so a
+    /// `[` inside `{...}` does not end a game), or `None` at the end of the input. Each
+    /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
+    pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, GameError> {
+        if self.failed {
+            return Ok(None);
+        }
+        let raw = (|| {
+            let Some(start) = self.begin()? else {
+                return Ok(None);
+            };
+            self.capture = Some(Vec::new());
+            self.capture_from = self.pos;
+            self.skip_tags()?;
+            self.skip_movetext(false)?;
+            let mut bytes = self.capture.take().unwrap_or_default();
+            bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
+            Ok(Some(RawGame { bytes, start }))
+        })();
+        raw.map_err(|err| {
+            self.failed = true;
+            self.capture = None;
+            GameError::Io(err)
+        })
+    }
+
+    /// The games as owned [`Game`] trees.
+    pub fn games(self) -> Games<R> {
+        Games {
+            reader: self,
+            builder: GameBuilder::default(),
+        }
+    }
+
+    /// The games as raw bytes (see [`Reader::read_raw_game`]).
+    pub fn raw_games(self) -> RawGames<R> {
+        RawGames { reader: self }
+    }
+
+    // --- the buffer ---
+
+    #[inline]
+    fn abs(&self, rel: usize) -> u64 {
+        self.base + rel as u64
+    }
+
+    /// Makes sure [`LOOKAHEAD`] bytes are buffered ahead of the cursor, unless the input ends.
+    #[inline(always)]
+    fn fill(&mut self) -> io::Result<()> {
+        if self.pos >= self.refill_at {
+            self.refill()?;
+        }
+        Ok(())
+    }
+
+    /// Moves what is still needed to the front of the buffer (the cursor's line, when it is
+    /// short) and reads at least once more.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> io::Result<()> {
+        let cap = self.buf.len();
+        let mut keep = self.pos;
+        if let Some(ls) = self.line_start.checked_sub(self.base) {
+            let ls = usize::try_from(ls).unwrap_or(usize::MAX);
+            if ls <= self.pos && self.pos - ls <= cap / 4 {
+                keep = ls;
+            }
+        }
+        if let Some(captured) = &mut self.capture {
+            if self.capture_from < keep {
+                captured.extend_from_slice(&self.buf[self.capture_from..keep]);
+                self.capture_from = keep;
+            }
+            self.capture_from -= keep;
+        }
+        self.buf.copy_within(keep..self.end, 0);
+        self.base += keep as u64;
+        self.pos -= keep;
+        self.end -= keep;
+        while self.end < cap && !self.eof {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.end += n;
+                    if self.end - self.pos >= LOOKAHEAD {
+                        break;
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.refill_at = self.end.saturating_sub(LOOKAHEAD - 1);
+                    return Err(err);
+                }
+            }
+        }
+        self.refill_at = if self.eof {
+            usize::MAX
+        } else {
+            self.end.saturating_sub(LOOKAHEAD - 1)
+        };
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.buf[self.pos..self.end].first().copied()
+    }
+
+    #[inline]
+    fn at_line_start(&self) -> bool {
+        self.abs(self.pos) == self.line_start
+    }
+
+    /// Where the cursor is.
+    #[inline]
+    fn origin(&self) -> Origin {
+        let offset = self.abs(self.pos);
+        Origin {
+            offset,
+            line: self.line,
+            column: offset - self.line_start + 1,
+        }
+    }
+
+    /// Consumes the line end at the cursor (`\r\n` as one).
+    #[inline]
+    fn eat_line_end(&mut self) {
+        let b = self.buf[self.pos];
+        self.pos += 1;
+        if b == b'\r' && self.pos < self.end && self.buf[self.pos] == b'\n' {
+            self.pos += 1;
+        }
+        self.line += 1;
+        self.line_start = self.abs(self.pos);
+    }
+
+    /// Counts the line ends in `buf[from..to]`, which the cursor passes in one step.
+    #[inline]
+    fn count_lines(&mut self, from: usize, to: usize) {
+        for i in memchr::memchr2_iter(b'\n', b'\r', &self.buf[from..to]) {
+            let at = from + i;
+            if !(self.buf[at] == b'\n' && at > 0 && self.buf[at - 1] == b'\r') {
+                self.line += 1;
+            }
+            self.line_start = self.abs(at + 1);
+        }
+    }
+
+    /// How far the cursor may pass over buffered bytes in one step without splitting `\r\n`.
+    fn chunk_end(&self) -> usize {
+        if !self.eof && self.end > self.pos + 1 && self.buf[self.end - 1] == b'\r' {
+            self.end - 1
+        } else {
+            self.end
+        }
+    }
+
+    // --- errors ---
+
+    /// An error at `buf[start..start + len]`, on the cursor's line.
+    #[cold]
+    fn error_here(&self, kind: ErrorKind, start: usize, len: usize) -> Error {
+        let from = usize::try_from(self.abs(start)).unwrap_or(usize::MAX);
+        self.locate(
+            Error::new(kind, from..from.saturating_add(len.max(1))),
+            self.line,
+            self.line_start,
+        )
+    }
+
+    /// An error of a grammar rule that was given `buf[at..]`.
+    #[cold]
+    fn rule_error(&self, err: RuleError, at: usize, input_len: usize) -> Error {
+        let start = at + input_len.saturating_sub(err.rest);
+        let error = self.error_here(err.kind, start, err.len);
+        match err.expected {
+            Some(expected) => error.with_expected(expected),
+            None => error,
+        }
+    }
+
+    /// Attaches line, column and snippet to `err`, which is on `line` starting at `line_start`.
+    #[cold]
+    fn locate(&self, err: Error, line: u64, line_start: u64) -> Error {
+        match line_start.checked_sub(self.base) {
+            Some(ls) if ls <= self.end as u64 => {
+                let ls = ls as usize;
+                let base = usize::try_from(line_start).unwrap_or(usize::MAX);
+                err.with_source_at(&self.buf[ls..self.end], base, line)
+            }
+            _ => {
+                let column = (err.span().start as u64).saturating_sub(line_start) + 1;
+                err.with_location(Location {
+                    line,
+                    column,
+                    text: String::new(),
+                    width: 1,
+                })
+            }
+        }
+    }
+
+    /// "The game has no result" (or an open variation), shown just after its last token.
+    #[cold]
+    fn missing_result(&self, depth: u64) -> Error {
+        let kind = if depth > 0 {
+            ErrorKind::UnclosedVariation
+        } else {
+            ErrorKind::MissingResult
+        };
+        let data = &self.buf[..self.pos];
+        let token_end = data
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map(|i| i + 1);
+        if let Some(token_end) = token_end {
+            let between = &data[token_end..];
+            let lines = count_line_ends(between);
+            let line_start = match data[..token_end]
+                .iter()
+                .rposition(|&b| b == b'\n' || b == b'\r')
+            {
+                Some(i) => Some(self.abs(i + 1)),
+                None if lines == 0 => Some(self.line_start),
+                None if self.base == self.first_offset => Some(self.first_line_start),
+                None => None,
+            };
+            if let Some(line_start) = line_start
+                && lines < self.line
+            {
+                let at = usize::try_from(self.abs(token_end)).unwrap_or(usize::MAX);
+                return self.locate(
+                    Error::new(kind, at..at.saturating_add(1)),
+                    self.line - lines,
+                    line_start,
+                );
+            }
+        }
+        self.error_here(kind, self.pos, 1)
+    }
+
+    // --- games ---
+
+    /// Skips what lies between games; returns where the next game starts.
+    fn begin(&mut self) -> io::Result<Option<Origin>> {
+        self.fill()?;
+        if !self.bom_checked {
+            self.bom_checked = true;
+            if self.base == 0 && self.pos == 0 && self.buf[..self.end].starts_with(BOM) {
+                self.pos = BOM.len();
+                self.line_start = BOM.len() as u64;
+            }
+        }
+        self.skip_space()?;
+        Ok(self.peek().map(|_| self.origin()))
+    }
+
+    fn game<V: Visitor>(&mut self, visitor: &mut V) -> Result<Option<V::Output>, Stop> {
+        let Some(start) = self.begin()? else {
+            return Ok(None);
+        };
+        if visitor.begin_game(start).0 {
+            self.skip_tags()?;
+            self.skip_movetext(false)?;
+            return Ok(Some(visitor.end_game()));
+        }
+        if let Err(err) = self.tags(visitor)? {
+            self.skip_tags()?;
+            self.skip_movetext(false)?;
+            return Err(Stop::Syntax(err, start));
+        }
+        if visitor.begin_movetext().0 {
+            self.skip_movetext(false)?;
+            return Ok(Some(visitor.end_game()));
+        }
+        if let Err(err) = self.movetext(visitor)? {
+            self.skip_movetext(false)?;
+            return Err(Stop::Syntax(err, start));
+        }
+        Ok(Some(visitor.end_game()))
+    }
+
+    // white-space = *(SP / HTAB / line-end / escape-line)
+    // escape-line = "%" rest-of-line     ("%" first on its line)
+    fn skip_space(&mut self) -> io::Result<()> {
+        loop {
+            self.fill()?;
+            match self.peek() {
+                Some(b' ' | b'\t') => self.pos += 1,
+                Some(b'\n' | b'\r') => self.eat_line_end(),
+                Some(b'%') if self.at_line_start() => self.skip_line()?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Skips to the end of the line (leaving the line end).
+    fn skip_line(&mut self) -> io::Result<()> {
+        loop {
+            if let Some(n) = rest_of_line(&self.buf[self.pos..self.end]) {
+                self.pos += n;
+                return Ok(());
+            }
+            self.pos = self.end;
+            if self.eof {
+                return Ok(());
+            }
+            self.refill()?;
+        }
+    }
+
+    // tag-section = *(tag-pair white-space)
+    fn tags<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        loop {
+            self.fill()?;
+            if self.peek() != Some(b'[') {
+                return Ok(Ok(()));
+            }
+            // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
+            // before a line end is buffered, more is read and it runs again.
+            loop {
+                let data = &self.buf[self.pos..self.end];
+                let err = match tag_pair(data) {
+                    Ok((rest, pair)) => {
+                        visitor.tag(pair.name, RawTag(pair.value));
+                        self.pos += data.len() - rest.len();
+                        break;
+                    }
+                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
+                    Err(nom::Err::Incomplete(_)) => None,
+                };
+                if self.eof || rest_of_line(data).is_some() {
+                    let Some(err) = err else {
+                        return Ok(Err(self.error_here(
+                            ErrorKind::UnterminatedTag,
+                            self.pos,
+                            1,
+                        )));
+                    };
+                    return Ok(Err(self.rule_error(err, self.pos, data.len())));
+                }
+                if data.len() >= self.buf.len() / 2 {
+                    return Ok(Err(self
+                        .error_here(ErrorKind::InvalidTag, self.pos, 1)
+                        .with_expected(
+                            "a tag pair shorter than half the reader's buffer",
+                        )));
+                }
+                self.refill()?;
+            }
+            // The common case, `]\n[`, without the general white-space loop.
+            if self.buf[self.pos..self.end].starts_with(b"\n[") {
+                self.pos += 1;
+                self.line += 1;
+                self.line_start = self.abs(self.pos);
+                continue;
+            }
+            self.skip_space()?;
+        }
+    }
+
+    // movetext = *(white-space / move-number / "." / san / nag / suffix / comment / "(" / ")")
+    //            result
+    fn movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        let mut depth: u64 = 0;
+        let mut has_move = false;
+        loop {
+            self.fill()?;
+            let data = &self.buf[self.pos..self.end];
+            let Some(&b) = data.first() else {
+                return Ok(Err(self.missing_result(depth)));
+            };
+            match b {
+                // Dots standing alone belong to a move number (`3. ... a6`).
+                b' ' | b'\t' | b'.' => self.pos += 1,
+                b'\n' | b'\r' => self.eat_line_end(),
+                b'a'..=b'z' | b'A'..=b'Z' | b'-' => {
+                    if let Err(err) = self.san(visitor) {
+                        return Ok(Err(err));
+                    }
+                    has_move = true;
+                    if depth == 0 && visitor.skip_rest().0 {
+                        self.skip_movetext(false)?;
+                        return Ok(Ok(()));
+                    }
+                }
+                b'0'..=b'9' | b'*' => {
+                    // The common case first: a move number such as `12.` or `12...`.
+                    let digits = data
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .unwrap_or(data.len());
+                    if digits > 0 && data.get(digits) == Some(&b'.') {
+                        let dots = data[digits..]
+                            .iter()
+                            .position(|&b| b != b'.')
+                            .unwrap_or(data.len() - digits);
+                        let n = digits + dots;
+                        self.pos += n + usize::from(data.get(n) == Some(&b' '));
+                        continue;
+                    }
+                    if let Ok((rest, outcome)) = result(data) {
+                        if depth > 0 {
+                            let n = data.len() - rest.len();
+                            let err = self.error_here(ErrorKind::UnclosedVariation, self.pos, n);
+                            return Ok(Err(err.with_expected("`)` before the result")));
+                        }
+                        self.pos += data.len() - rest.len();
+                        visitor.outcome(outcome);
+                        return Ok(Ok(()));
+                    }
+                    if b == b'*' {
+                        let len = token_len(data).max(1);
+                        let err = self.error_here(ErrorKind::UnexpectedToken, self.pos, len);
+                        return Ok(Err(err));
+                    }
+                    if b == b'0' && data.get(1) == Some(&b'-') {
+                        if let Err(err) = self.san(visitor) {
+                            return Ok(Err(err));
+                        }
+                        has_move = true;
+                        if depth == 0 && visitor.skip_rest().0 {
+                            self.skip_movetext(false)?;
+                            return Ok(Ok(()));
+                        }
+                        continue;
+                    }
+                    match move_number(data) {
+                        Ok((rest, ())) => {
+                            self.pos +=
+                                data.len() - rest.len() + usize::from(rest.first() == Some(&b' '));
+                        }
+                        Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
+                            return Ok(Err(self.rule_error(err, self.pos, data.len())));
+                        }
+                        Err(nom::Err::Incomplete(_)) => {
+                            return Ok(Err(self.error_here(
+                                ErrorKind::InvalidMoveNumber,
+                                self.pos,
+                                1,
+                            )));
+                        }
+                    }
+                }
+                b'{' => match find_brace_or_line_end(&data[1..]) {
+                    Some(n) if data[1 + n] == b'}' => {
+                        // The common case: a comment on one line.
+                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                        visitor.comment(RawComment(&self.buf[from..to]));
+                        self.pos = to + 1 + usize::from(data.get(n + 2) == Some(&b' '));
+                    }
+                    Some(_) if let Some(n) = brace_body(&data[1..]) => {
+                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                        visitor.comment(RawComment(&self.buf[from..to]));
+                        self.count_lines(from, to);
+                        self.pos = to + 1;
+                    }
+                    _ => {
+                        if let Err(err) = self.long_comment(visitor, true)? {
+                            return Ok(Err(err));
+                        }
+                    }
+                },
+                b';' => match rest_of_line(&data[1..]) {
+                    Some(n) => {
+                        visitor.comment(RawComment(&self.buf[self.pos + 1..self.pos + 1 + n]));
+                        self.pos += 1 + n;
+                    }
+                    None => {
+                        if let Err(err) = self.long_comment(visitor, false)? {
+                            return Ok(Err(err));
+                        }
+                    }
+                },
+                b'(' => {
+                    if !has_move {
+                        return Ok(Err(self.error_here(
+                            ErrorKind::VariationWithoutMove,
+                            self.pos,
+                            1,
+                        )));
+                    }
+                    self.pos += 1;
+                    depth += 1;
+                    if visitor.begin_variation().0 {
+                        if self.skip_movetext(true)? {
+                            depth -= 1;
+                        }
+                    } else {
+                        has_move = false;
+                    }
+                }
+                b')' => {
+                    if depth == 0 {
+                        return Ok(Err(self.error_here(
+                            ErrorKind::UnmatchedCloseParen,
+                            self.pos,
+                            1,
+                        )));
+                    }
+                    depth -= 1;
+                    has_move = true;
+                    self.pos += 1;
+                    visitor.end_variation();
+                }
+                b'$' | b'!' | b'?' => {
+                    let parsed = if b == b'$' { nag(data) } else { suffix(data) };
+                    match parsed {
+                        Ok(_) if !has_move => {
+                            let err = self.error_here(ErrorKind::InvalidNag, self.pos, 1);
+                            return Ok(Err(err.with_expected("a move before the NAG")));
+                        }
+                        Ok((rest, nag)) => {
+                            self.pos += data.len() - rest.len();
+                            visitor.nag(nag);
+                        }
+                        Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
+                            return Ok(Err(self.rule_error(err, self.pos, data.len())));
+                        }
+                        Err(nom::Err::Incomplete(_)) => {
+                            return Ok(Err(self.error_here(ErrorKind::InvalidNag, self.pos, 1)));
+                        }
+                    }
+                }
+                b'%' if self.at_line_start() => self.skip_line()?,
+                b'[' => return Ok(Err(self.missing_result(depth))),
+                b'}' => {
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnexpectedCloseBrace,
+                        self.pos,
+                        1,
+                    )));
+                }
+                _ => {
+                    let len = token_len(data).max(1);
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnexpectedToken,
+                        self.pos,
+                        len,
+                    )));
+                }
+            }
+        }
+    }
+
+    // san-token = san [suffix] token-end      (the suffix is read as its own token)
+    #[inline(always)]
+    fn san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        let data = &self.buf[self.pos..self.end];
+        if let Some((san, n)) = san_token(data)
+            && data
+                .get(n)
+                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+        {
+            let at = self.origin();
+            // The space after the move, if any, saves a turn of the movetext loop.
+            self.pos += n + usize::from(data.get(n) == Some(&b' '));
+            visitor.san(san, at);
+            return Ok(());
+        }
+        let len = token_len(data).max(1);
+        Err(self.error_here(ErrorKind::InvalidSan, self.pos, len))
+    }
+
+    /// A comment whose end is not buffered: hands it to the visitor in pieces.
+    #[cold]
+    fn long_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        braces: bool,
+    ) -> io::Result<Result<(), Error>> {
+        let (start, line, line_start) = (self.abs(self.pos), self.line, self.line_start);
+        self.pos += 1;
+        loop {
+            let data = &self.buf[self.pos..self.end];
+            let found = if braces {
+                brace_body(data)
+            } else {
+                rest_of_line(data)
+            };
+            if let Some(n) = found {
+                visitor.comment(RawComment(&data[..n]));
+                self.count_lines(self.pos, self.pos + n);
+                self.pos += n + usize::from(braces);
+                return Ok(Ok(()));
+            }
+            if self.eof {
+                if !braces {
+                    visitor.comment(RawComment(data));
+                    self.pos = self.end;
+                    return Ok(Ok(()));
+                }
+                self.count_lines(self.pos, self.end);
+                self.pos = self.end;
+                let at = usize::try_from(start).unwrap_or(usize::MAX);
+                let err = Error::new(ErrorKind::UnterminatedComment, at..at.saturating_add(1));
+                return Ok(Err(self.locate(err, line, line_start)));
+            }
+            let n = split_point(data);
+            visitor.partial_comment(RawComment(&data[..n]));
+            self.count_lines(self.pos, self.pos + n);
+            self.pos += n;
+            self.refill()?;
+        }
+    }
+
+    // --- skipping: finding the end of a game without parsing it ---
+
+    /// Skips tag pairs: each to its `]` outside the quoted value, or to the end of its line.
+    fn skip_tags(&mut self) -> io::Result<()> {
+        loop {
+            self.skip_space()?;
+            if self.peek() != Some(b'[') {
+                return Ok(());
+            }
+            self.pos += 1;
+            let mut quoted = false;
+            'pair: loop {
+                let data = &self.buf[self.pos..self.end];
+                let mut i = 0;
+                while let Some(&b) = data.get(i) {
+                    match b {
+                        b'\n' | b'\r' => {
+                            self.pos += i;
+                            break 'pair;
+                        }
+                        b'"' => quoted = !quoted,
+                        b'\\' if quoted => match data.get(i + 1) {
+                            Some(b'"' | b'\\') => i += 1,
+                            Some(_) => {}
+                            None if self.eof => {}
+                            None => break,
+                        },
+                        b']' if !quoted => {
+                            self.pos += i + 1;
+                            break 'pair;
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                self.pos += i;
+                if self.eof {
+                    break;
+                }
+                self.refill()?;
+            }
+        }
+    }
+
+    /// Skips movetext up to the end of the game (its result, consumed; the `[` of the next
+    /// game; or the end of the input) and returns `false`; or, when `variation`, up to the `)`
+    /// that closes the variation just opened (consumed; returns `true`), stopping without it
+    /// at a result, a `[` or the end of the input.
+    fn skip_movetext(&mut self, variation: bool) -> io::Result<bool> {
+        let mut depth: u64 = 0;
+        loop {
+            self.fill()?;
+            let data = &self.buf[self.pos..self.end];
+            let Some(&b) = data.first() else {
+                return Ok(false);
+            };
+            match b {
+                b' ' | b'\t' => self.pos += 1,
+                b'\n' | b'\r' => self.eat_line_end(),
+                b'{' => {
+                    self.pos += 1;
+                    loop {
+                        let to = self.chunk_end();
+                        if let Some(n) = brace_body(&self.buf[self.pos..to]) {
+                            self.count_lines(self.pos, self.pos + n);
+                            self.pos += n + 1;
+                            break;
+                        }
+                        self.count_lines(self.pos, to);
+                        self.pos = to;
+                        if self.eof {
+                            break;
+                        }
+                        self.refill()?;
+                    }
+                }
+                b';' => self.skip_line()?,
+                b'%' if self.at_line_start() => self.skip_line()?,
+                b'[' => return Ok(false),
+                b'(' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b')' => {
+                    self.pos += 1;
+                    match depth.checked_sub(1) {
+                        Some(d) => depth = d,
+                        None if variation => return Ok(true),
+                        None => {}
+                    }
+                }
+                _ => {
+                    // A `}` out of place is a token of its own.
+                    let n = token_len(data).max(1);
+                    if n < data.len() || self.eof {
+                        if is_result_token(&data[..n]) {
+                            if !variation {
+                                self.pos += n;
+                            }
+                            return Ok(false);
+                        }
+                        self.pos += n;
+                    } else {
+                        // A token longer than the lookahead: no result; skip all of it.
+                        self.pos = self.end;
+                        loop {
+                            self.refill()?;
+                            let data = &self.buf[self.pos..self.end];
+                            let n = token_len(data);
+                            self.pos += n;
+                            if n < data.len() || self.eof {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where the first `}`, `\n` or `\r` of `bytes` is: eight bytes at a time for the first 64
+/// (most comments are short), then `memchr`.
+#[inline(always)]
+fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
+    match swar_find(bytes, [b'}', b'\n', b'\r'], 64) {
+        Ok(n) => Some(n),
+        Err(i) => memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n),
+    }
+}
+
+/// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
+/// as the reader would see it.
+fn is_result_token(mut token: &[u8]) -> bool {
+    loop {
+        let digits = token
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(token.len());
+        let dots = token[digits..]
+            .iter()
+            .position(|&b| b != b'.')
+            .unwrap_or(token.len() - digits);
+        if dots == 0 {
+            break;
+        }
+        token = &token[digits + dots..];
+    }
+    matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+}
+
+/// The one place the reader parses a SAN token: the move and how many bytes it took. (The
+/// grammar rule itself, inlined here, rather than `SanPlus::prefix`, which builds an `Error`.)
+#[inline(always)]
+fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
+    match crate::san::san_plus(bytes) {
+        Ok((rest, san)) => Some((san, bytes.len() - rest.len())),
+        Err(_) => None,
+    }
+}
+
+/// The games of a [`Reader`] as owned [`Game`] trees; see [`Reader::games`].
+pub struct Games<R> {
+    reader: Reader<R>,
+    builder: GameBuilder,
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<Game, GameError>;
+
+    fn next(&mut self) -> Option<Result<Game, GameError>> {
+        self.reader.read_game(&mut self.builder).transpose()
+    }
+}
+
+/// The games of a [`Reader`] as raw bytes; see [`Reader::raw_games`].
+pub struct RawGames<R> {
+    reader: Reader<R>,
+}
+
+impl<R: Read> Iterator for RawGames<R> {
+    type Item = Result<RawGame, GameError>;
+
+    fn next(&mut self) -> Option<Result<RawGame, GameError>> {
+        self.reader.read_raw_game().transpose()
+    }
+}
+
+impl<R> fmt::Debug for Reader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reader")
+            .field("offset", &(self.base + self.pos as u64))
+            .field("line", &self.line)
+            .field("capacity", &self.buf.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brace_or_line_end() {
+        for (s, want) in [
+            (&b"abc}"[..], Some(3)),
+            (b" [%clk 0:03:00] } 2. e4", Some(16)),
+            (b"0123456789abcdef\n}", Some(16)),
+            (b"01234567\r", Some(8)),
+            (b"no end", None),
+            (&[b'x'; 100][..], None),
+        ] {
+            assert_eq!(find_brace_or_line_end(s), want, "{s:?}");
+        }
+        let mut long = vec![b'x'; 100];
+        long.push(b'}');
+        assert_eq!(find_brace_or_line_end(&long), Some(100));
+        // A byte just above a match must not hide it (borrows run upwards only).
+        assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
+        assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+    }
+
+    #[test]
+    fn result_tokens() {
+        assert!(is_result_token(b"1-0"));
+        assert!(is_result_token(b"12.1/2-1/2"));
+        assert!(is_result_token(b"3...*"));
+        assert!(is_result_token(b".*"));
+        assert!(is_result_token(b"1.2.0-1"));
+        assert!(!is_result_token(b"1-0x"));
+        assert!(!is_result_token(b"121-0"));
+    }
+}

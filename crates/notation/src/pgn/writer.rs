@@ -1,0 +1,264 @@
+//! The PGN export format: Seven Tag Roster first, movetext lines under 80 characters.
+
+use std::fmt::{self, Write as _};
+
+use super::{Game, Line, tag::write_quoted};
+
+/// The tags of the Seven Tag Roster, in their export order.
+const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The longest movetext line the writer makes (a lone comment longer than this is kept whole).
+const MAX_LINE: usize = 79;
+
+impl fmt::Display for Game {
+    /// Writes the game in export format: the tags (Seven Tag Roster first, in its order, then
+    /// the others in input order), a blank line, and the movetext wrapped under 80 characters,
+    /// ending with the result (no line end after it). Missing roster tags are not invented.
+    ///
+    /// Comments are written as `{text}`; one that contains `}` as `;text` and a line end (and
+    /// one containing both `}` and a line end, which no input produces, as one `;` comment per
+    /// line). Tag values must not contain line ends.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut order: Vec<usize> = (0..self.tags.len()).collect();
+        order.sort_by_key(|&i| {
+            let name = &self.tags[i].0;
+            SEVEN_TAG_ROSTER
+                .iter()
+                .position(|r| r == name)
+                .unwrap_or(SEVEN_TAG_ROSTER.len())
+        });
+        for &i in &order {
+            let (name, value) = &self.tags[i];
+            write!(f, "[{name} ")?;
+            write_quoted(f, value)?;
+            f.write_str("]\n")?;
+        }
+        if !self.tags.is_empty() {
+            f.write_char('\n')?;
+        }
+        let mut w = Wrap::default();
+        write_movetext(&mut w, self);
+        w.token(self.result.as_str());
+        f.write_str(&w.out)
+    }
+}
+
+/// Where the first move is: fullmove number and whether White moves first, from a `FEN` tag.
+fn first_move(game: &Game) -> (u64, bool) {
+    let Some(fen) = game.tag("FEN") else {
+        return (1, true);
+    };
+    let mut fields = fen.split_ascii_whitespace();
+    let white = fields.nth(1) != Some("b");
+    let number = fields
+        .nth(3)
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1);
+    (number, white)
+}
+
+/// A line being walked: the next move `i`, and the next variation `v` of move `i` once the
+/// move itself is written.
+struct Frame<'a> {
+    line: &'a Line,
+    /// Ply of the line's first move (0 = White's move of fullmove 1).
+    ply: u64,
+    i: usize,
+    v: usize,
+    written: bool,
+}
+
+fn write_movetext(w: &mut Wrap, game: &Game) {
+    let (number, white) = first_move(game);
+    let ply0 = (number - 1) * 2 + u64::from(!white);
+    for comment in &game.mainline.comments {
+        w.comment(comment);
+    }
+    let mut need_number = true;
+    let mut stack = vec![Frame {
+        line: &game.mainline,
+        ply: ply0,
+        i: 0,
+        v: 0,
+        written: false,
+    }];
+    let mut text = String::new();
+    while let Some(top) = stack.last_mut() {
+        let Some(m) = top.line.moves.get(top.i) else {
+            stack.pop();
+            if !stack.is_empty() {
+                w.close();
+                need_number = true;
+            }
+            continue;
+        };
+        let ply = top.ply + top.i as u64;
+        if !top.written {
+            top.written = true;
+            text.clear();
+            let number = ply / 2 + 1;
+            if ply.is_multiple_of(2) {
+                let _ = write!(text, "{number}.");
+                w.token(&text);
+            } else if need_number {
+                let _ = write!(text, "{number}...");
+                w.token(&text);
+            }
+            text.clear();
+            let _ = write!(text, "{}", m.san);
+            w.token(&text);
+            for nag in &m.nags {
+                text.clear();
+                let _ = write!(text, "{nag}");
+                w.token(&text);
+            }
+            need_number = !m.comments.is_empty();
+            for comment in &m.comments {
+                w.comment(comment);
+            }
+        }
+        if let Some(variation) = m.variations.get(top.v) {
+            top.v += 1;
+            w.open();
+            for comment in &variation.comments {
+                w.comment(comment);
+            }
+            need_number = true;
+            stack.push(Frame {
+                line: variation,
+                ply,
+                i: 0,
+                v: 0,
+                written: false,
+            });
+            continue;
+        }
+        top.i += 1;
+        top.v = 0;
+        top.written = false;
+    }
+}
+
+/// Movetext being wrapped into lines of at most [`MAX_LINE`] characters.
+#[derive(Default)]
+struct Wrap {
+    out: String,
+    /// Characters on the current line.
+    col: usize,
+    /// `(` waiting to be glued to the next token.
+    open: usize,
+    /// The next token must start a new line (after a `;` comment).
+    force_break: bool,
+}
+
+impl Wrap {
+    fn token(&mut self, token: &str) {
+        let len = self.open + token.chars().count();
+        if self.force_break || (self.col > 0 && self.col + 1 + len > MAX_LINE) {
+            self.out.push('\n');
+            self.col = 0;
+            self.force_break = false;
+        } else if self.col > 0 {
+            self.out.push(' ');
+            self.col += 1;
+        }
+        for _ in 0..self.open {
+            self.out.push('(');
+        }
+        self.open = 0;
+        self.out.push_str(token);
+        match token.rfind('\n') {
+            Some(i) => self.col = token[i + 1..].chars().count(),
+            None => self.col += len,
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        if !text.contains('}') {
+            self.token(&format!("{{{text}}}"));
+            return;
+        }
+        for line in text.split(['\n', '\r']) {
+            self.token(&format!(";{line}"));
+            self.force_break = true;
+        }
+    }
+
+    fn open(&mut self) {
+        self.open += 1;
+    }
+
+    fn close(&mut self) {
+        if self.open > 0 {
+            self.open -= 1;
+            self.token("()");
+        } else if self.force_break || self.col + 1 > MAX_LINE {
+            self.out.push('\n');
+            self.out.push(')');
+            self.col = 1;
+            self.force_break = false;
+        } else {
+            self.out.push(')');
+            self.col += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn export(pgn: &str) -> String {
+        pgn.parse::<Game>().unwrap().to_string()
+    }
+
+    #[test]
+    fn seven_tag_roster_first() {
+        assert_eq!(
+            export("[ECO \"C60\"]\n[White \"b\"]\n[Event \"a\"]\n*"),
+            "[Event \"a\"]\n[White \"b\"]\n[ECO \"C60\"]\n\n*"
+        );
+    }
+
+    #[test]
+    fn numbers_after_comments_and_variations() {
+        assert_eq!(
+            export("1. e4 {x} e5 (c5 2. Nf3) (e6) 2. Nf3 $1 Nc6 *"),
+            "1. e4 {x} 1... e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 $1 Nc6 *"
+        );
+    }
+
+    #[test]
+    fn fen_sets_first_number() {
+        assert_eq!(
+            export("[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 Kb1 *"),
+            "[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 41. Kb1 *"
+        );
+    }
+
+    #[test]
+    fn lines_stay_under_80() {
+        let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat(30);
+        let out = export(&format!("{moves}*"));
+        assert!(out.lines().all(|l| l.len() < 80));
+        assert!(out.lines().any(|l| l.len() > 70));
+        assert_eq!(out.parse::<Game>().unwrap().to_string(), out);
+    }
+
+    #[test]
+    fn awkward_comments() {
+        let mut game: Game = "1. e4 *".parse().unwrap();
+        game.mainline.moves[0].comments.push("a}b".into());
+        assert_eq!(game.to_string(), "1. e4 ;a}b\n*");
+        assert_eq!(game.to_string().parse::<Game>().unwrap(), game);
+    }
+
+    #[test]
+    fn empty_variation_and_deep_nesting() {
+        assert_eq!(export("1. e4 () *"), "1. e4 () *");
+        let deep = format!("1. e4 {}{} *", "(1. d4 ".repeat(2000), ")".repeat(2000));
+        let out = export(&deep);
+        assert_eq!(out.parse::<Game>().unwrap().to_string(), out);
+    }
+}

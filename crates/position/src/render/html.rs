@@ -1,0 +1,156 @@
+//! Self-contained HTML: a table of Unicode figurines with inline styles.
+
+use std::fmt::Write as _;
+
+use shakmaty::{Color, Setup};
+
+use super::{
+    RenderOptions, display_file, display_rank, fen_of, row_squares,
+    svg::{DARK, FRAME, LAST_DARK, LAST_LIGHT, LIGHT},
+    text::figurine,
+};
+
+/// Style of the table.
+const TABLE_STYLE: &str = "border-collapse:collapse;border-spacing:0;\
+     font-family:'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols 2',serif";
+/// Style of a square (its background colour is added).
+const SQUARE_STYLE: &str = "width:48px;height:48px;padding:0;text-align:center;\
+     vertical-align:middle;font-size:38px;line-height:48px;color:#000";
+/// Style of a rank or file label.
+const LABEL_STYLE: &str = "padding:0 6px;font:bold 14px sans-serif;color:#555;text-align:center";
+/// Style of the caption naming the side to move.
+const CAPTION_STYLE: &str = "caption-side:bottom;padding-top:6px;font:14px sans-serif;color:#333";
+
+/// Self-contained HTML showing the board: a `<table>` of Unicode figurines whose styles are
+/// all inline (no stylesheet, no images, no script), with rank and file labels unless
+/// `coordinates` is `Some(false)`, the last move highlighted, a caption naming the side to move
+/// and the FEN as the table's accessible label. With `standalone` the table is wrapped in a
+/// complete UTF-8 page.
+///
+/// ```
+/// use tabia_position::{RenderOptions, render_html, shakmaty::Setup};
+///
+/// let html = render_html(&Setup::initial(), &RenderOptions::default());
+/// assert!(html.starts_with("<table "));
+/// assert!(html.contains(">♚</td>"));
+/// assert!(html.contains("<caption style=\"caption-side:bottom;"));
+/// ```
+pub fn render_html(setup: &Setup, options: &RenderOptions) -> String {
+    let coordinates = options.coordinates_or(true);
+    let fen = escape(&fen_of(setup));
+    let mut html = String::with_capacity(12 * 1024);
+
+    if options.standalone {
+        let _ = write!(
+            html,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <title>{fen}</title>\n</head>\n<body>\n"
+        );
+    }
+
+    // Writing to a String cannot fail: the results of `write!` are ignored.
+    let _ = writeln!(
+        html,
+        "<table style=\"{TABLE_STYLE};border:3px solid {FRAME}\" aria-label=\"{fen}\">"
+    );
+    let mover = match setup.turn {
+        Color::White => "White to move",
+        Color::Black => "Black to move",
+    };
+    let _ = writeln!(html, "<caption style=\"{CAPTION_STYLE}\">{mover}</caption>");
+    for row in 0..8 {
+        html.push_str("<tr>");
+        if coordinates {
+            let _ = write!(
+                html,
+                "<th style=\"{LABEL_STYLE}\">{}</th>",
+                display_rank(row, options.flip).char()
+            );
+        }
+        for square in row_squares(row, options.flip) {
+            let last = options.last_move.is_some_and(|m| m.contains(square));
+            let background = match (square.is_dark(), last) {
+                (false, false) => LIGHT,
+                (true, false) => DARK,
+                (false, true) => LAST_LIGHT,
+                (true, true) => LAST_DARK,
+            };
+            let _ = write!(
+                html,
+                "<td style=\"{SQUARE_STYLE};background:{background}\" title=\"{square}\">"
+            );
+            if let Some(piece) = setup.board.piece_at(square) {
+                html.push(figurine(piece));
+            }
+            html.push_str("</td>");
+        }
+        html.push_str("</tr>\n");
+    }
+    if coordinates {
+        html.push_str("<tr><th></th>");
+        for col in 0..8 {
+            let _ = write!(
+                html,
+                "<th style=\"{LABEL_STYLE};padding:4px 0\">{}</th>",
+                display_file(col, options.flip).char()
+            );
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</table>\n");
+
+    if options.standalone {
+        html.push_str("</body>\n</html>\n");
+    }
+    html
+}
+
+/// Escapes text for HTML content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Square;
+
+    use super::*;
+    use crate::LastMove;
+
+    #[test]
+    fn escape_special_characters() {
+        assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+    }
+
+    #[test]
+    fn standalone_page_with_last_move() {
+        let options = RenderOptions {
+            standalone: true,
+            coordinates: Some(false),
+            last_move: Some(LastMove {
+                from: Square::E2,
+                to: Square::E4,
+            }),
+            ..RenderOptions::default()
+        };
+        let html = render_html(&Setup::initial(), &options);
+        assert!(html.starts_with("<!DOCTYPE html>\n"));
+        assert!(html.ends_with("</table>\n</body>\n</html>\n"));
+        assert!(!html.contains("<th"));
+        assert_eq!(html.matches("<td ").count(), 64);
+        // e2 is light, e4 is light.
+        assert_eq!(html.matches(LAST_LIGHT).count(), 2);
+        assert_eq!(html.matches(LAST_DARK).count(), 0);
+    }
+}

@@ -1,0 +1,436 @@
+//! Game replay: every line of a parsed PGN game played through the rules, from the position
+//! its `FEN`/`SetUp`/`Variant` tags give; the first illegal move reported with where it is.
+
+use std::fmt;
+
+use shakmaty::{CastlingMode, Color, Move, Position as _};
+use tabia_notation::{
+    fen::Fen,
+    pgn::{Game, Line, Move as Node, Origin, Outcome},
+};
+
+use crate::{
+    convert,
+    edit::Editor,
+    moves::MoveError,
+    outcome::{History, Termination},
+    position::{EpRule, Position},
+};
+
+/// Why a game could not be replayed, or does not agree with its result.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayErrorKind {
+    /// The `FEN` tag is not a legal position (the message says why).
+    StartPosition(String),
+    /// The `Variant` tag names a variant other than standard chess or Chess960.
+    UnsupportedVariant(String),
+    /// A move is not legal.
+    IllegalMove {
+        /// The move as numbered in the game, e.g. `4. Nxe5` or `4... Nf6`.
+        numbered: String,
+        /// The ply of the move, counted from the start position (1 is the first move).
+        ply: u32,
+        /// Whether the move is in a variation rather than the mainline.
+        in_variation: bool,
+        /// Why it is illegal.
+        error: MoveError,
+    },
+    /// The game ends in a mate (or an automatic draw) that its result contradicts.
+    ResultMismatch {
+        /// The result the game gives.
+        result: String,
+        /// How the game actually ended on the board.
+        termination: Termination,
+    },
+}
+
+/// A game that could not be replayed: what went wrong and where (the move's line and column
+/// in the input, when the game was read from text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayError {
+    kind: Box<ReplayErrorKind>,
+    at: Option<Origin>,
+}
+
+impl ReplayError {
+    pub(crate) fn new(kind: ReplayErrorKind, at: Option<Origin>) -> ReplayError {
+        ReplayError {
+            kind: Box::new(kind),
+            at,
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ReplayErrorKind {
+        &self.kind
+    }
+
+    /// Where in the input (the offending move, or the start of the game), if known.
+    pub fn origin(&self) -> Option<Origin> {
+        self.at
+    }
+}
+
+impl fmt::Display for ReplayErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayErrorKind::StartPosition(message) => write!(f, "bad FEN tag: {message}"),
+            ReplayErrorKind::UnsupportedVariant(variant) => {
+                write!(f, "variant `{variant}` is not supported")
+            }
+            ReplayErrorKind::IllegalMove {
+                numbered,
+                ply,
+                in_variation,
+                error,
+            } => {
+                write!(f, "illegal move {numbered} (ply {ply}")?;
+                if *in_variation {
+                    f.write_str(", in a variation")?;
+                }
+                write!(f, "): {}", error.reason())
+            }
+            ReplayErrorKind::ResultMismatch {
+                result,
+                termination,
+            } => write!(
+                f,
+                "result {result} but the game ends in {termination} ({})",
+                termination.result()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for ReplayError {
+    /// The message, without the location (see [`ReplayError::origin`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// One ply of a replay, given to the callback of [`replay`] and [`replay_mainline`].
+#[derive(Debug)]
+pub struct Ply<'a> {
+    /// The position after the move.
+    pub position: &'a Position,
+    /// The move played.
+    pub mv: Move,
+    /// The move's node in the game tree (its SAN, NAGs, comments, origin).
+    pub node: &'a Node,
+    /// The ply number from the start position (1 is the first move).
+    pub ply: u32,
+    /// 0 in the mainline, 1 in its variations, 2 in theirs, …
+    pub depth: usize,
+}
+
+/// A game replayed: where it started and ended (mainline), and how it stands at the end.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// The start position (from the `FEN` tag, or the standard one).
+    pub start: Position,
+    /// The position after the last mainline move.
+    pub end: Position,
+    /// The number of mainline plies.
+    pub plies: u32,
+    /// How the game stands at the end of the mainline (mate, draws, claimable draws).
+    pub termination: Option<Termination>,
+}
+
+/// The start position a game's tags ask for: the `FEN` tag (whether or not `SetUp` is given),
+/// standard chess or Chess960 as the `Variant` tag or the castling letters say.
+///
+/// # Errors
+///
+/// [`ReplayError`] for a bad `FEN` tag or an unsupported variant.
+pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
+    start_from_tags(game.tag("FEN"), game.tag("Variant"), game.start)
+}
+
+/// The start position of a game from its `FEN` and `Variant` tag values.
+pub(crate) fn start_from_tags(
+    fen: Option<&str>,
+    variant: Option<&str>,
+    start: Origin,
+) -> Result<Position, ReplayError> {
+    let at = Some(start);
+    let mode = match variant {
+        Some(variant) => match convert::variant_mode(variant) {
+            Some(mode) => Some(mode),
+            None => {
+                return Err(ReplayError::new(
+                    ReplayErrorKind::UnsupportedVariant(variant.to_owned()),
+                    at,
+                ));
+            }
+        },
+        None => None,
+    };
+    let Some(fen) = fen else {
+        return Ok(Position::new());
+    };
+    let fen = Fen::from_ascii_lenient(fen.as_bytes())
+        .map_err(|err| ReplayError::new(ReplayErrorKind::StartPosition(err.message()), at))?;
+    let editor = Editor::from_fen(&fen);
+    let mode = match mode {
+        Some(CastlingMode::Chess960) => CastlingMode::Chess960,
+        _ => editor.castling_mode(),
+    };
+    editor.position_with_mode(mode).map_err(|err| {
+        let message = err
+            .problems()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        ReplayError::new(ReplayErrorKind::StartPosition(message), at)
+    })
+}
+
+/// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
+fn numbered(before: &Position, node: &Node) -> String {
+    let number = before.chess().fullmoves();
+    match before.turn() {
+        Color::White => format!("{number}. {}", node.san),
+        Color::Black => format!("{number}... {}", node.san),
+    }
+}
+
+pub(crate) fn play(
+    pos: &mut Position,
+    node: &Node,
+    ply: u32,
+    depth: usize,
+) -> Result<Move, ReplayError> {
+    match pos.resolve(node.san.san) {
+        Ok(m) => Ok(m),
+        Err(error) => Err(ReplayError::new(
+            ReplayErrorKind::IllegalMove {
+                numbered: numbered(pos, node),
+                ply,
+                in_variation: depth > 0,
+                error,
+            },
+            Some(node.at),
+        )),
+    }
+}
+
+/// Replays the mainline only, from `start` (the tags' start position when `None`), calling `f`
+/// after every ply.
+///
+/// # Errors
+///
+/// The first illegal move, or a bad start position.
+pub fn replay_mainline(
+    game: &Game,
+    start: Option<Position>,
+    mut f: impl FnMut(&Ply<'_>),
+) -> Result<Replayed, ReplayError> {
+    let start = match start {
+        Some(start) => start,
+        None => start_position(game)?,
+    };
+    let mut pos = start.clone();
+    let mut history = History::new();
+    let mut hash = pos.zobrist();
+    history.push(hash);
+    let mut ply = 0;
+    for node in &game.mainline.moves {
+        ply += 1;
+        let m = play(&mut pos, node, ply, 0)?;
+        hash = pos.play_zobrist(hash, m);
+        history.push(hash);
+        f(&Ply {
+            position: &pos,
+            mv: m,
+            node,
+            ply,
+            depth: 0,
+        });
+    }
+    let termination = pos.termination(&history);
+    Ok(Replayed {
+        start,
+        end: pos,
+        plies: ply,
+        termination,
+    })
+}
+
+/// One line being replayed, on the explicit stack of [`replay`].
+struct Frame<'g> {
+    line: &'g Line,
+    next: usize,
+    pos: Position,
+    ply: u32,
+    depth: usize,
+}
+
+/// Replays the mainline and every variation (in the order of the text), calling `f` after
+/// every ply. Variations are kept on an explicit stack: any depth of nesting is fine.
+///
+/// ```
+/// use tabia_position::replay;
+/// use tabia_notation::pgn::Game;
+///
+/// let game: Game = "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 *".parse()?;
+/// let mut plies = Vec::new();
+/// let done = replay(&game, |p| plies.push((p.ply, p.depth, p.node.san.to_string())))?;
+/// assert_eq!(plies.len(), 6);
+/// assert_eq!(plies[2], (2, 1, "c5".to_owned()));
+/// assert_eq!(done.plies, 4);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The first illegal move in text order, or a bad start position.
+pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
+    let start = start_position(game)?;
+    let mut history = History::new();
+    let mut hash = start.zobrist();
+    history.push(hash);
+    let mut stack = vec![Frame {
+        line: &game.mainline,
+        next: 0,
+        pos: start.clone(),
+        ply: 0,
+        depth: 0,
+    }];
+    let mut end = None;
+    while let Some(frame) = stack.last_mut() {
+        let Some(node) = frame.line.moves.get(frame.next) else {
+            if let Some(done) = stack.pop()
+                && done.depth == 0
+            {
+                end = Some((done.pos, done.ply));
+            }
+            continue;
+        };
+        frame.next += 1;
+        let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
+        let ply = frame.ply + 1;
+        let depth = frame.depth;
+        let m = play(&mut frame.pos, node, ply, depth)?;
+        if depth == 0 {
+            hash = frame.pos.play_zobrist(hash, m);
+            history.push(hash);
+        } else {
+            frame.pos.play_unchecked(m);
+        }
+        frame.ply = ply;
+        f(&Ply {
+            position: &frame.pos,
+            mv: m,
+            node,
+            ply,
+            depth,
+        });
+        if let Some(before) = before {
+            for line in node.variations.iter().rev() {
+                stack.push(Frame {
+                    line,
+                    next: 0,
+                    pos: before.clone(),
+                    ply: ply - 1,
+                    depth: depth + 1,
+                });
+            }
+        }
+    }
+    let (end, plies) = end.unwrap_or_else(|| (start.clone(), 0));
+    let termination = end.termination(&history);
+    Ok(Replayed {
+        start,
+        end,
+        plies,
+        termination,
+    })
+}
+
+/// The result a game claims: its `Result` tag, else its termination marker.
+fn claimed_result(game: &Game) -> String {
+    match game.tag("Result") {
+        Some(result) => result.trim().to_owned(),
+        None => match game.result {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+        .to_owned(),
+    }
+}
+
+/// Checks a game: every move legal (mainline and variations), and a result that agrees with
+/// a mate or automatic draw on the board at the end of the mainline. What `tabia pgn --check`
+/// calls.
+///
+/// ```
+/// use tabia_position::check_game;
+/// use tabia_notation::pgn::Game;
+///
+/// let game: Game = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0".parse()?;
+/// let err = check_game(&game).unwrap_err();
+/// assert_eq!(err.to_string(), "result 1-0 but the game ends in black mates (0-1)");
+/// let game: Game = "1. e4 e5 2. Ke3 *".parse()?;
+/// let err = check_game(&game).unwrap_err();
+/// assert_eq!(err.to_string(), "illegal move 2. Ke3 (ply 3): no white king can go to e3");
+/// assert_eq!(err.origin().map(|o| (o.line, o.column)), Some((1, 13)));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ReplayError`]: the first illegal move, a bad start position, or a result that
+/// contradicts the board.
+pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
+    let replayed = replay(game, |_| {})?;
+    if let Some(termination) = replayed.termination.filter(|t| t.is_automatic()) {
+        let result = claimed_result(game);
+        if result != "*" && result != termination.result() {
+            let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
+            return Err(ReplayError::new(
+                ReplayErrorKind::ResultMismatch {
+                    result,
+                    termination,
+                },
+                Some(at),
+            ));
+        }
+    }
+    Ok(replayed)
+}
+
+/// The EPD after every mainline ply (Chess::PGN::EPD `epdlist`), from the tags' start
+/// position, or from `start` when given (`epdset`).
+///
+/// ```
+/// use tabia_position::{EpRule, epdlist};
+/// use tabia_notation::pgn::Game;
+///
+/// let game: Game = "1. e4 c5 2. Nf3 *".parse()?;
+/// assert_eq!(epdlist(&game, None, EpRule::Always)?, [
+///     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3",
+///     "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6",
+///     "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -",
+/// ]);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The first illegal move, or a bad start position.
+pub fn epdlist(
+    game: &Game,
+    start: Option<Position>,
+    ep: EpRule,
+) -> Result<Vec<String>, ReplayError> {
+    let mut out = Vec::with_capacity(game.mainline.moves.len());
+    replay_mainline(game, start, |ply| out.push(ply.position.epd(ep)))?;
+    Ok(out)
+}
