@@ -36,6 +36,7 @@ fn fen_with_megabytes_of_trailing_garbage_fails_in_linear_time() {
 
 #[test]
 fn fen_huge_numbers_and_runs_are_errors() {
+    let _guard = measuring();
     let long_clock = format!("8/8/8/4k3/8/8/8/4K3 w - - {} 1", "9".repeat(MB));
     let err = Fen::from_ascii(long_clock.as_bytes()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidHalfmoveClock);
@@ -48,6 +49,7 @@ fn fen_huge_numbers_and_runs_are_errors() {
 
 #[test]
 fn fen_nul_bytes_and_invalid_utf8_are_positioned_errors() {
+    let _guard = measuring();
     let err = Fen::from_ascii(b"8/8/8/4k3/8/8/8/4K3 w \0 - 0 1").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidCastling);
     assert_eq!(
@@ -64,6 +66,7 @@ fn fen_nul_bytes_and_invalid_utf8_are_positioned_errors() {
 
 #[test]
 fn fen_every_cut_of_a_valid_fen_is_a_value_or_an_error() {
+    let _guard = measuring();
     let full = b"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
     for end in 0..full.len() {
         let cut = &full[..end];
@@ -140,6 +143,7 @@ fn epd_hundred_thousand_operations_in_linear_time() {
 
 #[test]
 fn epd_cut_off_string_nul_and_invalid_utf8() {
+    let _guard = measuring();
     let mut cut = epd_with_string(MB);
     cut.truncate(cut.len() - 2);
     let err = Epd::from_ascii(&cut).unwrap_err();
@@ -163,6 +167,7 @@ fn epd_cut_off_string_nul_and_invalid_utf8() {
 
 #[test]
 fn san_garbage_and_long_tokens_are_errors() {
+    let _guard = measuring();
     let long = "N".repeat(MB);
     assert_eq!(
         SanPlus::from_ascii(long.as_bytes()).unwrap_err().kind(),

@@ -7,10 +7,12 @@
 //! never an absolute time), and that memory stays bounded (a counting global allocator gives
 //! the peak of live bytes during the work).
 //!
-//! The tests that measure run one at a time (they share the allocator's peak counter) and take
-//! each time as the best of a few runs, since other test threads share the CPU.
+//! The tests of this module run one at a time (those that measure share the allocator's peak
+//! counter; the others would disturb it) and each time is the best of a few runs, since other
+//! test threads share the CPU.
 
 mod grammars;
+mod pgn;
 
 use std::{
     alloc::System,
@@ -23,7 +25,7 @@ use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 #[global_allocator]
 static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-/// Serialises the tests that measure: the peak counter is global.
+/// Serialises the tests of this module: the peak counter is global.
 static MEASURE: Mutex<()> = Mutex::new(());
 
 pub(crate) fn measuring() -> MutexGuard<'static, ()> {
