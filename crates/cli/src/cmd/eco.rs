@@ -1,7 +1,13 @@
 //! `tabia eco`: name the opening of games (TSV, NDJSON, or re-emitted with tags) or of
 //! positions, with the embedded table or one loaded at run time.
 
-use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
+use std::{
+    borrow::Cow,
+    fs,
+    io::{BufRead, Write as _},
+    mem,
+    path::PathBuf,
+};
 
 use anyhow::Context;
 use serde::Serialize;
@@ -11,9 +17,9 @@ use tabia_position::Position;
 
 use crate::{
     cli::{RunArgs, Status},
-    input::Source,
+    input::{Source, raw_games},
     output,
-    parallel::Sink,
+    parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
 };
@@ -66,17 +72,64 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(
-            input,
-            |reader| {
-                Reader::new(reader)
-                    .raw_games()
-                    .map(|raw| raw.map_err(anyhow::Error::from))
-            },
-            |sink, number, raw| game(&name, args, table, sink, number, &raw),
-        )?;
+        if args.tag {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                tag_game(&name, table, sink, number, &raw);
+            })?;
+        } else {
+            // Classifying is cheap next to splitting the input into games: the reader thread
+            // classifies as it reads (one pass, the rest of each movetext skipped), and the
+            // workers only write the lines.
+            session.pipeline(
+                input,
+                |reader| classified_games(reader, table),
+                |sink, number, item| write_item(&name, args.json, sink, number, item),
+            )?;
+        }
     }
     Ok(session.finish()?)
+}
+
+/// What the reader thread makes of one game.
+struct Item<'t>(Result<Classification<'t>, ItemError>);
+
+enum ItemError {
+    Syntax(tabia_notation::Error),
+    Classify(ClassifyError),
+}
+
+impl Weigh for Item<'_> {
+    fn weight(&self) -> usize {
+        mem::size_of::<Item<'_>>()
+    }
+}
+
+/// The games of an input, classified as they are read.
+fn classified_games(
+    reader: Box<dyn BufRead + Send>,
+    table: &Table,
+) -> impl Iterator<Item = anyhow::Result<Item<'_>>> + Send {
+    let mut reader = Reader::new(reader);
+    let mut visitor = GameVisitor::new(table);
+    std::iter::from_fn(move || match reader.read_game(&mut visitor) {
+        Ok(None) => None,
+        Ok(Some(Ok(class))) => Some(Ok(Item(Ok(class)))),
+        Ok(Some(Err(err))) => Some(Ok(Item(Err(ItemError::Classify(err))))),
+        Err(GameError::Syntax { error, .. }) => Some(Ok(Item(Err(ItemError::Syntax(error))))),
+        Err(GameError::Io(io)) => Some(Err(anyhow::Error::new(io).context("read error"))),
+        Err(other) => Some(Err(anyhow::Error::new(other))),
+    })
+}
+
+/// Writes one game's line, or reports why it is bad.
+fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: Item<'_>) {
+    match item.0 {
+        Ok(class) => write_game(&mut sink.out, json, number, class),
+        Err(ItemError::Syntax(error)) => {
+            sink.error(&Diagnostic::from_error(name, &error).game(number));
+        }
+        Err(ItemError::Classify(err)) => sink.error(&classify_error(name, number, &err)),
+    }
 }
 
 /// One output record, for `--json`.
@@ -146,24 +199,6 @@ fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
     match err.origin() {
         Some(Origin { line, column, .. }) => diagnostic.at(line, column),
         None => diagnostic,
-    }
-}
-
-/// Classifies one game and writes its line (or the game itself with `--tag`).
-fn game(name: &str, args: &Args, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
-    if args.tag {
-        return tag_game(name, table, sink, number, raw);
-    }
-    let mut reader = Reader::with_capacity(4096, &raw.bytes[..]).with_origin(raw.start);
-    let mut visitor = GameVisitor::new(table);
-    match reader.read_game(&mut visitor) {
-        Ok(Some(Ok(class))) => write_game(&mut sink.out, args.json, number, class),
-        Ok(Some(Err(err))) => sink.error(&classify_error(name, number, &err)),
-        Ok(None) => {}
-        Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
-        }
-        Err(err) => sink.error(&Diagnostic::new(name, err.to_string()).game(number)),
     }
 }
 

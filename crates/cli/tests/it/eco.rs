@@ -42,6 +42,9 @@ fn games_with_the_embedded_table() {
     );
     assert!(lines[3].contains("unclassified: Chess960"));
     assert!(lines[4].contains("unclassified: non-standard start"));
+    // The same lines in the same order with two workers.
+    let (code, parallel, _) = eco(&["-q", "-j", "2", "ok/games.pgn", "ok/games.pgn"]);
+    assert_eq!((code, parallel), (0, out.repeat(2)));
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub struct Game {
 }
 
 /// A line of play: the mainline or a variation.
+///
+/// Dropping, comparing and cloning trees works on an explicit stack, whatever their depth;
+/// `Debug` recurses, one level per nested variation.
 #[derive(Debug, Default)]
 pub struct Line {
     /// Comments before the first move of the line.
@@ -154,8 +157,29 @@ impl Clone for Line {
     }
 }
 
+impl Move {
+    /// Equal but for the variations, whose number only is compared.
+    fn shallow_eq(&self, other: &Move) -> bool {
+        self.san == other.san
+            && self.nags == other.nags
+            && self.comments == other.comments
+            && self.variations.len() == other.variations.len()
+    }
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.shallow_eq(other)
+            && self
+                .variations
+                .iter()
+                .zip(&other.variations)
+                .all(|(a, b)| a == b)
+    }
+}
+
 impl PartialEq for Line {
-    /// Compares nested variations from an explicit stack, like `Drop`.
+    /// Compares two trees from an explicit stack: no recursion however deep they nest.
     fn eq(&self, other: &Line) -> bool {
         let mut stack = vec![(self, other)];
         while let Some((a, b)) = stack.pop() {
@@ -163,11 +187,7 @@ impl PartialEq for Line {
                 return false;
             }
             for (x, y) in a.moves.iter().zip(&b.moves) {
-                if x.san != y.san
-                    || x.nags != y.nags
-                    || x.comments != y.comments
-                    || x.variations.len() != y.variations.len()
-                {
+                if !x.shallow_eq(y) {
                     return false;
                 }
                 stack.extend(x.variations.iter().zip(&y.variations));
@@ -178,15 +198,6 @@ impl PartialEq for Line {
 }
 
 impl Eq for Line {}
-
-impl PartialEq for Move {
-    fn eq(&self, other: &Move) -> bool {
-        self.san == other.san
-            && self.nags == other.nags
-            && self.comments == other.comments
-            && self.variations == other.variations
-    }
-}
 
 impl Eq for Move {}
 

@@ -10,7 +10,7 @@ use super::{
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
-    rule::{RuleError, is_token_end, swar_find, token_len},
+    rule::{RuleError, is_token_end, token_len},
     tag::tag_pair,
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
@@ -109,6 +109,15 @@ impl RawGame {
             }),
         }
     }
+}
+
+/// The visitor of the splitter: keeps nothing.
+struct Split;
+
+impl Visitor for Split {
+    type Output = ();
+
+    fn end_game(&mut self) {}
 }
 
 /// What stops reading a game.
@@ -256,8 +265,10 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// Reads the raw bytes of the next game without parsing them (comments are scanned, so a
-    /// `[` inside `{...}` does not end a game), or `None` at the end of the input. Each
+    /// Reads the raw bytes of the next game, or `None` at the end of the input. The game ends
+    /// exactly where [`Reader::read_game`] ends it (a `[` inside `{...}` does not end a game; a
+    /// bad game goes on to where the reader resynchronises), so parsing the raw games one by one
+    /// gives what reading the input does. Syntax errors are left for [`RawGame::parse`]. Each
     /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
     pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, GameError> {
         if self.failed {
@@ -269,8 +280,12 @@ impl<R: Read> Reader<R> {
             };
             self.capture = Some(Vec::new());
             self.capture_from = self.pos;
-            self.skip_tags()?;
-            self.skip_movetext(false)?;
+            // The game ends where the reader would end it: parsing it (without keeping
+            // anything) is faster than a lenient scan, and agrees with `read_game` by design.
+            match self.game_at(start, &mut Split) {
+                Ok(()) | Err(Stop::Syntax(..)) => {}
+                Err(Stop::Io(err)) => return Err(err),
+            }
             let mut bytes = self.capture.take().unwrap_or_default();
             bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
             Ok(Some(RawGame { bytes, start }))
@@ -517,10 +532,16 @@ impl<R: Read> Reader<R> {
         let Some(start) = self.begin()? else {
             return Ok(None);
         };
+        self.game_at(start, visitor).map(Some)
+    }
+
+    /// Reads the game that starts at the cursor, `start`.
+    #[inline(always)]
+    fn game_at<V: Visitor>(&mut self, start: Origin, visitor: &mut V) -> Result<V::Output, Stop> {
         if visitor.begin_game(start).0 {
             self.skip_tags()?;
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.tags(visitor)? {
             self.skip_tags()?;
@@ -529,13 +550,13 @@ impl<R: Read> Reader<R> {
         }
         if visitor.begin_movetext().0 {
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.movetext(visitor)? {
             self.skip_movetext(false)?;
             return Err(Stop::Syntax(err, start));
         }
-        Ok(Some(visitor.end_game()))
+        Ok(visitor.end_game())
     }
 
     // white-space = *(SP / HTAB / line-end / escape-line)
@@ -983,14 +1004,27 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Where the first `}`, `\n` or `\r` of `bytes` is: eight bytes at a time for the first 64
-/// (most comments are short), then `memchr`.
+/// Where the first `}` or control byte below 14 (among them `\n` and `\r`) of `bytes` is, or
+/// else the first `}`, `\n` or `\r`: eight bytes at a time for the first 64 (most comments
+/// are short), then `memchr`. The caller checks which byte it found.
 #[inline(always)]
 fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
-    match swar_find(bytes, [b'}', b'\n', b'\r'], 64) {
-        Ok(n) => Some(n),
-        Err(i) => memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n),
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= bytes.len().min(64) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        // Bytes below 14, and bytes equal to `}`: the lowest set bit is exact.
+        let y = x ^ (LO * u64::from(b'}'));
+        let hits = (x.wrapping_sub(LO * 14) & !x & HI) | (y.wrapping_sub(LO) & !y & HI);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
     }
+    memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
 }
 
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
@@ -1071,6 +1105,7 @@ mod tests {
             (b" [%clk 0:03:00] } 2. e4", Some(16)),
             (b"0123456789abcdef\n}", Some(16)),
             (b"01234567\r", Some(8)),
+            (b"0123\t567}", Some(4)),
             (b"no end", None),
             (&[b'x'; 100][..], None),
         ] {
