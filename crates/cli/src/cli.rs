@@ -81,9 +81,9 @@ Examples:
 
 const FEN_EXAMPLES: &str = "\
 Examples:
-  tabia fen startpos e4 c5 Nf3             rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2
+  tabia fen startpos e4 c5 Nf3             the FEN after 1.e4 c5 2.Nf3
   tabia fen --epd startpos e4              the EPD instead of the FEN
-  tabia fen --key 'rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq -'   the position key";
+  tabia fen --key 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq -'   the position key";
 
 const EPD_EXAMPLES: &str = "\
 Examples:

@@ -20,6 +20,7 @@ use std::{
 };
 
 use anyhow::Context;
+use tabia_notation::pgn::{GameError, RawGame, Reader};
 
 /// Size of the read buffers, before and after decompression.
 const BUFFER: usize = 1 << 16;
@@ -224,17 +225,15 @@ pub(crate) struct Line {
 /// The lines of a reader, as an iterator of [`Line`]s; memory holds one line at a time.
 pub(crate) struct Lines<R> {
     reader: R,
-    name: String,
     number: u64,
     offset: u64,
 }
 
 impl<R: BufRead> Lines<R> {
-    /// The lines of `reader`; `name` is used in read errors.
-    pub(crate) fn new(reader: R, name: &str) -> Lines<R> {
+    /// The lines of `reader`.
+    pub(crate) fn new(reader: R) -> Lines<R> {
         Lines {
             reader,
-            name: name.to_owned(),
             number: 0,
             offset: 0,
         }
@@ -264,12 +263,25 @@ impl<R: BufRead> Iterator for Lines<R> {
                     offset,
                 }))
             }
-            Err(err) => Some(Err(anyhow::Error::new(err).context(format!(
-                "{}: read error after line {}",
-                self.name, self.number
-            )))),
+            Err(err) => {
+                Some(Err(anyhow::Error::new(err)
+                    .context(format!("read error after line {}", self.number))))
+            }
         }
     }
+}
+
+/// The games of a PGN input as raw bytes (split on the reader thread, parsed by the workers),
+/// with a read error as `read error: <cause>`.
+pub(crate) fn raw_games(
+    reader: Box<dyn BufRead + Send>,
+) -> impl Iterator<Item = anyhow::Result<RawGame>> + Send {
+    Reader::new(reader).raw_games().map(|game| {
+        game.map_err(|err| match err {
+            GameError::Io(io) => anyhow::Error::new(io).context("read error"),
+            other => anyhow::Error::new(other),
+        })
+    })
 }
 
 #[cfg(test)]
@@ -428,9 +440,24 @@ mod tests {
     }
 
     #[test]
+    fn raw_games_split_and_name_read_errors() {
+        let bytes = zstd::encode_all(&b"1. e4 *\n\n1. d4 *\n"[..], 1).unwrap();
+        let (_, reader) = decompress(io::Cursor::new(bytes.clone())).unwrap();
+        let games: Vec<RawGame> = raw_games(reader).collect::<anyhow::Result<_>>().unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].start.line, 3);
+
+        let (_, reader) = decompress(io::Cursor::new(bytes[..bytes.len() - 2].to_vec())).unwrap();
+        let err = raw_games(reader).find_map(Result::err).unwrap();
+        let text = format!("{err:#}");
+        assert!(text.starts_with("read error: "), "{text}");
+        assert_eq!(text.matches("read error").count(), 1, "{text}");
+    }
+
+    #[test]
     fn lines_strip_line_ends_and_count() {
         let text = b"one\r\ntwo\n\nlast";
-        let lines: Vec<Line> = Lines::new(&text[..], "t")
+        let lines: Vec<Line> = Lines::new(&text[..])
             .collect::<anyhow::Result<_>>()
             .unwrap();
         let got: Vec<(&[u8], u64, u64)> = lines

@@ -9,6 +9,28 @@ use std::io::{self, BufWriter, StdoutLock};
 
 use serde::Serialize;
 
+use crate::report::Diagnostic;
+
+/// The NDJSON line of a game or position that could not be processed.
+#[derive(Debug, Serialize)]
+pub(crate) struct ErrorRecord<'a> {
+    file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<u64>,
+    error: &'a Diagnostic,
+}
+
+impl<'a> ErrorRecord<'a> {
+    /// The line of the item `diagnostic` is about.
+    pub(crate) fn new(diagnostic: &'a Diagnostic) -> ErrorRecord<'a> {
+        ErrorRecord {
+            file: &diagnostic.file,
+            game: diagnostic.game,
+            error: diagnostic,
+        }
+    }
+}
+
 /// Standard output, locked once and buffered; write with `?` so that a closed pipe ends the run
 /// quietly (see `cli::is_broken_pipe`).
 pub(crate) fn stdout() -> BufWriter<StdoutLock<'static>> {

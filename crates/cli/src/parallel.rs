@@ -36,6 +36,7 @@ use std::{
 
 use crate::{
     input::Line,
+    output,
     report::{Diagnostic, Reporter},
 };
 
@@ -103,6 +104,15 @@ impl Sink {
     pub(crate) fn error(&mut self, diagnostic: &Diagnostic) {
         self.this_bad = true;
         self.warn(diagnostic);
+    }
+
+    /// Reports an error of the current item like [`Sink::error`] and, with `json`, also writes
+    /// the item's NDJSON line: `{"file":…,"game":…,"error":{…}}` (README, "JSON output").
+    pub(crate) fn reject(&mut self, diagnostic: &Diagnostic, json: bool) {
+        self.error(diagnostic);
+        if json {
+            output::json_line(&mut self.out, &output::ErrorRecord::new(diagnostic));
+        }
     }
 
     /// Reports a diagnostic that does not make the item bad.
@@ -405,6 +415,25 @@ mod tests {
                 assert_eq!((got.2.items, got.2.bad), (2000, 2000 / 7));
             }
         }
+    }
+
+    #[test]
+    fn rejected_items_get_their_json_line() {
+        let mut sink = Sink::default();
+        let d = Diagnostic::new("g.pgn", "bad").at(3, 4).game(2);
+        sink.reject(&d, true);
+        sink.end_item();
+        sink.reject(&d, false);
+        sink.end_item();
+        assert_eq!(sink.bad, 2);
+        assert_eq!(
+            String::from_utf8(sink.out).unwrap(),
+            "{\"file\":\"g.pgn\",\"game\":2,\"error\":{\"file\":\"g.pgn\",\"line\":3,\"column\":4,\"game\":2,\"message\":\"bad\"}}\n"
+        );
+        assert_eq!(
+            String::from_utf8(sink.diagnostics).unwrap(),
+            "g.pgn:3:4: game 2: bad\ng.pgn:3:4: game 2: bad\n"
+        );
     }
 
     #[test]

@@ -102,7 +102,7 @@ impl<'a> Session<'a> {
         self.tally.bad += outcome.bad;
         if let Some(err) = outcome.input_error {
             self.out.flush()?;
-            self.fail(&err);
+            self.fail(&err.context(input.name));
         }
         Ok(())
     }
@@ -200,11 +200,9 @@ mod tests {
                 };
                 let name = input.name.clone();
                 session
-                    .pipeline(
-                        input,
-                        |reader| Lines::new(reader, &name),
-                        |sink, n, line| shout(&name, sink, n, line),
-                    )
+                    .pipeline(input, Lines::new, |sink, n, line| {
+                        shout(&name, sink, n, line)
+                    })
                     .unwrap();
             }
             session.finish().unwrap()
@@ -259,8 +257,11 @@ mod tests {
         let mut bytes = zstd::encode_all(&b"first\nsecond\n"[..], 1).unwrap();
         bytes.truncate(bytes.len() - 3);
         std::fs::write(&a, bytes).unwrap();
-        let (_, err, status) = run(&[a], 2, false);
-        assert!(err.contains("read error"), "{err}");
+        let (_, err, status) = run(std::slice::from_ref(&a), 2, false);
+        assert!(
+            err.starts_with(&format!("tabia: {}: read error", a.display())),
+            "{err}"
+        );
         assert_eq!(status, Status::Failure);
     }
 }

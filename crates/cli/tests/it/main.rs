@@ -3,8 +3,11 @@
 mod eco;
 mod epd;
 mod fen;
+mod general;
 mod pgn;
 mod show;
+mod streaming;
+mod support;
 mod validate;
 
 /// The `tabia` binary built for these tests.

@@ -41,7 +41,10 @@ pub struct Game {
 }
 
 /// A line of play: the mainline or a variation.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Dropping and comparing trees works on an explicit stack, whatever their depth; `Clone` and
+/// `Debug` recurse, one level per nested variation.
+#[derive(Debug, Clone, Default)]
 pub struct Line {
     /// Comments before the first move of the line.
     pub comments: Vec<String>,
@@ -93,14 +96,47 @@ impl Drop for Line {
     }
 }
 
-impl PartialEq for Move {
-    fn eq(&self, other: &Move) -> bool {
+impl Move {
+    /// Equal but for the variations, whose number only is compared.
+    fn shallow_eq(&self, other: &Move) -> bool {
         self.san == other.san
             && self.nags == other.nags
             && self.comments == other.comments
-            && self.variations == other.variations
+            && self.variations.len() == other.variations.len()
     }
 }
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.shallow_eq(other)
+            && self
+                .variations
+                .iter()
+                .zip(&other.variations)
+                .all(|(a, b)| a == b)
+    }
+}
+
+impl PartialEq for Line {
+    /// Compares two trees from an explicit stack: no recursion however deep they nest.
+    fn eq(&self, other: &Line) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.comments != b.comments || a.moves.len() != b.moves.len() {
+                return false;
+            }
+            for (x, y) in a.moves.iter().zip(&b.moves) {
+                if !x.shallow_eq(y) {
+                    return false;
+                }
+                stack.extend(x.variations.iter().zip(&y.variations));
+            }
+        }
+        true
+    }
+}
+
+impl Eq for Line {}
 
 impl Eq for Move {}
 

@@ -1,0 +1,231 @@
+//! What every streaming subcommand shares, tried on `tabia pgn`: compressed inputs, standard
+//! input, order with several jobs, bad inputs, exit codes, a closed standard output.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Command, Stdio},
+};
+
+use predicates::prelude::*;
+
+use crate::support::{CODECS, compress, fixture, numbered_games, tabia};
+
+fn sample() -> Vec<u8> {
+    std::fs::read(fixture("pgn/ok/sample.pgn")).expect("fixture")
+}
+
+fn sample_out() -> String {
+    std::fs::read_to_string(fixture("pgn/ok/sample.out")).expect("fixture")
+}
+
+#[test]
+fn each_compression_from_a_file_whatever_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for codec in CODECS {
+        // The name says nothing of the compression: the magic bytes do.
+        let path = dir.path().join(format!("{codec:?}.pgn"));
+        std::fs::write(&path, compress(codec, &sample())).unwrap();
+        tabia()
+            .args(["pgn", "-q"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout(sample_out());
+    }
+}
+
+#[test]
+fn each_compression_on_standard_input() {
+    for codec in CODECS {
+        tabia()
+            .args(["pgn", "-q", "-j", "2"])
+            .write_stdin(compress(codec, &sample()))
+            .assert()
+            .success()
+            .stdout(sample_out());
+    }
+}
+
+#[test]
+fn several_inputs_are_read_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let zst = dir.path().join("a.zst");
+    std::fs::write(&zst, compress(crate::support::Codec::Zstd, &sample())).unwrap();
+    tabia()
+        .args(["pgn", "-q"])
+        .arg(&zst)
+        .arg("-")
+        .arg(fixture("pgn/ok/sample.pgn"))
+        .write_stdin("1. e4 *\n")
+        .assert()
+        .success()
+        .stdout(format!("{0}1. e4 *\n\n{0}", sample_out()));
+}
+
+#[test]
+fn output_and_diagnostics_keep_the_input_order_with_two_jobs() {
+    let pgn = numbered_games(3000);
+    let one = tabia()
+        .args(["pgn", "-j", "1"])
+        .write_stdin(pgn.clone())
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let two = tabia()
+        .args(["pgn", "-j", "2"])
+        .write_stdin(pgn)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+    let stdout = String::from_utf8(two.stdout).unwrap();
+    let events: Vec<usize> = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Event \"")?
+                .strip_suffix("\"]")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    let expected: Vec<usize> = (1..=3000).filter(|i| i % 10 != 0).collect();
+    assert_eq!(events, expected);
+    let stderr = String::from_utf8(two.stderr).unwrap();
+    let games: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split(": game ").nth(1)?.split(':').next())
+        .collect();
+    let bad: Vec<String> = (1..=300).map(|i| (i * 10).to_string()).collect();
+    assert_eq!(games, bad);
+    assert!(stderr.ends_with("games 3000, errors 300\n"), "{stderr}");
+}
+
+#[test]
+fn bad_games_are_reported_with_file_line_column_and_status_1() {
+    tabia()
+        .args(["pgn", "--check"])
+        .write_stdin(numbered_games(20))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "<stdin>:39:7: game 10: invalid SAN move\n\
+             <stdin>:79:7: game 20: invalid SAN move\n\
+             games 20, errors 2\n",
+        );
+}
+
+#[test]
+fn quiet_leaves_out_the_summary_but_not_the_errors() {
+    tabia()
+        .args(["pgn", "--check", "--quiet"])
+        .write_stdin(numbered_games(10))
+        .assert()
+        .code(1)
+        .stderr("<stdin>:39:7: game 10: invalid SAN move\n");
+    tabia()
+        .args(["pgn", "--check", "-q"])
+        .write_stdin(numbered_games(9))
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn no_progress_when_standard_error_is_not_a_terminal() {
+    // assert_cmd pipes standard error: only the summary appears, no `\r` redraws.
+    tabia()
+        .args(["pgn", "--check"])
+        .write_stdin(numbered_games(9))
+        .assert()
+        .success()
+        .stderr("games 9, errors 0\n");
+}
+
+#[test]
+fn missing_input_is_status_2_and_the_other_inputs_still_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.pgn");
+    tabia()
+        .args(["pgn"])
+        .arg(&missing)
+        .arg(fixture("pgn/ok/sample.pgn"))
+        .assert()
+        .code(2)
+        .stdout(sample_out())
+        .stderr(predicate::str::starts_with(format!(
+            "tabia: cannot open {}: ",
+            missing.display()
+        )))
+        .stderr(predicate::str::ends_with(
+            "games 1, errors 0, unreadable inputs 1\n",
+        ));
+    tabia()
+        .args(["pgn"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+}
+
+#[test]
+fn corrupt_compressed_input_is_status_2_after_what_could_be_read() {
+    let mut bytes = compress(crate::support::Codec::Gzip, numbered_games(500).as_bytes());
+    let cut = bytes.len() - 20;
+    bytes.truncate(cut);
+    tabia()
+        .args(["pgn", "-q"])
+        .write_stdin(bytes)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::starts_with("[Event \"1\"]"))
+        .stderr(predicate::str::contains("tabia: <stdin>: "));
+}
+
+#[test]
+fn closed_standard_output_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.pgn");
+    std::fs::write(&path, numbered_games(20_000)).unwrap();
+    for jobs in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabia"))
+            .args(["pgn", "-q", "-j", jobs])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one line, then close the pipe, like `| head -1`.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert_eq!(first, "[Event \"1\"]\n");
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "jobs {jobs}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "jobs {jobs}");
+    }
+}
+
+#[test]
+fn a_pipe_delivering_bytes_slowly_is_read_whole() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabia"))
+        .args(["pgn", "-q", "-j", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = compress(crate::support::Codec::Zstd, &sample());
+    for chunk in bytes.chunks(7) {
+        stdin.write_all(chunk).unwrap();
+        stdin.flush().unwrap();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), sample_out());
+}
