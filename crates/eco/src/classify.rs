@@ -162,7 +162,7 @@ impl<'t> Classifier<'t> {
         if self.done {
             return Ok(false);
         }
-        let m = self.position.parse_move(&san.san.to_string())?;
+        let m = self.position.resolve(san.san)?;
         Ok(self.play(m))
     }
 

@@ -1,19 +1,25 @@
 //! `tabia eco`: name the opening of games (TSV, NDJSON, or re-emitted with tags) or of
 //! positions, with the embedded table or one loaded at run time.
 
-use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
+use std::{
+    borrow::Cow,
+    fs,
+    io::{BufRead, Write as _},
+    mem,
+    path::PathBuf,
+};
 
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
 use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
-use tabia_position::Position;
+use tabia_position::{ParsePositionError, Position};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::Source,
+    input::{Source, raw_games},
     output,
-    parallel::Sink,
+    parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
 };
@@ -66,33 +72,115 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(
-            input,
-            |reader| {
-                Reader::new(reader)
-                    .raw_games()
-                    .map(|raw| raw.map_err(anyhow::Error::from))
-            },
-            |sink, number, raw| game(&name, args, table, sink, number, &raw),
-        )?;
+        if args.tag {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                tag_game(&name, table, sink, number, &raw);
+            })?;
+        } else {
+            // Classifying is cheap next to splitting the input into games: the reader thread
+            // classifies as it reads (one pass, the rest of each movetext skipped), and the
+            // workers only write the lines.
+            session.pipeline(
+                input,
+                |reader| classified_games(reader, table),
+                |sink, number, item| write_item(&name, args.json, sink, number, item),
+            )?;
+        }
     }
     Ok(session.finish()?)
 }
 
-/// One output record, for `--json`.
+/// What the reader thread makes of one game.
+struct Item<'t>(Result<Classification<'t>, ItemError>);
+
+enum ItemError {
+    Syntax(tabia_notation::Error),
+    Classify(ClassifyError),
+}
+
+impl Weigh for Item<'_> {
+    fn weight(&self) -> usize {
+        mem::size_of::<Item<'_>>()
+    }
+}
+
+/// The games of an input, classified as they are read.
+fn classified_games(
+    reader: Box<dyn BufRead + Send>,
+    table: &Table,
+) -> impl Iterator<Item = anyhow::Result<Item<'_>>> + Send {
+    let mut reader = Reader::new(reader);
+    let mut visitor = GameVisitor::new(table);
+    std::iter::from_fn(move || match reader.read_game(&mut visitor) {
+        Ok(None) => None,
+        Ok(Some(Ok(class))) => Some(Ok(Item(Ok(class)))),
+        Ok(Some(Err(err))) => Some(Ok(Item(Err(ItemError::Classify(err))))),
+        Err(GameError::Syntax { error, .. }) => Some(Ok(Item(Err(ItemError::Syntax(error))))),
+        Err(GameError::Io(io)) => Some(Err(anyhow::Error::new(io).context("read error"))),
+        Err(other) => Some(Err(anyhow::Error::new(other))),
+    })
+}
+
+/// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
+fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: Item<'_>) {
+    match item.0 {
+        Ok(class) => write_game(&mut sink.out, name, json, number, class),
+        Err(ItemError::Syntax(error)) => {
+            sink.reject(&Diagnostic::from_error(name, &error).game(number), json);
+        }
+        Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, &err), json),
+    }
+}
+
+/// One `--json` line (README, "JSON output"): fields that do not apply are left out.
 #[derive(Debug, Serialize)]
 struct Record<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     game: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<&'a str>,
     /// `named`, `unnamed`, `non-standard start` or `chess960`.
     status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     eco: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     extended: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     ply: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<&'a str>,
+}
+
+/// The `--json` line of a position that cannot be read.
+#[derive(Debug, Serialize)]
+struct PositionError<'a> {
+    position: &'a str,
+    error: ErrorMessage,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorMessage {
+    message: String,
+}
+
+impl<'a> Record<'a> {
+    fn new(status: &'static str, opening: Option<&'a Opening>, ply: Option<usize>) -> Record<'a> {
+        Record {
+            file: None,
+            game: None,
+            position: None,
+            status,
+            eco: opening.map(Opening::eco),
+            extended: opening.and_then(Opening::extended),
+            name: opening.map(Opening::name),
+            ply,
+            moves: opening.map(Opening::moves),
+        }
+    }
 }
 
 fn status(class: Classification<'_>) -> &'static str {
@@ -105,23 +193,16 @@ fn status(class: Classification<'_>) -> &'static str {
 }
 
 /// Writes one game's line: TSV (number, ECO, extended code, name, ply) or NDJSON.
-fn write_game(out: &mut Vec<u8>, json: bool, number: u64, class: Classification<'_>) {
+fn write_game(out: &mut Vec<u8>, file: &str, json: bool, number: u64, class: Classification<'_>) {
     let m = class.matched();
     let opening = m.map(|m| m.opening);
     if json {
-        output::json_line(
-            out,
-            &Record {
-                game: Some(number),
-                position: None,
-                status: status(class),
-                eco: opening.map(Opening::eco),
-                extended: opening.and_then(Opening::extended),
-                name: opening.map(Opening::name),
-                ply: m.map(|m| m.ply),
-                moves: opening.map(Opening::moves),
-            },
-        );
+        let record = Record {
+            file: Some(file),
+            game: Some(number),
+            ..Record::new(status(class), opening, m.map(|m| m.ply))
+        };
+        output::json_line(out, &record);
     } else {
         let number = number.to_string();
         let ply = m.map_or_else(|| "-".to_owned(), |m| m.ply.to_string());
@@ -146,24 +227,6 @@ fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
     match err.origin() {
         Some(Origin { line, column, .. }) => diagnostic.at(line, column),
         None => diagnostic,
-    }
-}
-
-/// Classifies one game and writes its line (or the game itself with `--tag`).
-fn game(name: &str, args: &Args, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
-    if args.tag {
-        return tag_game(name, table, sink, number, raw);
-    }
-    let mut reader = Reader::with_capacity(4096, &raw.bytes[..]).with_origin(raw.start);
-    let mut visitor = GameVisitor::new(table);
-    match reader.read_game(&mut visitor) {
-        Ok(Some(Ok(class))) => write_game(&mut sink.out, args.json, number, class),
-        Ok(Some(Err(err))) => sink.error(&classify_error(name, number, &err)),
-        Ok(None) => {}
-        Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
-        }
-        Err(err) => sink.error(&Diagnostic::new(name, err.to_string()).game(number)),
     }
 }
 
@@ -222,6 +285,21 @@ fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
             Err(err) => {
                 let label = format!("position {number}");
                 session.diagnostic(&Diagnostic::new(&label, err.to_string()))?;
+                if args.json {
+                    let message = match &err {
+                        ParsePositionError::Syntax(syntax) => syntax.message(),
+                        other => other.to_string(),
+                    };
+                    let mut out = Vec::new();
+                    output::json_line(
+                        &mut out,
+                        &PositionError {
+                            position: text,
+                            error: ErrorMessage { message },
+                        },
+                    );
+                    session.out().write_all(&out)?;
+                }
                 session.count(1, 1);
                 continue;
             }
@@ -229,23 +307,16 @@ fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
         let opening = table.classify_position(&pos);
         let mut out = Vec::new();
         if args.json {
-            output::json_line(
-                &mut out,
-                &Record {
-                    game: None,
-                    position: Some(text),
-                    status: if opening.is_some() {
-                        "named"
-                    } else {
-                        "unnamed"
-                    },
-                    eco: opening.map(Opening::eco),
-                    extended: opening.and_then(Opening::extended),
-                    name: opening.map(Opening::name),
-                    ply: opening.map(Opening::ply),
-                    moves: opening.map(Opening::moves),
-                },
-            );
+            let status = if opening.is_some() {
+                "named"
+            } else {
+                "unnamed"
+            };
+            let record = Record {
+                position: Some(text),
+                ..Record::new(status, opening, opening.map(Opening::ply))
+            };
+            output::json_line(&mut out, &record);
         } else {
             output::tsv_row(
                 &mut out,

@@ -1,16 +1,16 @@
 //! `tabia pgn`: re-emit games in PGN export format, or only check them.
 //!
 //! The input is split into raw games by the notation crate's splitter, and each game is parsed
-//! (on any worker thread) with its absolute line numbers. A game that parses is handed to
-//! [`check_game`], where checks beyond syntax plug in, then written out.
+//! (on any worker thread) with its absolute line numbers. A game that parses is replayed
+//! ([`check_game`]: legal moves, a result that agrees with the board), then written out.
 
 use std::{io::Write as _, mem, path::PathBuf};
 
-use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
+use tabia_notation::pgn::{Game, GameError, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::Source,
+    input::{Source, raw_games},
     parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
@@ -42,15 +42,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(
-            input,
-            |reader| {
-                Reader::new(reader)
-                    .raw_games()
-                    .map(|raw| raw.map_err(anyhow::Error::from))
-            },
-            |sink, number, raw| game(&name, args, sink, number, &raw),
-        )?;
+        session.pipeline(input, raw_games, |sink, number, raw| {
+            game(&name, args, sink, number, &raw);
+        })?;
     }
     Ok(session.finish()?)
 }
@@ -81,9 +75,16 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
     }
 }
 
-/// Checks of a well-formed game beyond its syntax; each problem goes to `sink.error` (which
-/// makes the game bad: it is then not written). Legality (tabia-position's replay) plugs in
-/// here.
+/// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
+/// of the variations, from the `FEN` tag's position) and a result that agrees with a mate or
+/// automatic draw on the board. A problem goes to `sink.error`, which makes the game bad: it
+/// is then not written.
 fn check_game(name: &str, number: u64, game: &Game, sink: &mut Sink) {
-    let _ = (name, number, game, sink);
+    if let Err(err) = tabia_position::check_game(game) {
+        let mut diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+        if let Some(at) = err.origin() {
+            diagnostic = diagnostic.at(at.line, at.column);
+        }
+        sink.error(&diagnostic);
+    }
 }

@@ -83,3 +83,20 @@ fn missing_file_is_a_failure() {
         .code(2)
         .stderr(contains("cannot open /nonexistent/x.pgn"));
 }
+
+#[test]
+fn illegal_moves_and_wrong_results_are_reported() {
+    let input = "1. e4 e5 2. Ke3 *\n\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n1. d4 (1. d5) *\n\n1. c4 *\n";
+    tabia()
+        .args(["pgn"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("1. c4 *\n\n")
+        .stderr(
+            "<stdin>:1:13: game 1: illegal move 2. Ke3 (ply 3): no white king can go to e3\n\
+             <stdin>:5:16: game 2: result 1-0 but the game ends in black mates (0-1)\n\
+             <stdin>:7:11: game 3: illegal move 1. d5 (ply 1, in a variation): it is white's move, and this is a move for black\n\
+             games 4, errors 3\n",
+        );
+}

@@ -111,6 +111,15 @@ impl RawGame {
     }
 }
 
+/// The visitor of the splitter: keeps nothing.
+struct Split;
+
+impl Visitor for Split {
+    type Output = ();
+
+    fn end_game(&mut self) {}
+}
+
 /// What stops reading a game.
 enum Stop {
     Io(io::Error),
@@ -144,6 +153,9 @@ pub struct Reader<R> {
     pos: usize,
     /// End of the valid data in `buf`.
     end: usize,
+    /// Past this cursor position, fewer than [`LOOKAHEAD`] bytes are buffered and the input
+    /// goes on: time to refill (`usize::MAX` once the input ended).
+    refill_at: usize,
     eof: bool,
     failed: bool,
     bom_checked: bool,
@@ -177,6 +189,7 @@ impl<R: Read> Reader<R> {
             buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
             pos: 0,
             end: 0,
+            refill_at: 0,
             eof: false,
             failed: false,
             bom_checked: false,
@@ -252,8 +265,10 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// Reads the raw bytes of the next game without parsing them (comments are scanned, so a
-    /// `[` inside `{...}` does not end a game), or `None` at the end of the input. Each
+    /// Reads the raw bytes of the next game, or `None` at the end of the input. The game ends
+    /// exactly where [`Reader::read_game`] ends it (a `[` inside `{...}` does not end a game; a
+    /// bad game goes on to where the reader resynchronises), so parsing the raw games one by one
+    /// gives what reading the input does. Syntax errors are left for [`RawGame::parse`]. Each
     /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
     pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, GameError> {
         if self.failed {
@@ -265,8 +280,12 @@ impl<R: Read> Reader<R> {
             };
             self.capture = Some(Vec::new());
             self.capture_from = self.pos;
-            self.skip_tags()?;
-            self.skip_movetext(false)?;
+            // The game ends where the reader would end it: parsing it (without keeping
+            // anything) is faster than a lenient scan, and agrees with `read_game` by design.
+            match self.game_at(start, &mut Split) {
+                Ok(()) | Err(Stop::Syntax(..)) => {}
+                Err(Stop::Io(err)) => return Err(err),
+            }
             let mut bytes = self.capture.take().unwrap_or_default();
             bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
             Ok(Some(RawGame { bytes, start }))
@@ -299,9 +318,9 @@ impl<R: Read> Reader<R> {
     }
 
     /// Makes sure [`LOOKAHEAD`] bytes are buffered ahead of the cursor, unless the input ends.
-    #[inline]
+    #[inline(always)]
     fn fill(&mut self) -> io::Result<()> {
-        if self.end - self.pos < LOOKAHEAD && !self.eof {
+        if self.pos >= self.refill_at {
             self.refill()?;
         }
         Ok(())
@@ -341,9 +360,17 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
+                Err(err) => {
+                    self.refill_at = self.end.saturating_sub(LOOKAHEAD - 1);
+                    return Err(err);
+                }
             }
         }
+        self.refill_at = if self.eof {
+            usize::MAX
+        } else {
+            self.end.saturating_sub(LOOKAHEAD - 1)
+        };
         Ok(())
     }
 
@@ -505,10 +532,16 @@ impl<R: Read> Reader<R> {
         let Some(start) = self.begin()? else {
             return Ok(None);
         };
+        self.game_at(start, visitor).map(Some)
+    }
+
+    /// Reads the game that starts at the cursor, `start`.
+    #[inline(always)]
+    fn game_at<V: Visitor>(&mut self, start: Origin, visitor: &mut V) -> Result<V::Output, Stop> {
         if visitor.begin_game(start).0 {
             self.skip_tags()?;
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.tags(visitor)? {
             self.skip_tags()?;
@@ -517,13 +550,13 @@ impl<R: Read> Reader<R> {
         }
         if visitor.begin_movetext().0 {
             self.skip_movetext(false)?;
-            return Ok(Some(visitor.end_game()));
+            return Ok(visitor.end_game());
         }
         if let Err(err) = self.movetext(visitor)? {
             self.skip_movetext(false)?;
             return Err(Stop::Syntax(err, start));
         }
-        Ok(Some(visitor.end_game()))
+        Ok(visitor.end_game())
     }
 
     // white-space = *(SP / HTAB / line-end / escape-line)
@@ -562,37 +595,44 @@ impl<R: Read> Reader<R> {
             if self.peek() != Some(b'[') {
                 return Ok(Ok(()));
             }
-            let line_len = loop {
+            // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
+            // before a line end is buffered, more is read and it runs again.
+            loop {
                 let data = &self.buf[self.pos..self.end];
-                match rest_of_line(data) {
-                    Some(n) => break n,
-                    None if self.eof => break data.len(),
-                    None if data.len() >= self.buf.len() / 2 => {
-                        return Ok(Err(self
-                            .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                            .with_expected(
-                                "a tag pair shorter than half the reader's buffer",
-                            )));
+                let err = match tag_pair(data) {
+                    Ok((rest, pair)) => {
+                        visitor.tag(pair.name, RawTag(pair.value));
+                        self.pos += data.len() - rest.len();
+                        break;
                     }
-                    None => self.refill()?,
+                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
+                    Err(nom::Err::Incomplete(_)) => None,
+                };
+                if self.eof || rest_of_line(data).is_some() {
+                    let Some(err) = err else {
+                        return Ok(Err(self.error_here(
+                            ErrorKind::UnterminatedTag,
+                            self.pos,
+                            1,
+                        )));
+                    };
+                    return Ok(Err(self.rule_error(err, self.pos, data.len())));
                 }
-            };
-            let line = &self.buf[self.pos..self.pos + line_len];
-            match tag_pair(line) {
-                Ok((rest, pair)) => {
-                    visitor.tag(pair.name, RawTag(pair.value));
-                    self.pos += line_len - rest.len();
+                if data.len() >= self.buf.len() / 2 {
+                    return Ok(Err(self
+                        .error_here(ErrorKind::InvalidTag, self.pos, 1)
+                        .with_expected(
+                            "a tag pair shorter than half the reader's buffer",
+                        )));
                 }
-                Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
-                    return Ok(Err(self.rule_error(err, self.pos, line_len)));
-                }
-                Err(nom::Err::Incomplete(_)) => {
-                    return Ok(Err(self.error_here(
-                        ErrorKind::UnterminatedTag,
-                        self.pos,
-                        1,
-                    )));
-                }
+                self.refill()?;
+            }
+            // The common case, `]\n[`, without the general white-space loop.
+            if self.buf[self.pos..self.end].starts_with(b"\n[") {
+                self.pos += 1;
+                self.line += 1;
+                self.line_start = self.abs(self.pos);
+                continue;
             }
             self.skip_space()?;
         }
@@ -604,9 +644,7 @@ impl<R: Read> Reader<R> {
         let mut depth: u64 = 0;
         let mut has_move = false;
         loop {
-            if self.end - self.pos < LOOKAHEAD && !self.eof {
-                self.refill()?;
-            }
+            self.fill()?;
             let data = &self.buf[self.pos..self.end];
             let Some(&b) = data.first() else {
                 return Ok(Err(self.missing_result(depth)));
@@ -626,6 +664,20 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 b'0'..=b'9' | b'*' => {
+                    // The common case first: a move number such as `12.` or `12...`.
+                    let digits = data
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .unwrap_or(data.len());
+                    if digits > 0 && data.get(digits) == Some(&b'.') {
+                        let dots = data[digits..]
+                            .iter()
+                            .position(|&b| b != b'.')
+                            .unwrap_or(data.len() - digits);
+                        let n = digits + dots;
+                        self.pos += n + usize::from(data.get(n) == Some(&b' '));
+                        continue;
+                    }
                     if let Ok((rest, outcome)) = result(data) {
                         if depth > 0 {
                             let n = data.len() - rest.len();
@@ -653,7 +705,10 @@ impl<R: Read> Reader<R> {
                         continue;
                     }
                     match move_number(data) {
-                        Ok((rest, ())) => self.pos += data.len() - rest.len(),
+                        Ok((rest, ())) => {
+                            self.pos +=
+                                data.len() - rest.len() + usize::from(rest.first() == Some(&b' '));
+                        }
                         Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
                             return Ok(Err(self.rule_error(err, self.pos, data.len())));
                         }
@@ -666,14 +721,20 @@ impl<R: Read> Reader<R> {
                         }
                     }
                 }
-                b'{' => match brace_body(&data[1..]) {
-                    Some(n) => {
+                b'{' => match find_brace_or_line_end(&data[1..]) {
+                    Some(n) if data[1 + n] == b'}' => {
+                        // The common case: a comment on one line.
+                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                        visitor.comment(RawComment(&self.buf[from..to]));
+                        self.pos = to + 1 + usize::from(data.get(n + 2) == Some(&b' '));
+                    }
+                    Some(_) if let Some(n) = brace_body(&data[1..]) => {
                         let (from, to) = (self.pos + 1, self.pos + 1 + n);
                         visitor.comment(RawComment(&self.buf[from..to]));
                         self.count_lines(from, to);
                         self.pos = to + 1;
                     }
-                    None => {
+                    _ => {
                         if let Err(err) = self.long_comment(visitor, true)? {
                             return Ok(Err(err));
                         }
@@ -762,7 +823,7 @@ impl<R: Read> Reader<R> {
     }
 
     // san-token = san [suffix] token-end      (the suffix is read as its own token)
-    #[inline]
+    #[inline(always)]
     fn san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         let data = &self.buf[self.pos..self.end];
         if let Some((san, n)) = san_token(data)
@@ -771,7 +832,8 @@ impl<R: Read> Reader<R> {
                 .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
         {
             let at = self.origin();
-            self.pos += n;
+            // The space after the move, if any, saves a turn of the movetext loop.
+            self.pos += n + usize::from(data.get(n) == Some(&b' '));
             visitor.san(san, at);
             return Ok(());
         }
@@ -942,6 +1004,29 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// Where the first `}` or control byte below 14 (among them `\n` and `\r`) of `bytes` is, or
+/// else the first `}`, `\n` or `\r`: eight bytes at a time for the first 64 (most comments
+/// are short), then `memchr`. The caller checks which byte it found.
+#[inline(always)]
+fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= bytes.len().min(64) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        // Bytes below 14, and bytes equal to `}`: the lowest set bit is exact.
+        let y = x ^ (LO * u64::from(b'}'));
+        let hits = (x.wrapping_sub(LO * 14) & !x & HI) | (y.wrapping_sub(LO) & !y & HI);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
+}
+
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
 /// as the reader would see it.
 fn is_result_token(mut token: &[u8]) -> bool {
@@ -962,10 +1047,14 @@ fn is_result_token(mut token: &[u8]) -> bool {
     matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
 }
 
-/// The one place the reader parses a SAN token: the move and how many bytes it took.
-#[inline]
+/// The one place the reader parses a SAN token: the move and how many bytes it took. (The
+/// grammar rule itself, inlined here, rather than `SanPlus::prefix`, which builds an `Error`.)
+#[inline(always)]
 fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
-    SanPlus::prefix(bytes).ok()
+    match crate::san::san_plus(bytes) {
+        Ok((rest, san)) => Some((san, bytes.len() - rest.len())),
+        Err(_) => None,
+    }
 }
 
 /// The games of a [`Reader`] as owned [`Game`] trees; see [`Reader::games`].
@@ -1008,6 +1097,27 @@ impl<R> fmt::Debug for Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn brace_or_line_end() {
+        for (s, want) in [
+            (&b"abc}"[..], Some(3)),
+            (b" [%clk 0:03:00] } 2. e4", Some(16)),
+            (b"0123456789abcdef\n}", Some(16)),
+            (b"01234567\r", Some(8)),
+            (b"0123\t567}", Some(4)),
+            (b"no end", None),
+            (&[b'x'; 100][..], None),
+        ] {
+            assert_eq!(find_brace_or_line_end(s), want, "{s:?}");
+        }
+        let mut long = vec![b'x'; 100];
+        long.push(b'}');
+        assert_eq!(find_brace_or_line_end(&long), Some(100));
+        // A byte just above a match must not hide it (borrows run upwards only).
+        assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
+        assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+    }
 
     #[test]
     fn result_tokens() {

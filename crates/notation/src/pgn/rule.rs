@@ -56,13 +56,76 @@ pub(crate) fn fail<T>(rest: &[u8], len: usize, kind: ErrorKind) -> Res<'_, T> {
     Err(nom::Err::Error(RuleError::at(rest, len, kind)))
 }
 
+/// Byte classes, one table lookup each on the hot paths.
+pub(crate) const TOKEN_END: u8 = 1;
+/// A byte of a tag name.
+pub(crate) const NAME: u8 = 2;
+/// A byte that stops the scan of a tag value: `"`, `\` or a line end.
+pub(crate) const VALUE_STOP: u8 = 4;
+
+/// The class bits of each byte.
+pub(crate) static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut bits = 0;
+        if matches!(
+            c,
+            b' ' | b'\t' | b'\n' | b'\r' | b'(' | b')' | b'{' | b'}' | b';' | b'['
+        ) {
+            bits |= TOKEN_END;
+        }
+        if c.is_ascii_alphanumeric()
+            || matches!(c, b'_' | b'+' | b'-' | b'.' | b':' | b'#' | b'=' | b'/')
+        {
+            bits |= NAME;
+        }
+        if matches!(c, b'"' | b'\\' | b'\n' | b'\r') {
+            bits |= VALUE_STOP;
+        }
+        table[b] = bits;
+        b += 1;
+    }
+    table
+};
+
 /// Whether `b` ends a movetext token: white space, or one of `( ) { } ; [`.
-#[inline]
+#[inline(always)]
 pub(crate) fn is_token_end(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t' | b'\n' | b'\r' | b'(' | b')' | b'{' | b'}' | b';' | b'['
-    )
+    CLASS[usize::from(b)] & TOKEN_END != 0
+}
+
+/// Looks for the first of `needles` in the first `limit` bytes of `bytes` (rounded down to
+/// whole words), eight bytes at a time: `Ok(position)`, or `Err(scanned)` when none is among
+/// the `scanned` bytes, so that the caller goes on from there. For short scans, where `memchr`'s
+/// setup costs more than the scan.
+#[inline(always)]
+pub(crate) fn swar_find<const N: usize>(
+    bytes: &[u8],
+    needles: [u8; N],
+    limit: usize,
+) -> Result<usize, usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    let end = bytes.len().min(limit);
+    while i + 8 <= end {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
+        let mut hits = 0;
+        for needle in needles {
+            // The lowest set bit marks the first zero byte (higher ones may be false).
+            let y = x ^ (LO * u64::from(needle));
+            hits |= y.wrapping_sub(LO) & !y & HI;
+        }
+        if hits != 0 {
+            return Ok(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    Err(i)
 }
 
 /// The length of the token at the start of `bytes` (up to the first byte that ends a token).
@@ -86,6 +149,16 @@ mod tests {
         assert_eq!(token_len(b"abc"), 3);
         assert!(is_token_end(b'['));
         assert!(!is_token_end(b'$'));
+    }
+
+    #[test]
+    fn swar_finds_the_first_needle() {
+        assert_eq!(swar_find(b"abcdefgh}", [b'}'], 64), Err(8));
+        assert_eq!(swar_find(b"abc}efgh}", [b'}', b'\n'], 64), Ok(3));
+        assert_eq!(swar_find(b"\x7e}xxxxxx", [b'}'], 64), Ok(1));
+        assert_eq!(swar_find(b"\x0b\x0axxxxxx", [b'\n'], 64), Ok(1));
+        assert_eq!(swar_find(&[b'x'; 100], [b'}'], 64), Err(64));
+        assert_eq!(swar_find(b"short", [b's'], 64), Err(0));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::{borrow::Cow, fmt};
 
-use super::rule::{Res, RuleError, fail};
+use super::rule::{CLASS, NAME, Res, RuleError, VALUE_STOP, fail, swar_find};
 use crate::{ErrorKind, decode};
 
 /// The value of a tag pair as it stands between the quotes, escapes still in.
@@ -73,9 +73,9 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, value: &str) -> fmt::Result 
 
 /// A byte of a tag name: the standard's letters, digits and `_`, and `+ - . : # = /` that some
 /// files use.
-#[inline]
+#[inline(always)]
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-' | b'.' | b':' | b'#' | b'=' | b'/')
+    CLASS[usize::from(b)] & NAME != 0
 }
 
 /// A tag pair found in a line: the name, the raw value, and where it ends.
@@ -137,11 +137,18 @@ fn tag_value(input: &[u8]) -> Res<'_, &[u8]> {
     };
     let mut i = 0;
     while let Some(&b) = body.get(i) {
+        if CLASS[usize::from(b)] & VALUE_STOP == 0 {
+            // Eight bytes at a time to the next stop.
+            i += match swar_find(&body[i..], [b'"', b'\\', b'\n', b'\r'], usize::MAX) {
+                Ok(n) | Err(n) => n.max(1),
+            };
+            continue;
+        }
         match b {
             b'"' => return Ok((&body[i + 1..], &body[..i])),
             b'\\' if matches!(body.get(i + 1), Some(b'"' | b'\\')) => i += 2,
-            b'\n' | b'\r' => break,
-            _ => i += 1,
+            b'\\' => i += 1,
+            _ => break,
         }
     }
     Err(nom::Err::Error(

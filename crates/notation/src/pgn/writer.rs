@@ -63,7 +63,7 @@ fn first_move(game: &Game) -> (u64, bool) {
 struct Frame<'a> {
     line: &'a Line,
     /// Ply of the line's first move (0 = White's move of fullmove 1).
-    ply: u64,
+    ply: u128,
     i: usize,
     v: usize,
     written: bool,
@@ -71,7 +71,8 @@ struct Frame<'a> {
 
 fn write_movetext(w: &mut Wrap, game: &Game) {
     let (number, white) = first_move(game);
-    let ply0 = (number - 1) * 2 + u64::from(!white);
+    // In u128: no fullmove number a FEN tag can hold overflows it.
+    let ply0 = u128::from(number - 1) * 2 + u128::from(!white);
     for comment in &game.mainline.comments {
         w.comment(comment);
     }
@@ -93,7 +94,7 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
             }
             continue;
         };
-        let ply = top.ply + top.i as u64;
+        let ply = top.ply + top.i as u128;
         if !top.written {
             top.written = true;
             text.clear();
@@ -234,6 +235,15 @@ mod tests {
         assert_eq!(
             export("[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 Kb1 *"),
             "[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 41. Kb1 *"
+        );
+    }
+
+    #[test]
+    fn huge_fullmove_number_does_not_overflow() {
+        let out = export("[FEN \"8/8/8/8/8/8/8/K6k w - - 0 18446744073709551615\"]\n\nKb1 Kg1 *");
+        assert!(
+            out.ends_with("\n\n18446744073709551615. Kb1 Kg1 *"),
+            "{out}"
         );
     }
 

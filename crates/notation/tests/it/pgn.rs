@@ -162,6 +162,8 @@ fn long_comments_and_deep_variations_stream() {
         seen += 1;
     }
     assert_eq!(seen, depth);
+    let again: Game = pgn.parse().unwrap();
+    assert_eq!(again, game);
 }
 
 #[test]
