@@ -123,6 +123,12 @@ impl Sink {
         }
     }
 
+    /// Counts the current item as bad without a diagnostic on standard error: for subcommands
+    /// whose findings are their output (`validate`).
+    pub(crate) fn mark_bad(&mut self) {
+        self.this_bad = true;
+    }
+
     /// Reports a diagnostic that does not make the item bad.
     pub(crate) fn warn(&mut self, diagnostic: &Diagnostic) {
         // Writing to a Vec cannot fail.
