@@ -2,6 +2,7 @@
 
 mod eco;
 mod epd;
+mod every;
 mod fen;
 mod general;
 mod json;

@@ -112,3 +112,54 @@ pub(crate) fn check_all(stdout: &[u8], schema: &[Field]) -> Vec<Value> {
     }
     lines
 }
+
+/// `tabia epd --json` (EPD, or FEN with `--fen`).
+pub(crate) const EPD: &[Field] = &[
+    ("file", Kind::Str, true),
+    ("game", Kind::Uint, true),
+    ("ply", Kind::Uint, true),
+    ("san", Kind::Str, false),
+    ("epd", Kind::Str, false),
+    ("fen", Kind::Str, false),
+];
+
+/// `tabia eco --json` of games.
+pub(crate) const ECO: &[Field] = &[
+    ("file", Kind::Str, true),
+    ("game", Kind::Uint, true),
+    ("status", Kind::Str, true),
+    ("eco", Kind::Str, false),
+    ("extended", Kind::Str, false),
+    ("name", Kind::Str, false),
+    ("ply", Kind::Uint, false),
+    ("moves", Kind::Str, false),
+];
+
+/// `tabia eco --json --position`.
+pub(crate) const ECO_POSITION: &[Field] = &[
+    ("position", Kind::Str, true),
+    ("status", Kind::Str, true),
+    ("eco", Kind::Str, false),
+    ("extended", Kind::Str, false),
+    ("name", Kind::Str, false),
+    ("ply", Kind::Uint, false),
+    ("moves", Kind::Str, false),
+];
+
+/// `tabia fen --json`.
+pub(crate) const FEN: &[Field] = &[
+    ("position", Kind::Str, true),
+    ("fen", Kind::Str, true),
+    ("epd", Kind::Str, true),
+    ("key", Kind::Str, true),
+    ("zobrist", Kind::Str, true),
+];
+
+/// `tabia validate --json` (`file` and `line` for positions read from files).
+pub(crate) const VALIDATE: &[Field] = &[
+    ("file", Kind::Str, false),
+    ("line", Kind::Uint, false),
+    ("position", Kind::Str, true),
+    ("valid", Kind::Bool, true),
+    ("problems", Kind::Strs, true),
+];
