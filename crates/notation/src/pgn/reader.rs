@@ -100,7 +100,9 @@ pub struct RawGame {
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
     pub fn parse(&self) -> Result<Game, GameError> {
-        let mut reader = Reader::new(&self.bytes[..]).with_origin(self.start);
+        // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
+        let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
+        let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
         match reader.read_game(&mut GameBuilder::default())? {
             Some(game) => Ok(game),
             None => Err(GameError::Syntax {
