@@ -14,6 +14,16 @@
 //!   [`Position::zobrist`], the 64-bit Polyglot hash.
 //! - [`Editor`]: a board that may be illegal, edited square by square, and [`Problem`]: every
 //!   reason why it is not a legal position, each with a message.
+//! - Game replay over the PGN tree of `tabia-notation`: [`replay`] (mainline and every
+//!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
+//!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
+//!   Errors ([`ReplayError`]) name the move, its ply and its line and column.
+//! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
+//!   threefold and fivefold repetition ([`History`]).
+//!
+//! Position arguments ([`Position::from_arg`], [`Editor::from_arg`]) are a full FEN, a partial
+//! FEN, an EPD or `startpos`; standard chess or Chess960 as the castling letters (or a
+//! `Variant` tag) say.
 //!
 //! ```
 //! use tabia_position::{EpRule, Position};

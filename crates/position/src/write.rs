@@ -14,43 +14,101 @@ fn codes(board: &Board) -> [u64; 4] {
     [p | b | q, n | b | k, r | q | k, board.white().0]
 }
 
+/// `SPREAD[x]` has bit `f` of `x` as the low bit of its byte `f`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut f = 0;
+        while f < 8 {
+            table[x] |= (((x >> f) & 1) as u64) << (8 * f);
+            f += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
+/// The shape of a rank's text by its occupancy: the text with digits for the empty runs and
+/// 0 where pieces go, its length, and where each piece (in file order) goes.
+#[derive(Clone, Copy)]
+struct Shape {
+    text: [u8; 8],
+    len: u8,
+    slots: [u8; 8],
+}
+
+const SHAPES: [Shape; 256] = {
+    let mut table = [Shape {
+        text: [0; 8],
+        len: 0,
+        slots: [0; 8],
+    }; 256];
+    let mut occ = 0;
+    while occ < 256 {
+        let mut shape = Shape {
+            text: [0; 8],
+            len: 0,
+            slots: [0; 8],
+        };
+        let (mut n, mut pieces, mut empty, mut f) = (0, 0, 0u8, 0);
+        while f < 8 {
+            if (occ >> f) & 1 == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    shape.text[n] = b'0' + empty;
+                    n += 1;
+                    empty = 0;
+                }
+                shape.slots[pieces] = n as u8;
+                pieces += 1;
+                n += 1;
+            }
+            f += 1;
+        }
+        if empty > 0 {
+            shape.text[n] = b'0' + empty;
+            n += 1;
+        }
+        shape.len = n as u8;
+        table[occ] = shape;
+        occ += 1;
+    }
+    table
+};
+
 /// Appends the piece placement field (`rnbqkbnr/pppppppp/8/...`).
 pub(crate) fn push_placement(buf: &mut Vec<u8>, board: &Board) {
     let [b0, b1, b2, w] = codes(board);
     let occupied = board.occupied().0;
-    // At most 64 letters and 7 slashes.
-    let mut out = [0u8; 71];
+    // At most 8 bytes and a slash per rank; a rank's 8-byte shape is copied whole.
+    let mut out = [0u8; 72];
     let mut n = 0;
     for rank in (0..8u32).rev() {
         let shift = rank * 8;
-        let mut occ = (occupied >> shift) & 0xff;
-        let mut next = 0u32;
-        while occ != 0 {
-            let file = occ.trailing_zeros();
-            if file > next {
-                out[n] = b'0' + (file - next) as u8;
-                n += 1;
-            }
-            let i = shift + file;
-            let code = ((b0 >> i) & 1)
-                | (((b1 >> i) & 1) << 1)
-                | (((b2 >> i) & 1) << 2)
-                | (((w >> i) & 1) << 3);
-            out[n] = LETTERS[code as usize];
-            n += 1;
-            next = file + 1;
-            occ &= occ - 1;
+        let byte = |plane: u64| ((plane >> shift) & 0xff) as usize;
+        let occ = byte(occupied);
+        let codes = (SPREAD[byte(b0)]
+            | (SPREAD[byte(b1)] << 1)
+            | (SPREAD[byte(b2)] << 2)
+            | (SPREAD[byte(w)] << 3))
+            .to_le_bytes();
+        let shape = &SHAPES[occ];
+        out[n..n + 8].copy_from_slice(&shape.text);
+        let mut bits = occ;
+        let mut piece = 0;
+        while bits != 0 {
+            let file = bits.trailing_zeros() as usize;
+            out[n + usize::from(shape.slots[piece])] = LETTERS[usize::from(codes[file] & 0xf)];
+            piece += 1;
+            bits &= bits - 1;
         }
-        if next < 8 {
-            out[n] = b'0' + (8 - next) as u8;
-            n += 1;
-        }
-        if rank > 0 {
-            out[n] = b'/';
-            n += 1;
-        }
+        n += usize::from(shape.len);
+        out[n] = b'/';
+        n += 1;
     }
-    buf.extend_from_slice(&out[..n]);
+    buf.extend_from_slice(&out[..n - 1]);
 }
 
 /// Appends the castling field of standard chess (rooks in the corners): `KQkq`, a subset, or

@@ -13,7 +13,7 @@ use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
 use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
-use tabia_position::Position;
+use tabia_position::{ParsePositionError, Position};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -121,31 +121,66 @@ fn classified_games(
     })
 }
 
-/// Writes one game's line, or reports why it is bad.
+/// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
 fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: Item<'_>) {
     match item.0 {
-        Ok(class) => write_game(&mut sink.out, json, number, class),
+        Ok(class) => write_game(&mut sink.out, name, json, number, class),
         Err(ItemError::Syntax(error)) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
+            sink.reject(&Diagnostic::from_error(name, &error).game(number), json);
         }
-        Err(ItemError::Classify(err)) => sink.error(&classify_error(name, number, &err)),
+        Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, &err), json),
     }
 }
 
-/// One output record, for `--json`.
+/// One `--json` line (README, "JSON output"): fields that do not apply are left out.
 #[derive(Debug, Serialize)]
 struct Record<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     game: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<&'a str>,
     /// `named`, `unnamed`, `non-standard start` or `chess960`.
     status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     eco: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     extended: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     ply: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<&'a str>,
+}
+
+/// The `--json` line of a position that cannot be read.
+#[derive(Debug, Serialize)]
+struct PositionError<'a> {
+    position: &'a str,
+    error: ErrorMessage,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorMessage {
+    message: String,
+}
+
+impl<'a> Record<'a> {
+    fn new(status: &'static str, opening: Option<&'a Opening>, ply: Option<usize>) -> Record<'a> {
+        Record {
+            file: None,
+            game: None,
+            position: None,
+            status,
+            eco: opening.map(Opening::eco),
+            extended: opening.and_then(Opening::extended),
+            name: opening.map(Opening::name),
+            ply,
+            moves: opening.map(Opening::moves),
+        }
+    }
 }
 
 fn status(class: Classification<'_>) -> &'static str {
@@ -158,23 +193,16 @@ fn status(class: Classification<'_>) -> &'static str {
 }
 
 /// Writes one game's line: TSV (number, ECO, extended code, name, ply) or NDJSON.
-fn write_game(out: &mut Vec<u8>, json: bool, number: u64, class: Classification<'_>) {
+fn write_game(out: &mut Vec<u8>, file: &str, json: bool, number: u64, class: Classification<'_>) {
     let m = class.matched();
     let opening = m.map(|m| m.opening);
     if json {
-        output::json_line(
-            out,
-            &Record {
-                game: Some(number),
-                position: None,
-                status: status(class),
-                eco: opening.map(Opening::eco),
-                extended: opening.and_then(Opening::extended),
-                name: opening.map(Opening::name),
-                ply: m.map(|m| m.ply),
-                moves: opening.map(Opening::moves),
-            },
-        );
+        let record = Record {
+            file: Some(file),
+            game: Some(number),
+            ..Record::new(status(class), opening, m.map(|m| m.ply))
+        };
+        output::json_line(out, &record);
     } else {
         let number = number.to_string();
         let ply = m.map_or_else(|| "-".to_owned(), |m| m.ply.to_string());
@@ -257,6 +285,21 @@ fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
             Err(err) => {
                 let label = format!("position {number}");
                 session.diagnostic(&Diagnostic::new(&label, err.to_string()))?;
+                if args.json {
+                    let message = match &err {
+                        ParsePositionError::Syntax(syntax) => syntax.message(),
+                        other => other.to_string(),
+                    };
+                    let mut out = Vec::new();
+                    output::json_line(
+                        &mut out,
+                        &PositionError {
+                            position: text,
+                            error: ErrorMessage { message },
+                        },
+                    );
+                    session.out().write_all(&out)?;
+                }
                 session.count(1, 1);
                 continue;
             }
@@ -264,23 +307,16 @@ fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
         let opening = table.classify_position(&pos);
         let mut out = Vec::new();
         if args.json {
-            output::json_line(
-                &mut out,
-                &Record {
-                    game: None,
-                    position: Some(text),
-                    status: if opening.is_some() {
-                        "named"
-                    } else {
-                        "unnamed"
-                    },
-                    eco: opening.map(Opening::eco),
-                    extended: opening.and_then(Opening::extended),
-                    name: opening.map(Opening::name),
-                    ply: opening.map(Opening::ply),
-                    moves: opening.map(Opening::moves),
-                },
-            );
+            let status = if opening.is_some() {
+                "named"
+            } else {
+                "unnamed"
+            };
+            let record = Record {
+                position: Some(text),
+                ..Record::new(status, opening, opening.map(Opening::ply))
+            };
+            output::json_line(&mut out, &record);
         } else {
             output::tsv_row(
                 &mut out,

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use tabia_notation::pgn::{GameError, RawGame, Reader};
-use tabia_position::{EpRule, replay_mainline};
+use tabia_position::{EpRule, Position, replay_mainline};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -35,6 +35,10 @@ pub(crate) struct Args {
     /// Also print the initial position of each game.
     #[arg(long)]
     start: bool,
+    /// Replay every game from this position instead of the one its tags give (Chess::PGN::EPD's
+    /// `epdset`): a FEN, a partial FEN, an EPD or `startpos`.
+    #[arg(long, value_name = "POSITION")]
+    from: Option<String>,
     /// Which en-passant square to write.
     #[arg(long, value_enum, default_value_t = EpArg::Always)]
     ep: EpArg,
@@ -44,6 +48,11 @@ pub(crate) struct Args {
 
 /// Runs `tabia epd`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let from = match args.from.as_deref().map(Position::from_arg) {
+        Some(Ok(pos)) => Some(pos),
+        Some(Err(err)) => anyhow::bail!("bad --from position: {err}"),
+        None => None,
+    };
     let mut session = Session::new(&args.run, "games");
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
@@ -57,14 +66,21 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                     .raw_games()
                     .map(|raw| raw.map_err(anyhow::Error::from))
             },
-            |sink, number, raw| game(&name, args, sink, number, &raw),
+            |sink, number, raw| game(&name, args, from.as_ref(), sink, number, &raw),
         )?;
     }
     Ok(session.finish()?)
 }
 
 /// Writes the positions of one game, or reports why it is bad.
-fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
+fn game(
+    name: &str,
+    args: &Args,
+    from: Option<&Position>,
+    sink: &mut Sink,
+    number: u64,
+    raw: &RawGame,
+) {
     let game = match raw.parse() {
         Ok(game) => game,
         Err(GameError::Syntax { error, .. }) => {
@@ -78,7 +94,7 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
     };
     let ep = EpRule::from(args.ep);
     let mut out = Vec::with_capacity(64 * (game.mainline.moves.len() + 2));
-    let write = |out: &mut Vec<u8>, pos: &tabia_position::Position| {
+    let write = |out: &mut Vec<u8>, pos: &Position| {
         if args.fen {
             pos.write_fen(out, ep);
         } else {
@@ -86,10 +102,16 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
         }
         out.push(b'\n');
     };
-    let start = if args.start {
-        match tabia_position::start_position(&game) {
+    let start = if args.start || from.is_some() {
+        let start = match from {
+            Some(from) => Ok(from.clone()),
+            None => tabia_position::start_position(&game),
+        };
+        match start {
             Ok(start) => {
-                write(&mut out, &start);
+                if args.start {
+                    write(&mut out, &start);
+                }
                 Some(start)
             }
             Err(err) => {

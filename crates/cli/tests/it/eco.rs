@@ -100,6 +100,11 @@ fn bad_games_are_reported_and_the_rest_classified() {
     assert_eq!(code, 1);
     assert_eq!(out, expected("err/illegal.out"));
     assert_eq!(err, expected("err/illegal.err"));
+    // With --json a bad game also gets its line, with the error instead of the opening.
+    let (code, out, err) = eco(&["-q", "--json", "err/illegal.pgn"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, expected("err/illegal.json"));
+    assert_eq!(err, expected("err/illegal.err"));
 }
 
 #[test]
@@ -133,6 +138,13 @@ fn positions() {
         out,
         "{\"position\":\"startpos\",\"status\":\"named\",\"eco\":\"A00\",\"extended\":\"A00a\",\
          \"name\":\"Start position\",\"ply\":0,\"moves\":\"\"}\n"
+    );
+    let (code, out, _) = eco(&["--json", "--position", "junk"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "{\"position\":\"junk\",\"error\":{\"message\":\"invalid piece placement \
+         (expected a piece letter, a digit 1 to 8 or `/`)\"}}\n"
     );
     let (code, out, err) = eco(&["--position", "junk"]);
     assert_eq!((code, out.as_str()), (1, ""));

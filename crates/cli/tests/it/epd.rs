@@ -74,3 +74,31 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
     assert_eq!(stdout.matches("\n\n").count(), 3);
     assert!(stdout.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3\n"));
 }
+
+#[test]
+fn from_a_given_position() {
+    tabia()
+        .args([
+            "epd",
+            "--quiet",
+            "--start",
+            "--from",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        ])
+        .write_stdin("1. e4 Kd7 *\n")
+        .assert()
+        .success()
+        .stdout(
+            "4k3/8/8/8/8/8/4P3/4K3 w - -\n\
+             4k3/8/8/8/4P3/8/8/4K3 b - e3\n\
+             8/3k4/8/8/4P3/8/8/4K3 w - -\n\n",
+        );
+    tabia()
+        .args(["epd", "--from", "8/8/8/8/8/8/8/8"])
+        .write_stdin("1. e4 *\n")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::starts_with(
+            "tabia: bad --from position: illegal position: white has no king",
+        ));
+}
