@@ -29,7 +29,7 @@ pub(crate) fn load() -> Table {
 /// Parses a table in the embedded format: the table of the lines that load, and the errors of
 /// those that do not.
 pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
-    let mut builder = Builder::with_capacity(text.len() / 40);
+    let mut builder = Builder::with_capacity(text.len() / 56);
     let mut errors = Vec::new();
     let mut sans: Vec<&str> = Vec::with_capacity(64);
     for (i, line) in text.lines().enumerate() {
@@ -60,13 +60,13 @@ pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
             continue;
         };
         sans.truncate(shared);
-        sans.extend(moves.split(' ').filter(|m| !m.is_empty()));
+        sans.extend(moves.split_ascii_whitespace());
         let entry = Entry {
             eco: eco.into(),
             extended: (extended != "-").then_some(extended.into()),
             name: name.into(),
         };
-        if let Err(err) = builder.add(line_no, &sans, entry) {
+        if let Err(err) = builder.add_sharing(line_no, Some(shared), &sans, entry) {
             errors.push(err);
         }
     }

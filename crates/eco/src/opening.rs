@@ -82,20 +82,20 @@ impl fmt::Display for Opening {
     }
 }
 
-/// Writes SAN moves as PGN movetext from the starting position: `1. e4 e5 2. Nf3`.
-pub(crate) fn movetext<'a>(sans: impl IntoIterator<Item = &'a str>) -> String {
-    let mut out = String::with_capacity(128);
+/// Writes SAN moves as PGN movetext from the starting position into `out` (cleared first):
+/// `1. e4 e5 2. Nf3`.
+pub(crate) fn movetext<'a>(out: &mut String, sans: impl IntoIterator<Item = &'a str>) {
+    out.clear();
     for (i, san) in sans.into_iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         if i % 2 == 0 {
-            push_number(&mut out, i / 2 + 1);
+            push_number(out, i / 2 + 1);
             out.push_str(". ");
         }
         out.push_str(san);
     }
-    out
 }
 
 fn push_number(out: &mut String, n: usize) {
@@ -114,7 +114,11 @@ mod tests {
             eco: "B90".into(),
             extended: Some("B90a".into()),
             name: name.into(),
-            moves: movetext(["e4", "c5", "Nf3"]).into(),
+            moves: {
+                let mut text = String::new();
+                movetext(&mut text, ["e4", "c5", "Nf3"]);
+                text.into()
+            },
             ply: 3,
         }
     }
@@ -134,7 +138,9 @@ mod tests {
     #[test]
     fn movetext_numbers_white_moves() {
         assert_eq!(opening("x").moves(), "1. e4 c5 2. Nf3");
-        assert_eq!(movetext([]), "");
+        let mut text = String::from("stale");
+        movetext(&mut text, []);
+        assert_eq!(text, "");
         assert_eq!(opening("Sicilian").to_string(), "B90a Sicilian");
     }
 }

@@ -175,6 +175,8 @@ pub(crate) struct Builder {
     path_text: String,
     /// Where each move of `path_text` ends.
     path_ends: Vec<usize>,
+    /// Where an opening's movetext is written before it is copied out.
+    scratch: String,
     start: Position,
 }
 
@@ -188,7 +190,8 @@ pub(crate) struct Entry {
 
 impl Builder {
     pub(crate) fn with_capacity(openings: usize) -> Builder {
-        let mut index = HashMap::with_capacity_and_hasher(openings * 2, BuildKeyHasher::default());
+        let mut index =
+            HashMap::with_capacity_and_hasher(openings + openings / 2, BuildKeyHasher::default());
         let start = Position::new();
         index.insert(start.key(), ON_LINE);
         Builder {
@@ -198,6 +201,7 @@ impl Builder {
             path: Vec::new(),
             path_text: String::new(),
             path_ends: Vec::new(),
+            scratch: String::new(),
             start,
         }
     }
@@ -211,15 +215,30 @@ impl Builder {
         sans: &[S],
         entry: Entry,
     ) -> Result<(), TableError> {
+        self.add_sharing(line, None, sans, entry)
+    }
+
+    /// Like [`Builder::add`], when the caller knows that the line's first `shared` moves are
+    /// those of the previous line (the embedded format says so): they are not compared again.
+    pub(crate) fn add_sharing<S: AsRef<str>>(
+        &mut self,
+        line: u64,
+        shared: Option<usize>,
+        sans: &[S],
+        entry: Entry,
+    ) -> Result<(), TableError> {
         if entry.eco.is_empty() {
             return Err(TableError::new(
                 line,
                 TableErrorKind::MissingField("ECO code"),
             ));
         }
-        let shared = (0..self.path.len().min(sans.len()))
-            .take_while(|&i| self.path_move(i) == sans[i].as_ref())
-            .count();
+        let shared = match shared {
+            Some(n) => n.min(self.path.len()).min(sans.len()),
+            None => (0..self.path.len().min(sans.len()))
+                .take_while(|&i| self.path_move(i) == sans[i].as_ref())
+                .count(),
+        };
         self.truncate(shared);
         for (ply, san) in sans.iter().enumerate().skip(shared) {
             let san = san.as_ref();
@@ -246,14 +265,16 @@ impl Builder {
         let slot = self.index.entry(key).or_insert(ON_LINE);
         if *slot == ON_LINE {
             *slot = u32::try_from(self.openings.len()).unwrap_or(ON_LINE - 1);
-            let moves = movetext((0..self.path.len()).map(|i| self.path_move(i)));
+            let mut moves = std::mem::take(&mut self.scratch);
+            movetext(&mut moves, (0..self.path.len()).map(|i| self.path_move(i)));
             self.openings.push(Opening {
                 eco: entry.eco,
                 extended: entry.extended.filter(|e| !e.is_empty()),
                 name: entry.name,
-                moves: moves.into_boxed_str(),
+                moves: moves.as_str().into(),
                 ply: u32::try_from(sans.len()).unwrap_or(u32::MAX),
             });
+            self.scratch = moves;
         }
         Ok(())
     }

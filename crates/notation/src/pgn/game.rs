@@ -42,9 +42,9 @@ pub struct Game {
 
 /// A line of play: the mainline or a variation.
 ///
-/// Dropping and comparing trees works on an explicit stack, whatever their depth; `Clone` and
-/// `Debug` recurse, one level per nested variation.
-#[derive(Debug, Clone, Default)]
+/// Dropping, comparing and cloning trees works on an explicit stack, whatever their depth;
+/// `Debug` recurses, one level per nested variation.
+#[derive(Debug, Default)]
 pub struct Line {
     /// Comments before the first move of the line.
     pub comments: Vec<String>,
@@ -93,6 +93,67 @@ impl Drop for Line {
                 stack.append(&mut m.variations);
             }
         }
+    }
+}
+
+impl Clone for Line {
+    /// Clones nested variations from an explicit stack, like `Drop`.
+    fn clone(&self) -> Line {
+        /// A line being cloned: its source, its copy so far, and the next variation to copy
+        /// (variation `v` of move `m`).
+        struct Frame<'a> {
+            src: &'a Line,
+            out: Line,
+            m: usize,
+            v: usize,
+        }
+        fn begin(src: &Line) -> Frame<'_> {
+            let moves = src.moves.iter().map(|m| Move {
+                san: m.san,
+                nags: m.nags.clone(),
+                comments: m.comments.clone(),
+                variations: Vec::with_capacity(m.variations.len()),
+                at: m.at,
+            });
+            Frame {
+                src,
+                out: Line {
+                    comments: src.comments.clone(),
+                    moves: moves.collect(),
+                },
+                m: 0,
+                v: 0,
+            }
+        }
+        let mut stack = vec![begin(self)];
+        while let Some(top) = stack.last_mut() {
+            let src = top.src;
+            let next = loop {
+                let Some(m) = src.moves.get(top.m) else {
+                    break None;
+                };
+                if let Some(variation) = m.variations.get(top.v) {
+                    top.v += 1;
+                    break Some(variation);
+                }
+                top.m += 1;
+                top.v = 0;
+            };
+            if let Some(variation) = next {
+                stack.push(begin(variation));
+                continue;
+            }
+            let Some(done) = stack.pop() else { break };
+            match stack.last_mut() {
+                Some(parent) => {
+                    if let Some(m) = parent.out.moves.get_mut(parent.m) {
+                        m.variations.push(done.out);
+                    }
+                }
+                None => return done.out,
+            }
+        }
+        Line::default()
     }
 }
 
@@ -314,6 +375,35 @@ mod tests {
         assert_eq!(e5.variations[0].comments, ["pre"]);
         assert_eq!(game.result, Outcome::Unknown);
         assert_eq!(e5.at.column, 55);
+    }
+
+    #[test]
+    fn clone_and_eq_walk_deep_trees_without_recursion() {
+        let game: Game = "1. e4 (1. d4 {b} (1. c4 $2) 1... d5) 1... e5 (1... c5 2. Nf3) *"
+            .parse()
+            .unwrap();
+        let copy = game.clone();
+        assert_eq!(copy, game);
+        assert_eq!(copy.to_string(), game.to_string());
+        assert_eq!(copy.mainline.moves[0].variations[0].moves[0].at.column, 11);
+        let mut other = game.clone();
+        other.mainline.moves[0].variations[0].moves[0].variations[0].moves[0]
+            .nags
+            .clear();
+        assert_ne!(other, game);
+        // Deep enough to overflow a test thread's stack if walked by recursion.
+        let depth = 100_000;
+        let text = format!("1. e4 {}{} *", "(1. d4 ".repeat(depth), ")".repeat(depth));
+        let deep: Game = text.parse().unwrap();
+        let copy = deep.clone();
+        assert!(copy == deep);
+        let mut line = &copy.mainline;
+        let mut found = 0;
+        while let Some(variation) = line.moves.first().and_then(|m| m.variations.first()) {
+            line = variation;
+            found += 1;
+        }
+        assert_eq!(found, depth);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod epd;
 mod fen;
+mod hostile;
 mod pgn;
 mod san;
 
