@@ -276,6 +276,10 @@ impl Position {
 
     pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
         let pos = self.chess();
+        // Fast path: shakmaty finds the one legal move that matches everything written.
+        if let Ok(m) = san.to_move(pos) {
+            return Ok(m);
+        }
         let turn = pos.turn();
         match san {
             San::Normal {
@@ -290,7 +294,6 @@ impl Position {
                     let from = m.from().unwrap_or(to);
                     file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
                 };
-                // Fast path: exactly one legal move matches everything written.
                 let mut exact = pos.san_candidates(role, to);
                 exact.retain(|m| {
                     from_matches(m) && m.is_capture() == capture && m.promotion() == promotion
