@@ -36,7 +36,7 @@ pub enum ReplayErrorKind {
         /// Why it is illegal.
         error: MoveError,
     },
-    /// The game ends in a mate (or an automatic draw) that its result contradicts.
+    /// The game ends in a mate (or stalemate) that its result contradicts.
     ResultMismatch {
         /// The result the game gives.
         result: String,
@@ -367,7 +367,7 @@ fn claimed_result(game: &Game) -> String {
 }
 
 /// Checks a game: every move legal (mainline and variations), and a result that agrees with
-/// a mate or automatic draw on the board at the end of the mainline. What `tabia pgn --check`
+/// a mate (or stalemate) on the board at the end of the mainline. What `tabia pgn --check`
 /// calls.
 ///
 /// ```
@@ -390,7 +390,12 @@ fn claimed_result(game: &Game) -> String {
 /// contradicts the board.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
     let replayed = replay(game, |_| {})?;
-    if let Some(termination) = replayed.termination.filter(|t| t.is_automatic()) {
+    // Only mate and stalemate decide a result beyond doubt: databases score time forfeits
+    // against a bare king, and games drawn by the 75-move rule or fivefold repetition, in
+    // ways a check would flag wrongly.
+    let decided =
+        |t: &Termination| matches!(t, Termination::Checkmate { .. } | Termination::Stalemate);
+    if let Some(termination) = replayed.termination.filter(decided) {
         let result = claimed_result(game);
         if result != "*" && result != termination.result() {
             let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
