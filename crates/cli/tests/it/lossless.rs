@@ -25,7 +25,7 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     if let Some(bytes) = stdin {
         cmd.write_stdin(bytes.to_vec());
     }
-    let out = cmd.output().unwrap();
+    let out = cmd.output().expect("tabia runs");
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
     let games: Vec<_> = Reader::new(&out.stdout[..])
         .games()
@@ -41,10 +41,13 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     for line in stderr.lines() {
         if let Some(rest) = line.strip_prefix("games ") {
             let (games, errors) = rest.split_once(", errors ").expect("summary");
-            summary = Some((games.parse().unwrap(), errors.parse().unwrap()));
+            summary = Some((
+                games.parse().expect("a count"),
+                errors.parse().expect("a count"),
+            ));
         } else if let Some((_, rest)) = line.split_once(": game ") {
-            let number = rest.split(':').next().unwrap().parse().unwrap();
-            reported.insert(number);
+            let number = rest.split(':').next().and_then(|n| n.parse().ok());
+            reported.insert(number.expect("a game number"));
         }
     }
     Run {
