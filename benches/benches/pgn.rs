@@ -1,5 +1,7 @@
 //! PGN scanning throughput: the tabia visitor against pgn-reader's, on the same bytes, in the
-//! same group. Both visit every tag, move, NAG, comment and variation and count them.
+//! same group (`pgn-scan/<input>`). Both visit every tag, move, NAG, comment and variation and
+//! count them. A second group (`pgn-paths/<input>`) times tabia's splitter (raw games) and its
+//! owned game trees on the same bytes.
 //!
 //! Inputs: `TABIA_BENCH_PGN=path` if set, else the `.pgn` files of `../shared/corpus/`
 //! (relative to the workspace root; `.zst` files are decompressed when
@@ -8,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tabia_notation::pgn::Reader;
 
 /// What both visitors count: games, tags, moves, NAGs, comments, variations, results.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -219,6 +222,28 @@ fn bench_scan(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| b.iter(|| tabia::count(&bytes)));
         group.bench_function("pgn-reader", |b| b.iter(|| peer::count(&bytes)));
+        group.finish();
+
+        // tabia's other two ways through the same bytes: the splitter of the parallel CLI
+        // pipeline (raw games), and owned game trees.
+        let mut group = c.benchmark_group(format!("pgn-paths/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("split", |b| {
+            b.iter(|| {
+                Reader::new(&bytes[..])
+                    .raw_games()
+                    .filter(Result::is_ok)
+                    .count()
+            });
+        });
+        group.bench_function("tree", |b| {
+            b.iter(|| {
+                Reader::new(&bytes[..])
+                    .games()
+                    .filter(Result::is_ok)
+                    .count()
+            });
+        });
         group.finish();
     }
 }
