@@ -80,6 +80,8 @@ pub enum MoveErrorKind {
     },
     /// A null move (`--`, `Z0`) or a piece drop, which are not moves of chess.
     NotAChessMove,
+    /// A null move in a game, while the side to move is in check.
+    NullMoveInCheck,
 }
 
 /// A move that could not be played: the move's text and why.
@@ -212,6 +214,9 @@ impl fmt::Display for MoveErrorKind {
             ),
             MoveErrorKind::NotAChessMove => {
                 f.write_str("null moves and piece drops are not moves of chess")
+            }
+            MoveErrorKind::NullMoveInCheck => {
+                f.write_str("a null move is not possible while in check")
             }
         }
     }

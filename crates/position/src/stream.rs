@@ -11,9 +11,9 @@ use crate::{
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
 /// skipped), honouring the `FEN` and `Variant` tags, and calls `f(position, move, ply)` after
-/// every ply. Each game gives a [`Replayed`] or the first [`ReplayError`]. On this fast path
-/// [`Replayed::termination`] is only computed when asked for ([`MainlineReplayer::with_outcome`];
-/// repetitions are not tracked).
+/// every ply (the move is `None` for a null move, `--`). Each game gives a [`Replayed`] or the
+/// first [`ReplayError`]. On this fast path [`Replayed::termination`] is only computed when
+/// asked for ([`MainlineReplayer::with_outcome`]; repetitions are not tracked).
 ///
 /// ```
 /// use tabia_notation::pgn::Reader;
@@ -44,7 +44,7 @@ pub struct MainlineReplayer<F> {
     outcome: bool,
 }
 
-impl<F: FnMut(&Position, Move, u32)> MainlineReplayer<F> {
+impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
     /// A replayer calling `f` after every ply.
     pub fn new(f: F) -> MainlineReplayer<F> {
         MainlineReplayer {
@@ -69,7 +69,7 @@ impl<F: FnMut(&Position, Move, u32)> MainlineReplayer<F> {
     }
 }
 
-impl<F: FnMut(&Position, Move, u32)> Visitor for MainlineReplayer<F> {
+impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
     type Output = Result<Replayed, ReplayError>;
 
     fn begin_game(&mut self, start: Origin) -> Skip {
@@ -110,10 +110,20 @@ impl<F: FnMut(&Position, Move, u32)> Visitor for MainlineReplayer<F> {
             return;
         }
         self.ply += 1;
-        match self.pos.resolve_san_kind(crate::convert::san(san.san)) {
+        let resolved = match san.san {
+            tabia_notation::san::San::Null => {
+                if self.pos.play_null() {
+                    (self.f)(&self.pos, None, self.ply);
+                    return;
+                }
+                Err(crate::moves::MoveErrorKind::NullMoveInCheck)
+            }
+            san => self.pos.resolve_san_kind(crate::convert::san(san)),
+        };
+        match resolved {
             Ok(m) => {
                 self.pos.play_unchecked(m);
-                (self.f)(&self.pos, m, self.ply);
+                (self.f)(&self.pos, Some(m), self.ply);
             }
             Err(kind) => {
                 let error = crate::moves::MoveError::new(san.san.to_string(), kind);

@@ -4,6 +4,7 @@ mod eco;
 mod epd;
 mod fen;
 mod general;
+mod lossless;
 mod pgn;
 mod show;
 mod streaming;

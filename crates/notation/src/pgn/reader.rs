@@ -446,7 +446,7 @@ impl<R: Read> Reader<R> {
     #[cold]
     fn rule_error(&self, err: RuleError, at: usize, input_len: usize) -> Error {
         let start = at + input_len.saturating_sub(err.rest);
-        let error = self.error_here(err.kind, start, err.len);
+        let error = self.error_here(err.kind, start, err.len.min(LOOKAHEAD));
         match err.expected {
             Some(expected) => error.with_expected(expected),
             None => error,

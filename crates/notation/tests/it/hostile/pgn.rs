@@ -489,3 +489,22 @@ fn span_of_an_overlong_token_does_not_depend_on_the_buffer() {
     assert_eq!(span(whole), 6..262);
     assert_eq!(span(trickled), 6..262);
 }
+
+/// Same for a malformed move number longer than the lookahead (found by the `reader` target).
+#[test]
+fn span_of_an_overlong_move_number_does_not_depend_on_the_buffer() {
+    let _guard = measuring();
+    let mut input = b"1".to_vec();
+    input.extend(std::iter::repeat_n(0, 20));
+    input.extend(std::iter::repeat_n(b'f', 500));
+    input.extend_from_slice(b" e5 *\n");
+    let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
+    let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
+        .read_game(&mut Counter::default());
+    let error = |r: Result<Option<Counts>, GameError>| {
+        let err = r.unwrap_err();
+        let err = err.syntax().unwrap();
+        (err.kind(), err.span())
+    };
+    assert_eq!(error(whole), error(trickled));
+}
