@@ -1,5 +1,7 @@
 //! PGN scanning throughput: the tabia visitor against pgn-reader's, on the same bytes, in the
-//! same group. Both visit every tag, move, NAG, comment and variation and count them.
+//! same group (`pgn-scan/<input>`). Both visit every tag, move, NAG, comment and variation and
+//! count them. A second group (`pgn-paths/<input>`) times tabia's splitter (raw games) and its
+//! owned game trees on the same bytes.
 //!
 //! Inputs: `TABIA_BENCH_PGN=path` if set, else the `.pgn` files of `../shared/corpus/`
 //! (relative to the workspace root; `.zst` files are decompressed when
@@ -8,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tabia_notation::pgn::Reader;
 
 /// What both visitors count: games, tags, moves, NAGs, comments, variations, results.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +199,35 @@ fn name_of(path: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
+/// Times both readers in alternation (so that a busy machine slows both alike) and prints the
+/// best and median times and their ratio: a check on criterion's numbers, which time one reader
+/// after the other.
+fn interleaved(name: &str, bytes: &[u8]) {
+    let time = |f: &dyn Fn() -> Counts| {
+        let start = std::time::Instant::now();
+        std::hint::black_box(f());
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        ours.push(time(&|| tabia::count(bytes)));
+        theirs.push(time(&|| peer::count(bytes)));
+    }
+    ours.sort_by(f64::total_cmp);
+    theirs.sort_by(f64::total_cmp);
+    let (best, median) = (|v: &[f64]| v[0], |v: &[f64]| v[v.len() / 2]);
+    eprintln!(
+        "{name}: interleaved best {:.3} ms vs {:.3} ms (ratio {:.2}), median {:.3} ms vs {:.3} ms \
+         (ratio {:.2}) [tabia vs pgn-reader]",
+        best(&ours),
+        best(&theirs),
+        best(&theirs) / best(&ours),
+        median(&ours),
+        median(&theirs),
+        median(&theirs) / median(&ours),
+    );
+}
+
 fn bench_scan(c: &mut Criterion) {
     for (name, bytes) in inputs() {
         // Sanity check: both see the same games and moves.
@@ -214,11 +246,34 @@ fn bench_scan(c: &mut Criterion) {
             "{name}: tabia {ours:?} vs pgn-reader {theirs:?}"
         );
         eprintln!("{name}: {ours:?}");
+        interleaved(&name, &bytes);
 
         let mut group = c.benchmark_group(format!("pgn-scan/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| b.iter(|| tabia::count(&bytes)));
         group.bench_function("pgn-reader", |b| b.iter(|| peer::count(&bytes)));
+        group.finish();
+
+        // tabia's other two ways through the same bytes: the splitter of the parallel CLI
+        // pipeline (raw games), and owned game trees.
+        let mut group = c.benchmark_group(format!("pgn-paths/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("split", |b| {
+            b.iter(|| {
+                Reader::new(&bytes[..])
+                    .raw_games()
+                    .filter(Result::is_ok)
+                    .count()
+            });
+        });
+        group.bench_function("tree", |b| {
+            b.iter(|| {
+                Reader::new(&bytes[..])
+                    .games()
+                    .filter(Result::is_ok)
+                    .count()
+            });
+        });
         group.finish();
     }
 }

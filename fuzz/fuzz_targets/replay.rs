@@ -1,14 +1,24 @@
 //! Replay: a position (first line, lenient FEN) and moves in any notation (the other tokens)
 //! are played through the rules. No panic; every legal move's canonical SAN names the same
-//! move; every FEN the position writes parses and sets up the same position again.
+//! move; every FEN the position writes parses and sets up the same position again. The same
+//! bytes read as PGN: every game is replayed (variations too) and checked.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::fen::Fen;
-use tabia_position::{EpRule, Position};
+use tabia_notation::{fen::Fen, pgn::Reader};
+use tabia_position::{EpRule, Position, check_game, replay};
 
 fuzz_target!(|data: &[u8]| {
+    for game in Reader::new(data).games().take(64).flatten() {
+        let mut plies = 0;
+        if replay(&game, |_| plies += 1).is_ok() {
+            assert!(plies >= game.mainline.moves.len());
+        }
+        if let Err(err) = check_game(&game) {
+            let _ = err.to_string();
+        }
+    }
     let (first, rest) = match data.iter().position(|&b| b == b'\n') {
         Some(i) => (&data[..i], &data[i + 1..]),
         None => (data, &[][..]),

@@ -228,8 +228,9 @@ fn read_movetext(bytes: &[u8], origin: Origin) -> Result<(Vec<String>, u64), Tab
     }
 }
 
-/// Where `offset` is in `bytes`: its 1-based line and column.
+/// Where `offset` is in `bytes` (the end, if it is past it): its 1-based line and column.
 fn origin_at(bytes: &[u8], offset: usize, line: u64) -> Origin {
+    let offset = offset.min(bytes.len());
     let line_start = bytes[..offset]
         .iter()
         .rposition(|&b| b == b'\n')

@@ -25,7 +25,7 @@ fn embedded_table_is_complete_and_deep() {
     assert!(table.line_positions() > table.len());
     assert_eq!(table.max_ply(), 36);
     // Every opening's own moves lead back to it.
-    for opening in table.openings().iter().step_by(97) {
+    for opening in table.openings() {
         let sans: Vec<&str> = opening
             .moves()
             .split_whitespace()
@@ -162,4 +162,80 @@ fn the_reader_skips_what_follows_the_exit() {
         .read_game(&mut GameVisitor::new(Table::embedded()))
         .unwrap_err();
     assert_eq!(err.syntax().map(|e| e.column()), Some(Some(7)));
+}
+
+#[test]
+fn every_opening_classifies_its_own_line() {
+    let table = Table::embedded();
+    for opening in table.openings() {
+        let sans = opening
+            .moves()
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.'));
+        let m = table.classify_moves(sans).expect("legal").expect("named");
+        assert_eq!(
+            (m.opening, m.ply),
+            (opening, opening.ply()),
+            "{}",
+            opening.moves()
+        );
+    }
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use tabia_eco::{Format, GameVisitor, Table, position::notation::pgn::Reader};
+
+    /// Text made of the pieces tables and games are made of, in any order.
+    fn table_like() -> impl Strategy<Value = String> {
+        let token = prop_oneof![
+            Just("[ECO \"B90\"]\n".to_owned()),
+            Just("[Opening \"x\"]\n".to_owned()),
+            Just("[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n".to_owned()),
+            Just("eco\tname\tpgn\n".to_owned()),
+            Just("C20a \"Open\" ".to_owned()),
+            Just("\"".to_owned()),
+            Just("1. e4 e5 ".to_owned()),
+            Just("2.Nf3 ".to_owned()),
+            Just("Ke3 ".to_owned()),
+            Just("( ".to_owned()),
+            Just(") ".to_owned()),
+            Just("{ c } ".to_owned()),
+            Just("* ".to_owned()),
+            Just("1-0\n".to_owned()),
+            Just("\t".to_owned()),
+            Just("\n".to_owned()),
+            Just("# x\n".to_owned()),
+            "[ -~]{0,6}",
+        ];
+        prop::collection::vec(token, 0..24).prop_map(|t| t.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Loading never panics, whatever the bytes, in every format.
+        #[test]
+        fn tables_load_or_fail_cleanly(text in table_like(), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+            for format in [Format::Pgn, Format::Scid, Format::Tsv] {
+                for input in [text.as_bytes(), &bytes[..]] {
+                    if let Err(err) = Table::from_bytes(input, format) {
+                        prop_assert!(!err.to_string().is_empty());
+                    }
+                }
+            }
+        }
+
+        /// Classifying games never panics, and every game read gets an answer.
+        #[test]
+        fn games_classify_or_fail_cleanly(text in table_like()) {
+            let mut reader = Reader::new(text.as_bytes());
+            let mut visitor = GameVisitor::new(Table::embedded());
+            let mut steps = 0;
+            while let Ok(Some(_)) | Err(_) = reader.read_game(&mut visitor).map(|g| g.map(|_| ())) {
+                steps += 1;
+                prop_assert!(steps <= text.len() + 1, "the reader advances");
+            }
+        }
+    }
 }

@@ -5,10 +5,12 @@ use tabia_notation as nt;
 
 use crate::{edit::Editor, position::EpRule};
 
+#[inline]
 pub(crate) fn square(sq: nt::Square) -> Square {
     Square::new(u32::from(sq.index()) & 63)
 }
 
+#[inline]
 pub(crate) fn role(role: nt::Role) -> shakmaty::Role {
     match role {
         nt::Role::Pawn => shakmaty::Role::Pawn,
@@ -20,6 +22,7 @@ pub(crate) fn role(role: nt::Role) -> shakmaty::Role {
     }
 }
 
+#[inline]
 pub(crate) fn color(color: nt::Color) -> shakmaty::Color {
     match color {
         nt::Color::White => shakmaty::Color::White,
@@ -27,6 +30,7 @@ pub(crate) fn color(color: nt::Color) -> shakmaty::Color {
     }
 }
 
+#[inline]
 pub(crate) fn castling_side(side: nt::CastlingSide) -> shakmaty::CastlingSide {
     match side {
         nt::CastlingSide::KingSide => shakmaty::CastlingSide::KingSide,
@@ -35,6 +39,7 @@ pub(crate) fn castling_side(side: nt::CastlingSide) -> shakmaty::CastlingSide {
 }
 
 /// A SAN as shakmaty's (the null move stays a null move, to be refused with a reason).
+#[inline]
 pub(crate) fn san(san: nt::san::San) -> San {
     match san {
         nt::san::San::Normal {
@@ -57,6 +62,7 @@ pub(crate) fn san(san: nt::san::San) -> San {
     }
 }
 
+#[inline]
 pub(crate) fn uci(uci: nt::san::Uci) -> UciMove {
     match uci {
         nt::san::Uci::Normal {

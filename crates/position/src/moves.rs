@@ -80,6 +80,8 @@ pub enum MoveErrorKind {
     },
     /// A null move (`--`, `Z0`) or a piece drop, which are not moves of chess.
     NotAChessMove,
+    /// A null move in a game, while the side to move is in check.
+    NullMoveInCheck,
 }
 
 /// A move that could not be played: the move's text and why.
@@ -213,6 +215,9 @@ impl fmt::Display for MoveErrorKind {
             MoveErrorKind::NotAChessMove => {
                 f.write_str("null moves and piece drops are not moves of chess")
             }
+            MoveErrorKind::NullMoveInCheck => {
+                f.write_str("a null move is not possible while in check")
+            }
         }
     }
 }
@@ -276,6 +281,10 @@ impl Position {
 
     pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
         let pos = self.chess();
+        // Fast path: shakmaty finds the one legal move that matches everything written.
+        if let Ok(m) = san.to_move(pos) {
+            return Ok(m);
+        }
         let turn = pos.turn();
         match san {
             San::Normal {
@@ -290,7 +299,6 @@ impl Position {
                     let from = m.from().unwrap_or(to);
                     file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
                 };
-                // Fast path: exactly one legal move matches everything written.
                 let mut exact = pos.san_candidates(role, to);
                 exact.retain(|m| {
                     from_matches(m) && m.is_capture() == capture && m.promotion() == promotion

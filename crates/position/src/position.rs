@@ -198,6 +198,38 @@ impl Position {
         }
     }
 
+    /// Plays a null move (`--` in PGN): the other side is to move, the en-passant square is
+    /// gone, the clocks go on. Not possible, and `false`, when the side to move is in check.
+    ///
+    /// ```
+    /// use tabia_position::{EpRule, Position};
+    ///
+    /// let mut pos = Position::new().after("e4")?;
+    /// assert!(pos.play_null());
+    /// assert_eq!(pos.fen(EpRule::Always), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+    /// # Ok::<_, tabia_position::MoveError>(())
+    /// ```
+    pub fn play_null(&mut self) -> bool {
+        if self.chess.is_check() {
+            return false;
+        }
+        let mode = self.castling_mode();
+        let mut setup = self.chess.to_setup(EnPassantMode::Always);
+        let mover = setup.turn;
+        setup.swap_turn();
+        setup.halfmoves = setup.halfmoves.saturating_add(1);
+        if mover == Color::Black {
+            setup.fullmoves = setup.fullmoves.saturating_add(1);
+        }
+        match Chess::from_setup(setup, mode) {
+            Ok(chess) => {
+                self.chess = chess;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// The canonical SAN of a legal move: minimal disambiguation, `+` or `#`.
     ///
     /// ```

@@ -36,7 +36,7 @@ pub enum ReplayErrorKind {
         /// Why it is illegal.
         error: MoveError,
     },
-    /// The game ends in a mate (or an automatic draw) that its result contradicts.
+    /// The game ends in a mate (or stalemate) that its result contradicts.
     ResultMismatch {
         /// The result the game gives.
         result: String,
@@ -117,8 +117,8 @@ impl std::error::Error for ReplayError {}
 pub struct Ply<'a> {
     /// The position after the move.
     pub position: &'a Position,
-    /// The move played.
-    pub mv: Move,
+    /// The move played; `None` for a null move (`--`).
+    pub mv: Option<Move>,
     /// The move's node in the game tree (its SAN, NAGs, comments, origin).
     pub node: &'a Node,
     /// The ply number from the start position (1 is the first move).
@@ -199,14 +199,28 @@ fn numbered(before: &Position, node: &Node) -> String {
     }
 }
 
-pub(crate) fn play(
+/// Resolves the move of `node` to a legal move, to be played by the caller; a null move (`--`)
+/// is played at once when not in check, and gives `None`.
+pub(crate) fn resolve_node(
     pos: &mut Position,
     node: &Node,
     ply: u32,
     depth: usize,
-) -> Result<Move, ReplayError> {
-    match pos.resolve(node.san.san) {
-        Ok(m) => Ok(m),
+) -> Result<Option<Move>, ReplayError> {
+    let result = match node.san.san {
+        tabia_notation::san::San::Null => {
+            if pos.play_null() {
+                return Ok(None);
+            }
+            Err(MoveError::new(
+                node.san.san.to_string(),
+                crate::moves::MoveErrorKind::NullMoveInCheck,
+            ))
+        }
+        san => pos.resolve(san),
+    };
+    match result {
+        Ok(m) => Ok(Some(m)),
         Err(error) => Err(ReplayError::new(
             ReplayErrorKind::IllegalMove {
                 numbered: numbered(pos, node),
@@ -216,6 +230,20 @@ pub(crate) fn play(
             },
             Some(node.at),
         )),
+    }
+}
+
+/// Like [`resolve_node`], and plays the move, updating the Polyglot hash of the line.
+fn play_hashed(
+    pos: &mut Position,
+    node: &Node,
+    ply: u32,
+    depth: usize,
+    hash: u64,
+) -> Result<(Option<Move>, u64), ReplayError> {
+    match resolve_node(pos, node, ply, depth)? {
+        Some(m) => Ok((Some(m), pos.play_zobrist(hash, m))),
+        None => Ok((None, pos.zobrist())),
     }
 }
 
@@ -241,8 +269,8 @@ pub fn replay_mainline(
     let mut ply = 0;
     for node in &game.mainline.moves {
         ply += 1;
-        let m = play(&mut pos, node, ply, 0)?;
-        hash = pos.play_zobrist(hash, m);
+        let (m, h) = play_hashed(&mut pos, node, ply, 0, hash)?;
+        hash = h;
         history.push(hash);
         f(&Ply {
             position: &pos,
@@ -315,13 +343,18 @@ pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, Repl
         let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
         let ply = frame.ply + 1;
         let depth = frame.depth;
-        let m = play(&mut frame.pos, node, ply, depth)?;
-        if depth == 0 {
-            hash = frame.pos.play_zobrist(hash, m);
+        let m = if depth == 0 {
+            let (m, h) = play_hashed(&mut frame.pos, node, ply, depth, hash)?;
+            hash = h;
             history.push(hash);
+            m
         } else {
-            frame.pos.play_unchecked(m);
-        }
+            let m = resolve_node(&mut frame.pos, node, ply, depth)?;
+            if let Some(m) = m {
+                frame.pos.play_unchecked(m);
+            }
+            m
+        };
         frame.ply = ply;
         f(&Ply {
             position: &frame.pos,
@@ -367,7 +400,7 @@ fn claimed_result(game: &Game) -> String {
 }
 
 /// Checks a game: every move legal (mainline and variations), and a result that agrees with
-/// a mate or automatic draw on the board at the end of the mainline. What `tabia pgn --check`
+/// a mate (or stalemate) on the board at the end of the mainline. What `tabia pgn --check`
 /// calls.
 ///
 /// ```
@@ -390,7 +423,12 @@ fn claimed_result(game: &Game) -> String {
 /// contradicts the board.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
     let replayed = replay(game, |_| {})?;
-    if let Some(termination) = replayed.termination.filter(|t| t.is_automatic()) {
+    // Only mate and stalemate decide a result beyond doubt: databases score time forfeits
+    // against a bare king, and games drawn by the 75-move rule or fivefold repetition, in
+    // ways a check would flag wrongly.
+    let decided =
+        |t: &Termination| matches!(t, Termination::Checkmate { .. } | Termination::Stalemate);
+    if let Some(termination) = replayed.termination.filter(decided) {
         let result = claimed_result(game);
         if result != "*" && result != termination.result() {
             let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
@@ -433,4 +471,42 @@ pub fn epdlist(
     let mut out = Vec::with_capacity(game.mainline.moves.len());
     replay_mainline(game, start, |ply| out.push(ply.position.epd(ep)))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(text: &str) -> Game {
+        text.parse().expect("well-formed game")
+    }
+
+    #[test]
+    fn null_moves_pass_the_turn() {
+        let g = game("1. e4 e5 2. Nf3 (2. -- Nc6 3. Nf3 Nf6) 2... Nc6 3. -- Nf6 *");
+        let mut seen = Vec::new();
+        let done = replay(&g, |p| seen.push((p.ply, p.depth, p.mv.is_none()))).expect("legal");
+        assert_eq!(done.plies, 6);
+        assert_eq!(seen[3], (3, 1, true));
+        assert_eq!(seen[8], (5, 0, true));
+        assert_eq!(
+            done.end.fen(EpRule::Always),
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 4 4"
+        );
+        let epds = epdlist(&g, None, EpRule::Always).expect("legal");
+        assert_eq!(
+            epds[4],
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -"
+        );
+    }
+
+    #[test]
+    fn no_null_move_in_check() {
+        let g = game("1. e4 f5 2. Qh5+ -- *");
+        let err = check_game(&g).expect_err("illegal");
+        assert_eq!(
+            err.to_string(),
+            "illegal move 2... -- (ply 4): a null move is not possible while in check"
+        );
+    }
 }

@@ -11,8 +11,9 @@ use crate::{
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
 /// skipped), honouring the `FEN` and `Variant` tags, and calls `f(position, move, ply)` after
-/// every ply. Each game gives a [`Replayed`] (repetitions are not tracked on this fast path)
-/// or the first [`ReplayError`].
+/// every ply (the move is `None` for a null move, `--`). Each game gives a [`Replayed`] or the
+/// first [`ReplayError`]. On this fast path [`Replayed::termination`] is only computed when
+/// asked for ([`MainlineReplayer::with_outcome`]; repetitions are not tracked).
 ///
 /// ```
 /// use tabia_notation::pgn::Reader;
@@ -40,9 +41,10 @@ pub struct MainlineReplayer<F> {
     pos: Position,
     ply: u32,
     error: Option<ReplayError>,
+    outcome: bool,
 }
 
-impl<F: FnMut(&Position, Move, u32)> MainlineReplayer<F> {
+impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
     /// A replayer calling `f` after every ply.
     pub fn new(f: F) -> MainlineReplayer<F> {
         MainlineReplayer {
@@ -54,11 +56,20 @@ impl<F: FnMut(&Position, Move, u32)> MainlineReplayer<F> {
             pos: Position::new(),
             ply: 0,
             error: None,
+            outcome: false,
         }
+    }
+
+    /// Also computes how each game stands at its end (mate, stalemate, dead position, the 50-
+    /// and 75-move rules), at the cost of a move generation per game.
+    #[must_use]
+    pub fn with_outcome(mut self) -> MainlineReplayer<F> {
+        self.outcome = true;
+        self
     }
 }
 
-impl<F: FnMut(&Position, Move, u32)> Visitor for MainlineReplayer<F> {
+impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
     type Output = Result<Replayed, ReplayError>;
 
     fn begin_game(&mut self, start: Origin) -> Skip {
@@ -99,12 +110,23 @@ impl<F: FnMut(&Position, Move, u32)> Visitor for MainlineReplayer<F> {
             return;
         }
         self.ply += 1;
-        match self.pos.resolve(san.san) {
+        let resolved = match san.san {
+            tabia_notation::san::San::Null => {
+                if self.pos.play_null() {
+                    (self.f)(&self.pos, None, self.ply);
+                    return;
+                }
+                Err(crate::moves::MoveErrorKind::NullMoveInCheck)
+            }
+            san => self.pos.resolve_san_kind(crate::convert::san(san)),
+        };
+        match resolved {
             Ok(m) => {
                 self.pos.play_unchecked(m);
-                (self.f)(&self.pos, m, self.ply);
+                (self.f)(&self.pos, Some(m), self.ply);
             }
-            Err(error) => {
+            Err(kind) => {
+                let error = crate::moves::MoveError::new(san.san.to_string(), kind);
                 let number = self.pos.chess().fullmoves();
                 let dots = if self.pos.turn().is_white() {
                     "."
@@ -132,12 +154,47 @@ impl<F: FnMut(&Position, Move, u32)> Visitor for MainlineReplayer<F> {
         if let Some(err) = self.error.take() {
             return Err(err);
         }
-        let termination = self.pos.termination(&History::new());
+        let termination = if self.outcome {
+            self.pos.termination(&History::new())
+        } else {
+            None
+        };
         Ok(Replayed {
             start: self.begin.clone(),
             end: self.pos.clone(),
             plies: self.ply,
             termination,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabia_notation::pgn::Reader;
+
+    use super::*;
+    use crate::Termination;
+
+    #[test]
+    fn outcome_only_when_asked() {
+        let pgn = b"[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 *\n";
+        let mut plain = MainlineReplayer::new(|_: &Position, _, _| {});
+        let done = Reader::new(&pgn[..])
+            .read_game(&mut plain)
+            .expect("read")
+            .expect("a game")
+            .expect("legal");
+        assert_eq!((done.plies, done.termination), (1, None));
+        let mut with = MainlineReplayer::new(|_: &Position, _, _| {}).with_outcome();
+        let done = Reader::new(&pgn[..])
+            .read_game(&mut with)
+            .expect("read")
+            .expect("a game")
+            .expect("legal");
+        assert_eq!(done.termination, Some(Termination::Stalemate));
+        assert_eq!(
+            done.start.fen(crate::EpRule::Always),
+            "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"
+        );
     }
 }

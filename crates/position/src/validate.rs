@@ -243,9 +243,9 @@ fn count(bb: Bitboard) -> u32 {
 /// or Chess960 if its castling rights say so).
 ///
 /// ```
-/// use tabia_position::{shakmaty::fen::Fen, validate};
+/// use tabia_position::{Editor, validate};
 ///
-/// let setup = "4k3/8/8/8/8/8/8/4K2P w K e6 120 1".parse::<Fen>()?.into_setup();
+/// let setup = Editor::from_arg("4k3/8/8/8/8/8/8/4K2P w K e6 120 1")?.setup();
 /// let messages: Vec<String> = validate(&setup).iter().map(ToString::to_string).collect();
 /// assert_eq!(messages, [
 ///     "white pawn on h1: no pawn may stand on rank 1",

@@ -69,9 +69,9 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             "33:1: game 7: variant `Atomic` is not supported",
         ]
     );
-    // Games 2, 3 and 6 are written (the mainlines are legal).
+    // Games 2, 3, 6 and 8 are written (their mainlines are legal).
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
-    assert_eq!(stdout.matches("\n\n").count(), 3);
+    assert_eq!(stdout.matches("\n\n").count(), 4);
     assert!(stdout.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3\n"));
 }
 

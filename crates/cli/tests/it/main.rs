@@ -6,6 +6,7 @@ mod every;
 mod fen;
 mod general;
 mod json;
+mod lossless;
 mod pgn;
 mod schema;
 mod show;

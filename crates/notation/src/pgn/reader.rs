@@ -16,7 +16,8 @@ use super::{
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
 
 /// The longest token (SAN, NAG, move number, result) the reader reads in one piece; the buffer
-/// always holds at least this much ahead of the cursor unless the input ends.
+/// always holds at least this much ahead of the cursor unless the input ends. The error span of
+/// a longer token is cut to this length, so that it does not depend on what is buffered.
 const LOOKAHEAD: usize = 256;
 
 /// The size of the reader's buffer unless told otherwise.
@@ -447,7 +448,7 @@ impl<R: Read> Reader<R> {
     #[cold]
     fn rule_error(&self, err: RuleError, at: usize, input_len: usize) -> Error {
         let start = at + input_len.saturating_sub(err.rest);
-        let error = self.error_here(err.kind, start, err.len);
+        let error = self.error_here(err.kind, start, err.len.min(LOOKAHEAD));
         match err.expected {
             Some(expected) => error.with_expected(expected),
             None => error,
@@ -664,6 +665,8 @@ impl<R: Read> Reader<R> {
                         self.skip_movetext(false)?;
                         return Ok(Ok(()));
                     }
+                    // A comment after a move, as in `{ [%clk 0:03:00] }`, read at once.
+                    self.one_line_comment(visitor);
                 }
                 b'0'..=b'9' | b'*' => {
                     // The common case first: a move number such as `12.` or `12...`.
@@ -678,6 +681,22 @@ impl<R: Read> Reader<R> {
                             .unwrap_or(data.len() - digits);
                         let n = digits + dots;
                         self.pos += n + usize::from(data.get(n) == Some(&b' '));
+                        // A move nearly always follows its number: read it at once rather than
+                        // through the dispatch above.
+                        self.fill()?;
+                        if self.peek().is_some_and(|b| {
+                            matches!(b, b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O')
+                        }) {
+                            if let Err(err) = self.san(visitor) {
+                                return Ok(Err(err));
+                            }
+                            has_move = true;
+                            if depth == 0 && visitor.skip_rest().0 {
+                                self.skip_movetext(false)?;
+                                return Ok(Ok(()));
+                            }
+                            self.one_line_comment(visitor);
+                        }
                         continue;
                     }
                     if let Ok((rest, outcome)) = result(data) {
@@ -687,11 +706,14 @@ impl<R: Read> Reader<R> {
                             return Ok(Err(err.with_expected("`)` before the result")));
                         }
                         self.pos += data.len() - rest.len();
+                        if let Err(err) = self.trailing_comments(visitor)? {
+                            return Ok(Err(err));
+                        }
                         visitor.outcome(outcome);
                         return Ok(Ok(()));
                     }
                     if b == b'*' {
-                        let len = token_len(data).max(1);
+                        let len = token_len(data).clamp(1, LOOKAHEAD);
                         let err = self.error_here(ErrorKind::UnexpectedToken, self.pos, len);
                         return Ok(Err(err));
                     }
@@ -723,25 +745,25 @@ impl<R: Read> Reader<R> {
                         }
                     }
                 }
-                b'{' => match find_brace_or_line_end(&data[1..]) {
-                    Some(n) if data[1 + n] == b'}' => {
-                        // The common case: a comment on one line.
-                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
-                        visitor.comment(RawComment(&self.buf[from..to]));
-                        self.pos = to + 1 + usize::from(data.get(n + 2) == Some(&b' '));
+                b'{' => {
+                    if self.one_line_comment(visitor) {
+                        continue;
                     }
-                    Some(_) if let Some(n) = brace_body(&data[1..]) => {
-                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
-                        visitor.comment(RawComment(&self.buf[from..to]));
-                        self.count_lines(from, to);
-                        self.pos = to + 1;
-                    }
-                    _ => {
-                        if let Err(err) = self.long_comment(visitor, true)? {
-                            return Ok(Err(err));
+                    // Over several lines, or longer than what is buffered.
+                    match brace_body(&self.buf[self.pos + 1..self.end]) {
+                        Some(n) => {
+                            let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                            visitor.comment(RawComment(&self.buf[from..to]));
+                            self.count_lines(from, to);
+                            self.pos = to + 1;
+                        }
+                        None => {
+                            if let Err(err) = self.long_comment(visitor, true)? {
+                                return Ok(Err(err));
+                            }
                         }
                     }
-                },
+                }
                 b';' => match rest_of_line(&data[1..]) {
                     Some(n) => {
                         visitor.comment(RawComment(&self.buf[self.pos + 1..self.pos + 1 + n]));
@@ -813,7 +835,7 @@ impl<R: Read> Reader<R> {
                     )));
                 }
                 _ => {
-                    let len = token_len(data).max(1);
+                    let len = token_len(data).clamp(1, LOOKAHEAD);
                     return Ok(Err(self.error_here(
                         ErrorKind::UnexpectedToken,
                         self.pos,
@@ -839,8 +861,100 @@ impl<R: Read> Reader<R> {
             visitor.san(san, at);
             return Ok(());
         }
-        let len = token_len(data).max(1);
+        let len = token_len(data).clamp(1, LOOKAHEAD);
         Err(self.error_here(ErrorKind::InvalidSan, self.pos, len))
+    }
+
+    /// Comments that follow the result before a blank line (`0-1 ; {Game Nr. 1 …}`, as engine
+    /// GUIs write them, on the result's line or the next ones) belong to the game, not to a
+    /// next one: they go to the visitor before the outcome.
+    fn trailing_comments<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        while let Some(b) = self.next_trailing_comment()? {
+            if let Err(err) = self.long_comment(visitor, b == b'{')? {
+                return Ok(Err(err));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// If a comment opener (`{` or `;`) follows after spaces and at most one line end, moves
+    /// to it and gives it; otherwise moves nowhere. Looks no further than the lookahead, so
+    /// that the answer does not depend on how the input arrives.
+    fn next_trailing_comment(&mut self) -> io::Result<Option<u8>> {
+        self.fill()?;
+        let data = &self.buf[self.pos..self.end];
+        let blanks = |from: usize| {
+            from + data
+                .get(from..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count()
+        };
+        let at_end = blanks(0);
+        let line_end = match data.get(at_end..) {
+            Some([b'\r', b'\n', ..]) => 2,
+            Some([b'\n' | b'\r', ..]) => 1,
+            _ => 0,
+        };
+        let next = if line_end > 0 {
+            blanks(at_end + line_end)
+        } else {
+            at_end
+        };
+        let opener = match data.get(next) {
+            Some(&b @ (b'{' | b';')) if next < LOOKAHEAD => b,
+            _ => return Ok(None),
+        };
+        self.pos += at_end;
+        if line_end > 0 {
+            self.eat_line_end();
+            self.pos += next - at_end - line_end;
+        }
+        Ok(Some(opener))
+    }
+
+    /// Skips the comments that follow a result, as [`Reader::trailing_comments`] reads them.
+    fn skip_trailing_comments(&mut self) -> io::Result<()> {
+        while let Some(b) = self.next_trailing_comment()? {
+            if b == b';' {
+                self.skip_line()?;
+                continue;
+            }
+            self.pos += 1;
+            loop {
+                let to = self.chunk_end();
+                if let Some(n) = brace_body(&self.buf[self.pos..to]) {
+                    self.count_lines(self.pos, self.pos + n);
+                    self.pos += n + 1;
+                    break;
+                }
+                self.count_lines(self.pos, to);
+                self.pos = to;
+                if self.eof {
+                    return Ok(());
+                }
+                self.refill()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the common comment, `{...}` on one line and buffered, if the cursor is at one.
+    #[inline(always)]
+    fn one_line_comment<V: Visitor>(&mut self, visitor: &mut V) -> bool {
+        let data = &self.buf[self.pos..self.end];
+        if data.first() != Some(&b'{') {
+            return false;
+        }
+        match find_brace_or_line_end(&data[1..]) {
+            Some(n) if data[1 + n] == b'}' => {
+                visitor.comment(RawComment(&data[1..1 + n]));
+                self.pos += n + 2 + usize::from(data.get(n + 2) == Some(&b' '));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A comment whose end is not buffered: hands it to the visitor in pieces.
@@ -983,6 +1097,7 @@ impl<R: Read> Reader<R> {
                         if is_result_token(&data[..n]) {
                             if !variation {
                                 self.pos += n;
+                                self.skip_trailing_comments()?;
                             }
                             return Ok(false);
                         }

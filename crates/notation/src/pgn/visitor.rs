@@ -77,7 +77,8 @@ pub trait Visitor {
     }
 
     /// A `(` opens a variation: an alternative to the move just before it. Return `Skip(true)`
-    /// to skip it (then no `end_variation` follows for it).
+    /// to skip it (then no `end_variation` follows for it; a skipped variation is only scanned
+    /// for its end, not checked for syntax errors).
     fn begin_variation(&mut self) -> Skip {
         Skip(false)
     }

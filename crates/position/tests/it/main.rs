@@ -1,6 +1,7 @@
 //! The one integration test binary of tabia-position: one module per area.
 
 mod fixtures;
+mod hostile;
 mod keys;
 mod perft;
 mod render;

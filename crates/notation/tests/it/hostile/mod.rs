@@ -12,6 +12,7 @@
 //! test threads share the CPU.
 
 mod grammars;
+mod lossless;
 mod pgn;
 
 use std::{

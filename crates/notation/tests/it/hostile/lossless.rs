@@ -1,0 +1,185 @@
+//! Nothing lost, and round-trips, on every PGN fixture and, when it is present, on the corpus
+//! in `../shared/corpus` (skipped with a message otherwise):
+//!
+//! - every game is read or reported: the games and errors of the reader add up to the games
+//!   the splitter and the skipper find, and on the corpus to the `[Event "` tags counted
+//!   independently;
+//! - reading does not depend on how the bytes arrive (all at once, or one byte per `read`);
+//! - parse → export → parse gives the same game tree (tags in the export's Seven Tag Roster
+//!   order), and export is idempotent.
+
+use std::{
+    fs,
+    io::{self, Read},
+    ops::Range,
+    path::{Path, PathBuf},
+};
+
+use tabia_notation::{
+    ErrorKind,
+    pgn::{Game, GameError, Origin, Reader},
+};
+
+use super::measuring;
+
+/// Gives one byte per `read` call.
+pub(crate) struct Trickle<'a>(pub(crate) &'a [u8]);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+/// A game, or its error as kind, span and the game's start.
+type Item = Result<Game, (ErrorKind, Range<usize>, Origin)>;
+
+/// Every game of a reader. Where a missing result is reported depends on what the reader still
+/// buffers (after the last token, else at the `[` that ends the game), so only its kind and
+/// the game's start are kept.
+fn items(reader: Reader<impl Read>) -> Vec<Item> {
+    reader
+        .games()
+        .map(|g| {
+            g.map_err(|err| match err {
+                GameError::Syntax { error, start } => match error.kind() {
+                    kind @ (ErrorKind::MissingResult | ErrorKind::UnclosedVariation) => {
+                        (kind, 0..0, start)
+                    }
+                    kind => (kind, error.span(), start),
+                },
+                other => panic!("{other}"),
+            })
+        })
+        .collect()
+}
+
+/// Checks everything this module promises on `bytes`; gives the number of games and errors.
+fn check_file(name: &str, bytes: &[u8], trickle: bool) -> (usize, usize) {
+    let read = items(Reader::with_capacity(4096, bytes));
+    if trickle {
+        let trickled = items(Reader::with_capacity(4096, Trickle(bytes)));
+        assert!(read == trickled, "{name}: depends on how the bytes arrive");
+    }
+    let raw: Vec<_> = Reader::new(bytes).raw_games().collect();
+    assert_eq!(raw.len(), read.len(), "{name}: splitter and reader differ");
+    let mut skipper = Reader::new(bytes);
+    let mut skipped = 0;
+    while skipper.skip_game().expect("no I/O error").is_some() {
+        skipped += 1;
+    }
+    assert_eq!(skipped, read.len(), "{name}: skipper and reader differ");
+    let mut errors = 0;
+    for (n, item) in read.iter().enumerate() {
+        match item {
+            Ok(game) => round_trip(&format!("{name}, game {}", n + 1), game),
+            Err(_) => errors += 1,
+        }
+    }
+    (read.len(), errors)
+}
+
+/// parse → export → parse is the identity (but for the tag order the export sets), and the
+/// export of the export is the export.
+pub(crate) fn round_trip(name: &str, game: &Game) {
+    let text = game.to_string();
+    let again = Game::from_ascii(text.as_bytes())
+        .unwrap_or_else(|e| panic!("{name}: the export does not parse: {e}\n{text}"));
+    assert!(
+        again.mainline == game.mainline,
+        "{name}: tree differs\n{text}"
+    );
+    assert_eq!(again.result, game.result, "{name}");
+    let mut tags = (game.tags.clone(), again.tags.clone());
+    tags.0.sort();
+    tags.1.sort();
+    assert_eq!(tags.0, tags.1, "{name}: tags differ");
+    assert_eq!(again.to_string(), text, "{name}: export is not idempotent");
+}
+
+fn pgn_fixtures() -> Vec<PathBuf> {
+    let mut paths = crate::fixtures("pgn", "ok", "pgn");
+    paths.extend(crate::fixtures("pgn", "err", "pgn"));
+    paths
+}
+
+#[test]
+fn every_fixture_game_is_read_or_reported_and_round_trips() {
+    let _guard = measuring();
+    let mut total = (0, 0);
+    for path in pgn_fixtures() {
+        let bytes = fs::read(&path).unwrap();
+        let (games, errors) = check_file(&path.display().to_string(), &bytes, true);
+        assert!(games > 0, "{}: no game", path.display());
+        if path.parent().is_some_and(|p| p.ends_with("ok")) {
+            assert_eq!(errors, 0, "{}", path.display());
+        }
+        total = (total.0 + games, total.1 + errors);
+    }
+    assert!(total.1 > 0 && total.0 > total.1, "{total:?}");
+}
+
+#[test]
+fn every_cut_of_every_fixture_is_read_alike_whichever_way_it_arrives() {
+    let _guard = measuring();
+    for path in pgn_fixtures() {
+        let bytes = fs::read(&path).unwrap();
+        for end in (0..bytes.len()).step_by(7) {
+            check_file(
+                &format!("{} cut at {end}", path.display()),
+                &bytes[..end],
+                false,
+            );
+        }
+    }
+}
+
+/// The corpus folder, if present.
+fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: no corpus at {}", dir.display());
+        None
+    }
+}
+
+#[test]
+fn every_corpus_game_is_read_or_reported_and_round_trips() {
+    let Some(dir) = corpus() else {
+        return;
+    };
+    let _guard = measuring();
+    let mut paths: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let name = path.display().to_string();
+        let bytes = if name.ends_with(".pgn.zst") {
+            zstd::decode_all(fs::File::open(&path).unwrap()).unwrap()
+        } else if name.ends_with(".pgn") {
+            fs::read(&path).unwrap()
+        } else {
+            continue;
+        };
+        // Counted independently of the reader: every corpus game has an Event tag.
+        let events = bytes.windows(8).filter(|w| w == b"[Event \"").count();
+        let (games, errors) = check_file(&name, &bytes, false);
+        assert_eq!(
+            games, events,
+            "{name}: games read or reported vs Event tags"
+        );
+        // Only the two files cut at 1 MB may end with a cut game.
+        assert!(errors <= 1, "{name}: {errors} errors");
+    }
+}
