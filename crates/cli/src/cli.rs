@@ -101,7 +101,8 @@ Examples:
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
   tabia validate '8/8/8/8/8/8/8/8 w - - 0 1'   every problem of a position, one per line
-  tabia validate startpos                  nothing printed, exit status 0";
+  tabia validate startpos                  nothing printed, exit status 0
+  tabia validate -f positions.epd.gz       one position per line: FILE:LINE: problem";
 
 const SHOW_EXAMPLES: &str = "\
 Examples:
