@@ -199,6 +199,35 @@ fn name_of(path: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
+/// Times both readers in alternation (so that a busy machine slows both alike) and prints the
+/// best and median times and their ratio: a check on criterion's numbers, which time one reader
+/// after the other.
+fn interleaved(name: &str, bytes: &[u8]) {
+    let time = |f: &dyn Fn() -> Counts| {
+        let start = std::time::Instant::now();
+        std::hint::black_box(f());
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        ours.push(time(&|| tabia::count(bytes)));
+        theirs.push(time(&|| peer::count(bytes)));
+    }
+    ours.sort_by(f64::total_cmp);
+    theirs.sort_by(f64::total_cmp);
+    let (best, median) = (|v: &[f64]| v[0], |v: &[f64]| v[v.len() / 2]);
+    eprintln!(
+        "{name}: interleaved best {:.3} ms vs {:.3} ms (ratio {:.2}), median {:.3} ms vs {:.3} ms \
+         (ratio {:.2}) [tabia vs pgn-reader]",
+        best(&ours),
+        best(&theirs),
+        best(&theirs) / best(&ours),
+        median(&ours),
+        median(&theirs),
+        median(&theirs) / median(&ours),
+    );
+}
+
 fn bench_scan(c: &mut Criterion) {
     for (name, bytes) in inputs() {
         // Sanity check: both see the same games and moves.
@@ -217,6 +246,7 @@ fn bench_scan(c: &mut Criterion) {
             "{name}: tabia {ours:?} vs pgn-reader {theirs:?}"
         );
         eprintln!("{name}: {ours:?}");
+        interleaved(&name, &bytes);
 
         let mut group = c.benchmark_group(format!("pgn-scan/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));

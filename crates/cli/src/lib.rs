@@ -14,18 +14,11 @@
 
 mod cli;
 mod cmd;
-// The streaming machinery; the subcommands are wired to it one by one.
-#[allow(dead_code)]
 mod input;
-#[allow(dead_code)]
 mod output;
-#[allow(dead_code)]
 mod parallel;
-#[allow(dead_code)]
 mod progress;
-#[allow(dead_code)]
 mod report;
-#[allow(dead_code)]
 mod session;
 
 use std::{ffi::OsString, process::ExitCode};

@@ -34,6 +34,8 @@ use std::{
     thread,
 };
 
+use tabia_notation::pgn::RawGame;
+
 use crate::{
     input::Line,
     output,
@@ -52,6 +54,12 @@ pub(crate) trait Weigh: Send {
 impl Weigh for Line {
     fn weight(&self) -> usize {
         self.bytes.len() + mem::size_of::<Line>()
+    }
+}
+
+impl Weigh for RawGame {
+    fn weight(&self) -> usize {
+        self.bytes.len() + mem::size_of::<RawGame>()
     }
 }
 
@@ -115,15 +123,16 @@ impl Sink {
         }
     }
 
+    /// Counts the current item as bad without a diagnostic on standard error: for subcommands
+    /// whose findings are their output (`validate`).
+    pub(crate) fn mark_bad(&mut self) {
+        self.this_bad = true;
+    }
+
     /// Reports a diagnostic that does not make the item bad.
     pub(crate) fn warn(&mut self, diagnostic: &Diagnostic) {
         // Writing to a Vec cannot fail.
         let _ = writeln!(self.diagnostics, "{diagnostic}");
-    }
-
-    /// Whether the current item has had an error.
-    pub(crate) fn is_bad(&self) -> bool {
-        self.this_bad
     }
 
     fn end_item(&mut self) {

@@ -100,13 +100,6 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    /// Adds another tally to this one.
-    pub(crate) fn add(&mut self, other: Tally) {
-        self.items += other.items;
-        self.bad += other.bad;
-        self.failed_inputs += other.failed_inputs;
-    }
-
     /// The exit status: 2 if an input failed, else 1 if an item was bad, else 0.
     pub(crate) fn status(&self) -> Status {
         if self.failed_inputs > 0 {
@@ -145,11 +138,6 @@ impl<'a> Reporter<'a> {
     /// What is counted (`"games"`).
     pub(crate) fn noun(&self) -> &'static str {
         self.noun
-    }
-
-    /// Whether the summary is left out.
-    pub(crate) fn quiet(&self) -> bool {
-        self.quiet
     }
 
     /// Replaces the progress meter (one per input), erasing the old one's line.
@@ -253,16 +241,10 @@ mod tests {
     fn status_from_tally() {
         let mut t = Tally::default();
         assert_eq!(t.status(), Status::Success);
-        t.add(Tally {
-            items: 3,
-            bad: 1,
-            failed_inputs: 0,
-        });
+        t.items = 3;
+        t.bad = 1;
         assert_eq!(t.status(), Status::SomeBad);
-        t.add(Tally {
-            failed_inputs: 1,
-            ..Tally::default()
-        });
+        t.failed_inputs = 1;
         assert_eq!(t.status(), Status::Failure);
         assert_eq!(
             summary("games", t),

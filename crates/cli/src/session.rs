@@ -132,11 +132,6 @@ impl<'a> Session<'a> {
         self.reporter.error(err);
     }
 
-    /// What was counted so far.
-    pub(crate) fn tally(&self) -> Tally {
-        self.tally
-    }
-
     /// Ends the run: flushes standard output, writes the summary (unless `--quiet`), gives the
     /// exit status.
     pub(crate) fn finish(mut self) -> io::Result<Status> {

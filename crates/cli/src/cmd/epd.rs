@@ -7,24 +7,21 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{GameError, RawGame, Reader};
+use tabia_notation::pgn::{GameError, RawGame};
 use tabia_position::{EpRule, Position, replay_mainline};
 
 use crate::{
     cli::{RunArgs, Status},
     cmd::fen::EpArg,
-    input::Source,
+    input::{Source, raw_games},
+    output,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
 };
 
-/// Arguments of `tabia epd`.
+/// Arguments of `tabia epd` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Examples:
-  tabia epd games.pgn              the EPD after every ply, a blank line after each game
-  tabia epd --fen --start game.pgn the full FEN of every position, the initial one too")]
 pub(crate) struct Args {
     /// PGN files (none, or `-`: standard input); compressed files are recognised.
     #[arg(value_name = "FILE")]
@@ -42,8 +39,26 @@ pub(crate) struct Args {
     /// Which en-passant square to write.
     #[arg(long, value_enum, default_value_t = EpArg::Always)]
     ep: EpArg,
+    /// One JSON object per position (NDJSON): game, ply, the move that led there, the EPD (or
+    /// FEN); a bad game gets an `error` object.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     run: RunArgs,
+}
+
+/// One `--json` line (README, "JSON output").
+#[derive(Debug, serde::Serialize)]
+struct Record<'a> {
+    file: &'a str,
+    game: u64,
+    ply: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    san: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    epd: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fen: Option<&'a str>,
 }
 
 /// Runs `tabia epd`.
@@ -59,15 +74,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(
-            input,
-            |reader| {
-                Reader::new(reader)
-                    .raw_games()
-                    .map(|raw| raw.map_err(anyhow::Error::from))
-            },
-            |sink, number, raw| game(&name, args, from.as_ref(), sink, number, &raw),
-        )?;
+        session.pipeline(input, raw_games, |sink, number, raw| {
+            game(&name, args, from.as_ref(), sink, number, &raw);
+        })?;
     }
     Ok(session.finish()?)
 }
@@ -84,23 +93,28 @@ fn game(
     let game = match raw.parse() {
         Ok(game) => game,
         Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
+            sink.reject(
+                &Diagnostic::from_error(name, &error).game(number),
+                args.json,
+            );
             return;
         }
         Err(err) => {
-            sink.error(&Diagnostic::new(name, err.to_string()).game(number));
+            sink.reject(
+                &Diagnostic::new(name, err.to_string()).game(number),
+                args.json,
+            );
             return;
         }
     };
     let ep = EpRule::from(args.ep);
     let mut out = Vec::with_capacity(64 * (game.mainline.moves.len() + 2));
-    let write = |out: &mut Vec<u8>, pos: &Position| {
-        if args.fen {
-            pos.write_fen(out, ep);
-        } else {
-            pos.write_epd(out, ep);
-        }
-        out.push(b'\n');
+    let mut write = Writer {
+        file: name,
+        game: number,
+        args,
+        ep,
+        text: Vec::new(),
     };
     let start = if args.start || from.is_some() {
         let start = match from {
@@ -110,24 +124,74 @@ fn game(
         match start {
             Ok(start) => {
                 if args.start {
-                    write(&mut out, &start);
+                    write.position(&mut out, &start, 0, None);
                 }
                 Some(start)
             }
             Err(err) => {
-                sink.error(&diagnostic(name, number, &err));
+                sink.reject(&diagnostic(name, number, &err), args.json);
                 return;
             }
         }
     } else {
         None
     };
-    match replay_mainline(&game, start, |ply| write(&mut out, ply.position)) {
+    let replayed = replay_mainline(&game, start, |ply| {
+        let san = write.args.json.then(|| ply.node.san.to_string());
+        write.position(&mut out, ply.position, ply.ply, san);
+    });
+    match replayed {
         Ok(_) => {
-            out.push(b'\n');
+            if !args.json {
+                out.push(b'\n');
+            }
             sink.out.extend_from_slice(&out);
         }
-        Err(err) => sink.error(&diagnostic(name, number, &err)),
+        Err(err) => sink.reject(&diagnostic(name, number, &err), args.json),
+    }
+}
+
+/// Writes the positions of one game.
+struct Writer<'a> {
+    file: &'a str,
+    game: u64,
+    args: &'a Args,
+    ep: EpRule,
+    /// The EPD or FEN of a `--json` line, reused from one position to the next.
+    text: Vec<u8>,
+}
+
+impl Writer<'_> {
+    /// Writes one position: its line of EPD (or FEN), or with `--json` its object.
+    fn position(&mut self, out: &mut Vec<u8>, pos: &Position, ply: u32, san: Option<String>) {
+        if !self.args.json {
+            self.write(out, pos);
+            out.push(b'\n');
+            return;
+        }
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        self.write(&mut text, pos);
+        let text_str = String::from_utf8_lossy(&text);
+        let record = Record {
+            file: self.file,
+            game: self.game,
+            ply,
+            san,
+            epd: (!self.args.fen).then_some(&*text_str),
+            fen: self.args.fen.then_some(&*text_str),
+        };
+        output::json_line(out, &record);
+        drop(text_str);
+        self.text = text;
+    }
+
+    fn write(&self, out: &mut Vec<u8>, pos: &Position) {
+        if self.args.fen {
+            pos.write_fen(out, self.ep);
+        } else {
+            pos.write_epd(out, self.ep);
+        }
     }
 }
 

@@ -51,6 +51,19 @@ pub(crate) struct Args {
     /// Which en-passant square to write.
     #[arg(long, value_enum, default_value_t = EpArg::Always)]
     ep: EpArg,
+    /// Print one JSON object with the FEN, EPD, key and Zobrist hash.
+    #[arg(long, conflicts_with_all = ["key", "epd", "zobrist"])]
+    json: bool,
+}
+
+/// The `--json` object (README, "JSON output").
+#[derive(Debug, serde::Serialize)]
+struct Record<'a> {
+    position: &'a str,
+    fen: String,
+    epd: String,
+    key: String,
+    zobrist: String,
 }
 
 /// Runs `tabia fen`.
@@ -72,7 +85,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     }
     let ep = EpRule::from(args.ep);
-    let line = if args.key {
+    let line = if args.json {
+        let record = Record {
+            position: &args.position,
+            fen: pos.fen(ep),
+            epd: pos.epd(ep),
+            key: pos.key().to_string(),
+            zobrist: format!("{:016x}", pos.zobrist()),
+        };
+        serde_json::to_string(&record)?
+    } else if args.key {
         pos.key().to_string()
     } else if args.zobrist {
         format!("{:016x}", pos.zobrist())

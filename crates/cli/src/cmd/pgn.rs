@@ -4,24 +4,22 @@
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
 //! ([`check_game`]: legal moves, a result that agrees with the board), then written out.
 
-use std::{io::Write as _, mem, path::PathBuf};
+use std::{io::Write as _, path::PathBuf};
 
+use serde::Serialize;
 use tabia_notation::pgn::{Game, GameError, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
-    parallel::{Sink, Weigh},
+    output,
+    parallel::Sink,
     report::Diagnostic,
     session::Session,
 };
 
-/// Arguments of `tabia pgn`.
+/// Arguments of `tabia pgn` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Examples:
-  tabia pgn games.pgn > clean.pgn     re-emit every game in PGN export format
-  tabia pgn --check games.pgn.zst     only report bad games (FILE:LINE:COL: game N: message)")]
 pub(crate) struct Args {
     /// PGN files (none, or `-`: standard input); compressed files are recognised.
     #[arg(value_name = "FILE")]
@@ -30,6 +28,10 @@ pub(crate) struct Args {
     /// standard error and end with the summary.
     #[arg(long)]
     pub(crate) check: bool,
+    /// One JSON object per game (NDJSON): tags, mainline moves, result and the game in export
+    /// format; a bad game gets an `error` object.
+    #[arg(long, conflicts_with = "check")]
+    pub(crate) json: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
 }
@@ -49,42 +51,76 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(session.finish()?)
 }
 
-impl Weigh for RawGame {
-    fn weight(&self) -> usize {
-        self.bytes.len() + mem::size_of::<RawGame>()
-    }
-}
-
 /// Parses, checks and writes one game.
 fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
     let game = match raw.parse() {
         Ok(game) => game,
         Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
+            sink.reject(
+                &Diagnostic::from_error(name, &error).game(number),
+                args.json,
+            );
             return;
         }
         Err(err) => {
-            sink.error(&Diagnostic::new(name, err.to_string()).game(number));
+            sink.reject(
+                &Diagnostic::new(name, err.to_string()).game(number),
+                args.json,
+            );
             return;
         }
     };
-    check_game(name, number, &game, sink);
-    if !args.check && !sink.is_bad() {
+    if let Err(diagnostic) = check_game(name, number, &game) {
+        sink.reject(&diagnostic, args.json);
+    } else if args.json {
+        output::json_line(&mut sink.out, &Record::new(name, number, &game));
+    } else if !args.check {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
     }
 }
 
+/// One `--json` line (README, "JSON output").
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    tags: &'a [(String, String)],
+    moves: Vec<String>,
+    result: &'static str,
+    pgn: String,
+}
+
+impl<'a> Record<'a> {
+    fn new(file: &'a str, number: u64, game: &'a Game) -> Record<'a> {
+        Record {
+            file,
+            game: number,
+            line: game.start.line,
+            tags: &game.tags,
+            moves: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.san.to_string())
+                .collect(),
+            result: game.result.as_str(),
+            pgn: game.to_string(),
+        }
+    }
+}
+
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
 /// of the variations, from the `FEN` tag's position) and a result that agrees with a mate or
-/// automatic draw on the board. A problem goes to `sink.error`, which makes the game bad: it
-/// is then not written.
-fn check_game(name: &str, number: u64, game: &Game, sink: &mut Sink) {
-    if let Err(err) = tabia_position::check_game(game) {
-        let mut diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-        if let Some(at) = err.origin() {
-            diagnostic = diagnostic.at(at.line, at.column);
+/// automatic draw on the board. A problem makes the game bad: it is then not written.
+fn check_game(name: &str, number: u64, game: &Game) -> Result<(), Diagnostic> {
+    tabia_position::check_game(game).map_err(|err| {
+        let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+        match err.origin() {
+            Some(at) => diagnostic.at(at.line, at.column),
+            None => diagnostic,
         }
-        sink.error(&diagnostic);
-    }
+    })?;
+    Ok(())
 }

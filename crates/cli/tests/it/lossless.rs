@@ -118,7 +118,11 @@ fn assert_nothing_lost(name: &str, run: &Run, games: usize, bad: Option<&BTreeSe
     if let Some(bad) = bad {
         let reported: BTreeSet<usize> = run.reported.iter().map(|&n| n as usize).collect();
         assert_eq!(&reported, bad, "{name}: the bad games reported");
-        let written: BTreeSet<usize> = run.written.iter().map(|e| e.parse().unwrap()).collect();
+        let written: BTreeSet<usize> = run
+            .written
+            .iter()
+            .map(|e| e.parse().expect("an Event number"))
+            .collect();
         assert_eq!(
             written.len(),
             run.written.len(),

@@ -2,10 +2,13 @@
 
 mod eco;
 mod epd;
+mod every;
 mod fen;
 mod general;
+mod json;
 mod lossless;
 mod pgn;
+mod schema;
 mod show;
 mod streaming;
 mod support;

@@ -101,7 +101,9 @@ pub struct RawGame {
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
     pub fn parse(&self) -> Result<Game, GameError> {
-        let mut reader = Reader::new(&self.bytes[..]).with_origin(self.start);
+        // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
+        let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
+        let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
         match reader.read_game(&mut GameBuilder::default())? {
             Some(game) => Ok(game),
             None => Err(GameError::Syntax {
@@ -712,6 +714,8 @@ impl<R: Read> Reader<R> {
                         self.skip_movetext(false)?;
                         return Ok(Ok(()));
                     }
+                    // A comment after a move, as in `{ [%clk 0:03:00] }`, read at once.
+                    self.one_line_comment(visitor);
                 }
                 b'0'..=b'9' | b'*' => {
                     // The common case first: a move number such as `12.` or `12...`.
@@ -726,6 +730,22 @@ impl<R: Read> Reader<R> {
                             .unwrap_or(data.len() - digits);
                         let n = digits + dots;
                         self.pos += n + usize::from(data.get(n) == Some(&b' '));
+                        // A move nearly always follows its number: read it at once rather than
+                        // through the dispatch above.
+                        self.fill()?;
+                        if self.peek().is_some_and(|b| {
+                            matches!(b, b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O')
+                        }) {
+                            if let Err(err) = self.san(visitor) {
+                                return Ok(Err(err));
+                            }
+                            has_move = true;
+                            if depth == 0 && visitor.skip_rest().0 {
+                                self.skip_movetext(false)?;
+                                return Ok(Ok(()));
+                            }
+                            self.one_line_comment(visitor);
+                        }
                         continue;
                     }
                     if let Ok((rest, outcome)) = result(data) {
@@ -774,25 +794,25 @@ impl<R: Read> Reader<R> {
                         }
                     }
                 }
-                b'{' => match find_brace_or_line_end(&data[1..]) {
-                    Some(n) if data[1 + n] == b'}' => {
-                        // The common case: a comment on one line.
-                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
-                        visitor.comment(RawComment(&self.buf[from..to]));
-                        self.pos = to + 1 + usize::from(data.get(n + 2) == Some(&b' '));
+                b'{' => {
+                    if self.one_line_comment(visitor) {
+                        continue;
                     }
-                    Some(_) if let Some(n) = brace_body(&data[1..]) => {
-                        let (from, to) = (self.pos + 1, self.pos + 1 + n);
-                        visitor.comment(RawComment(&self.buf[from..to]));
-                        self.count_lines(from, to);
-                        self.pos = to + 1;
-                    }
-                    _ => {
-                        if let Err(err) = self.long_comment(visitor, true)? {
-                            return Ok(Err(err));
+                    // Over several lines, or longer than what is buffered.
+                    match brace_body(&self.buf[self.pos + 1..self.end]) {
+                        Some(n) => {
+                            let (from, to) = (self.pos + 1, self.pos + 1 + n);
+                            visitor.comment(RawComment(&self.buf[from..to]));
+                            self.count_lines(from, to);
+                            self.pos = to + 1;
+                        }
+                        None => {
+                            if let Err(err) = self.long_comment(visitor, true)? {
+                                return Ok(Err(err));
+                            }
                         }
                     }
-                },
+                }
                 b';' => match rest_of_line(&data[1..]) {
                     Some(n) => {
                         visitor.comment(RawComment(&self.buf[self.pos + 1..self.pos + 1 + n]));
@@ -967,6 +987,23 @@ impl<R: Read> Reader<R> {
             }
         }
         Ok(())
+    }
+
+    /// Reads the common comment, `{...}` on one line and buffered, if the cursor is at one.
+    #[inline(always)]
+    fn one_line_comment<V: Visitor>(&mut self, visitor: &mut V) -> bool {
+        let data = &self.buf[self.pos..self.end];
+        if data.first() != Some(&b'{') {
+            return false;
+        }
+        match find_brace_or_line_end(&data[1..]) {
+            Some(n) if data[1 + n] == b'}' => {
+                visitor.comment(RawComment(&data[1..1 + n]));
+                self.pos += n + 2 + usize::from(data.get(n + 2) == Some(&b' '));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A comment whose end is not buffered: hands it to the visitor in pieces.

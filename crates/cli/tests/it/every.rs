@@ -1,0 +1,117 @@
+//! Every streaming subcommand on the same inputs: plain, each compression from a file and on
+//! standard input, one job and two; bad input and exit codes.
+
+use crate::support::{CODECS, compress, numbered_games, tabia};
+
+/// The streaming subcommands and the arguments that make them read their inputs.
+const COMMANDS: [&[&str]; 6] = [
+    &["pgn"],
+    &["pgn", "--json"],
+    &["epd", "--start"],
+    &["epd", "--json"],
+    &["eco"],
+    &["eco", "--tag"],
+];
+
+/// Runs `tabia ARGS` with `stdin`: exit code, stdout, stderr.
+fn run(args: &[&str], stdin: Vec<u8>) -> (Option<i32>, String, String) {
+    let out = tabia()
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+#[test]
+fn same_output_whatever_the_compression_and_the_jobs() {
+    let games = numbered_games(400);
+    let dir = tempfile::tempdir().unwrap();
+    for command in COMMANDS {
+        let reference = run(
+            &[command, &["-j", "1"]].concat(),
+            games.clone().into_bytes(),
+        );
+        assert_eq!(reference.0, Some(1), "{command:?}: every 10th game is bad");
+        assert!(!reference.1.is_empty(), "{command:?}");
+        assert_eq!(
+            reference
+                .2
+                .lines()
+                .filter(|l| l.contains(": game "))
+                .count(),
+            40,
+            "{command:?}: {}",
+            reference.2
+        );
+        assert!(
+            reference.2.ends_with("games 400, errors 40\n"),
+            "{command:?}"
+        );
+        for codec in CODECS {
+            let bytes = compress(codec, games.as_bytes());
+            let piped = run(&[command, &["-j", "2"]].concat(), bytes.clone());
+            assert!(piped == reference, "{command:?} {codec:?} on stdin, 2 jobs");
+            let path = dir.path().join(format!("{codec:?}"));
+            std::fs::write(&path, &bytes).unwrap();
+            let path = path.display().to_string();
+            let from_file = run(&[command, &["-j", "2", &path]].concat(), Vec::new());
+            assert!(
+                from_file.1 == reference.1.replace("<stdin>", &path),
+                "{command:?} {codec:?} from a file"
+            );
+            assert_eq!(
+                from_file.2,
+                reference.2.replace("<stdin>", &path),
+                "{command:?} {codec:?} from a file"
+            );
+        }
+    }
+}
+
+#[test]
+fn validate_reads_files_like_the_others() {
+    let positions = "startpos\n4k3/8/8/8/8/8/8/4K2P w - - 0 1\n8/8/8/8\n";
+    let reference = run(&["validate", "-f", "-"], positions.as_bytes().to_vec());
+    assert_eq!(reference.0, Some(1));
+    assert_eq!(
+        reference.1,
+        "<stdin>:2: white pawn on h1: no pawn may stand on rank 1\n\
+         <stdin>:3:1: piece placement does not have exactly 8 ranks (expected 8 ranks)\n"
+    );
+    assert_eq!(reference.2, "positions 3, errors 2\n");
+    for codec in CODECS {
+        let got = run(
+            &["validate", "-j", "2", "--file", "-"],
+            compress(codec, positions.as_bytes()),
+        );
+        assert_eq!(got, reference, "{codec:?}");
+    }
+}
+
+#[test]
+fn a_missing_input_is_status_2_for_every_subcommand() {
+    for command in COMMANDS {
+        let (code, _, err) = run(&[command, &["no/such/file.pgn"]].concat(), Vec::new());
+        assert_eq!(code, Some(2), "{command:?}");
+        assert!(
+            err.starts_with("tabia: cannot open no/such/file.pgn: "),
+            "{err}"
+        );
+    }
+    let (code, _, _) = run(&["validate", "-f", "no/such/file"], Vec::new());
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn all_good_is_status_0_for_every_subcommand() {
+    for command in COMMANDS {
+        let (code, out, err) = run(&[command, &["-q"]].concat(), numbered_games(9).into_bytes());
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{command:?}");
+        assert!(!out.is_empty(), "{command:?}");
+    }
+}
