@@ -34,17 +34,6 @@ impl io::Read for Trickle<'_> {
 
 fn item(result: Result<Game, GameError>) -> Item {
     result.map_err(|err| match err {
-        // Where a missing result is reported (after the last token, when that is still in the
-        // reader's buffer, else at the `[` that ends the game) depends on the buffer: only its
-        // kind and the game's start are compared. Known, reported to the PGN reader's owner.
-        GameError::Syntax { error, start }
-            if matches!(
-                error.kind(),
-                ErrorKind::MissingResult | ErrorKind::UnclosedVariation
-            ) =>
-        {
-            (error.kind(), 0..0, start)
-        }
         GameError::Syntax { error, start } => (error.kind(), error.span(), start),
         other => panic!("not a syntax error: {other}"),
     })

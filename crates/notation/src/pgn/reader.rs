@@ -172,6 +172,12 @@ pub struct Reader<R> {
     capture: Option<Vec<u8>>,
     /// Where the capture continues in `buf`.
     capture_from: usize,
+    /// The end of the last non-blank byte that left the buffer at a refill, with its line and
+    /// the start of that line (if known): where a missing result is shown when nothing
+    /// non-blank before the cursor is buffered any more.
+    dropped_end: Option<(u64, u64, u64)>,
+    /// Whether `buf[0]` starts a line.
+    base_is_line_start: bool,
     /// Where the input starts, and where its first line starts (before it, for a game that
     /// does not start its line).
     first_offset: u64,
@@ -201,6 +207,8 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             capture: None,
             capture_from: 0,
+            dropped_end: None,
+            base_is_line_start: true,
             first_offset: 0,
             first_line_start: 0,
         }
@@ -218,6 +226,7 @@ impl<R: Read> Reader<R> {
         self.bom_checked = origin.offset > 0;
         self.first_offset = origin.offset;
         self.first_line_start = self.line_start;
+        self.base_is_line_start = origin.column <= 1;
         self
     }
 
@@ -349,6 +358,10 @@ impl<R: Read> Reader<R> {
             }
             self.capture_from -= keep;
         }
+        if keep > 0 {
+            self.note_dropped(keep);
+            self.base_is_line_start = self.abs(keep) == self.line_start;
+        }
         self.buf.copy_within(keep..self.end, 0);
         self.base += keep as u64;
         self.pos -= keep;
@@ -476,6 +489,36 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Remembers where the last non-blank byte of `buf[..keep]`, about to leave the buffer,
+    /// ends (see `dropped_end`).
+    #[cold]
+    fn note_dropped(&mut self, keep: usize) {
+        let Some(i) = self.buf[..keep]
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+        else {
+            return;
+        };
+        let token_end = i + 1;
+        let lines = count_line_ends(&self.buf[token_end..self.pos]);
+        let line_start = match self.buf[..token_end]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+        {
+            Some(j) => Some(self.abs(j + 1)),
+            None if lines == 0 => Some(self.line_start),
+            None if self.base == self.first_offset => Some(self.first_line_start),
+            None if self.base_is_line_start => Some(self.base),
+            None => None,
+        };
+        self.dropped_end = match line_start {
+            Some(line_start) if lines < self.line => {
+                Some((self.abs(token_end), self.line - lines, line_start))
+            }
+            _ => None,
+        };
+    }
+
     /// "The game has no result" (or an open variation), shown just after its last token.
     #[cold]
     fn missing_result(&self, depth: u64) -> Error {
@@ -499,6 +542,7 @@ impl<R: Read> Reader<R> {
                 Some(i) => Some(self.abs(i + 1)),
                 None if lines == 0 => Some(self.line_start),
                 None if self.base == self.first_offset => Some(self.first_line_start),
+                None if self.base_is_line_start => Some(self.base),
                 None => None,
             };
             if let Some(line_start) = line_start
@@ -511,6 +555,11 @@ impl<R: Read> Reader<R> {
                     line_start,
                 );
             }
+        } else if let Some((end, line, line_start)) = self.dropped_end {
+            // Everything before the cursor that is still buffered is blank: the last token
+            // left the buffer, so that the place does not depend on how the input arrived.
+            let at = usize::try_from(end).unwrap_or(usize::MAX);
+            return self.locate(Error::new(kind, at..at.saturating_add(1)), line, line_start);
         }
         self.error_here(kind, self.pos, 1)
     }

@@ -41,20 +41,13 @@ impl Read for Trickle<'_> {
 /// A game, or its error as kind, span and the game's start.
 type Item = Result<Game, (ErrorKind, Range<usize>, Origin)>;
 
-/// Every game of a reader. Where a missing result is reported depends on what the reader still
-/// buffers (after the last token, else at the `[` that ends the game), so only its kind and
-/// the game's start are kept.
+/// Every game of a reader.
 fn items(reader: Reader<impl Read>) -> Vec<Item> {
     reader
         .games()
         .map(|g| {
             g.map_err(|err| match err {
-                GameError::Syntax { error, start } => match error.kind() {
-                    kind @ (ErrorKind::MissingResult | ErrorKind::UnclosedVariation) => {
-                        (kind, 0..0, start)
-                    }
-                    kind => (kind, error.span(), start),
-                },
+                GameError::Syntax { error, start } => (error.kind(), error.span(), start),
                 other => panic!("{other}"),
             })
         })

@@ -508,3 +508,25 @@ fn span_of_an_overlong_move_number_does_not_depend_on_the_buffer() {
     };
     assert_eq!(error(whole), error(trickled));
 }
+
+/// Where a missing result is shown (after the last token) depended on whether that token was
+/// still buffered (found by the `reader` target): now the reader remembers the last token that
+/// left its buffer.
+#[test]
+fn missing_result_is_shown_at_the_same_place_whichever_way_the_bytes_arrive() {
+    let _guard = measuring();
+    let mut input = b"[Event \"a\"]\n\n1. e4 e5".to_vec();
+    input.extend(std::iter::repeat_n(b'\n', 600));
+    input.extend_from_slice(b"[Event \"b\"]\n\n1. d4 *\n");
+    let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
+    let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
+        .read_game(&mut Counter::default());
+    let error = |r: Result<Option<Counts>, GameError>| {
+        let err = r.unwrap_err();
+        let err = err.syntax().unwrap();
+        (err.kind(), err.span(), err.line(), err.column())
+    };
+    let expected = (ErrorKind::MissingResult, 21..22, Some(3), Some(9));
+    assert_eq!(error(whole), expected);
+    assert_eq!(error(trickled), expected);
+}
