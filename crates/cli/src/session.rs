@@ -85,7 +85,7 @@ impl<'a> Session<'a> {
         T: Weigh,
         I: Iterator<Item = anyhow::Result<T>> + Send,
         S: FnOnce(Box<dyn BufRead + Send>) -> I,
-        F: Fn(&mut Sink, u64, T) + Sync,
+        F: Fn(&mut Sink, u64, &T) + Sync,
     {
         self.reporter.set_progress(Progress::new(
             self.progress,
@@ -171,7 +171,7 @@ mod tests {
     }
 
     /// Upper-cases lines; a line `bad` is an error.
-    fn shout(name: &str, sink: &mut Sink, number: u64, line: Line) {
+    fn shout(name: &str, sink: &mut Sink, number: u64, line: &Line) {
         if line.bytes == b"bad" {
             sink.error(
                 &Diagnostic::new(name, "bad line")

@@ -74,7 +74,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let name = input.name.clone();
         if args.tag {
             session.pipeline(input, raw_games, |sink, number, raw| {
-                tag_game(&name, table, sink, number, &raw);
+                tag_game(&name, table, sink, number, raw);
             })?;
         } else {
             // Classifying is cheap next to splitting the input into games: the reader thread
@@ -122,13 +122,13 @@ fn classified_games(
 }
 
 /// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
-fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: Item<'_>) {
-    match item.0 {
-        Ok(class) => write_game(&mut sink.out, name, json, number, class),
+fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<'_>) {
+    match &item.0 {
+        Ok(class) => write_game(&mut sink.out, name, json, number, *class),
         Err(ItemError::Syntax(error)) => {
-            sink.reject(&Diagnostic::from_error(name, &error).game(number), json);
+            sink.reject(&Diagnostic::from_error(name, error).game(number), json);
         }
-        Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, &err), json),
+        Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, err), json),
     }
 }
 

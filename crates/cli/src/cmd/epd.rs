@@ -75,7 +75,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args, from.as_ref(), sink, number, &raw);
+            game(&name, args, from.as_ref(), sink, number, raw);
         })?;
     }
     Ok(session.finish()?)

@@ -45,7 +45,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args, sink, number, &raw);
+            game(&name, args, sink, number, raw);
         })?;
     }
     Ok(session.finish()?)

@@ -91,7 +91,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })
         };
         session.pipeline(input, positions, |sink, _, line| {
-            position_line(&name, args.json, sink, &line);
+            position_line(&name, args.json, sink, line);
         })?;
     }
     Ok(session.finish()?)
