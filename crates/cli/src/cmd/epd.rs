@@ -2,13 +2,15 @@
 //! `epdlist`), one per line, each game followed by a blank line.
 //!
 //! Games are split from the input and replayed on any worker thread; the output keeps the
-//! input order. A bad game (syntax, illegal move, bad `FEN` tag) writes nothing and is reported
+//! input order. The plain output replays each game as the reader reads it (no game tree; the
+//! variations are skipped unread, so a syntax error inside a variation is not reported);
+//! `--json` and `--from` build the game tree. A bad game (syntax, illegal move, bad `FEN` tag) writes nothing and is reported
 //! as `FILE:LINE:COL: game N: message`.
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{GameError, RawGame};
-use tabia_position::{EpRule, Position, replay_mainline};
+use tabia_notation::pgn::{GameError, RawGame, Reader};
+use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -75,10 +77,53 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args, from.as_ref(), sink, number, raw);
+            if from.is_none() && !args.json {
+                game_streamed(&name, args, sink, number, raw);
+            } else {
+                game(&name, args, from.as_ref(), sink, number, raw);
+            }
         })?;
     }
     Ok(session.finish()?)
+}
+
+/// Writes the positions of one game, replayed as the reader reads it (no game tree is built),
+/// or reports why it is bad: the fast path of the plain EPD/FEN output.
+fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
+    let ep = EpRule::from(args.ep);
+    let mut plies = Vec::new();
+    let mut replayer = MainlineReplayer::new(|pos: &Position, _, _| {
+        if args.fen {
+            pos.write_fen(&mut plies, ep);
+        } else {
+            pos.write_epd(&mut plies, ep);
+        }
+        plies.push(b'\n');
+    });
+    let capacity = raw.bytes.len().saturating_add(4096);
+    let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
+    let replayed = reader.read_game(&mut replayer);
+    drop(replayer);
+    match replayed {
+        Ok(Some(Ok(replayed))) => {
+            if args.start {
+                if args.fen {
+                    replayed.start.write_fen(&mut sink.out, ep);
+                } else {
+                    replayed.start.write_epd(&mut sink.out, ep);
+                }
+                sink.out.push(b'\n');
+            }
+            sink.out.extend_from_slice(&plies);
+            sink.out.push(b'\n');
+        }
+        Ok(Some(Err(err))) => sink.error(&diagnostic(name, number, &err)),
+        Ok(None) => {}
+        Err(GameError::Syntax { error, .. }) => {
+            sink.error(&Diagnostic::from_error(name, &error).game(number));
+        }
+        Err(err) => sink.error(&Diagnostic::new(name, err.to_string()).game(number)),
+    }
 }
 
 /// Writes the positions of one game, or reports why it is bad.

@@ -115,3 +115,20 @@ fn all_good_is_status_0_for_every_subcommand() {
         assert!(!out.is_empty(), "{command:?}");
     }
 }
+
+#[test]
+fn epd_text_and_json_give_the_same_positions() {
+    // The text output replays as it reads; --json builds the game tree: same positions.
+    let games = numbered_games(60).into_bytes();
+    let (_, text, _) = run(&["epd", "--start", "-q"], games.clone());
+    let (_, json, _) = run(&["epd", "--start", "-q", "--json"], games);
+    let from_text: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    let from_json: Vec<String> = json
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter_map(|v| v.get("epd").and_then(|e| e.as_str()).map(str::to_owned))
+        .collect();
+    // 6 bad games; 18 long good ones (10 plies and the start), 36 short ones (2 and the start).
+    assert_eq!(from_text.len(), 18 * 11 + 36 * 3);
+    assert_eq!(from_text, from_json);
+}
