@@ -18,3 +18,12 @@ mod validate;
 fn tabia() -> assert_cmd::Command {
     assert_cmd::Command::new(env!("CARGO_BIN_EXE_tabia"))
 }
+
+/// The tags the export writes for a game without tags: the Seven Tag Roster with the
+/// standard's unknown values, `Result` from the movetext (`result`), and the blank line.
+fn unknown_roster(result: &str) -> String {
+    format!(
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n\n"
+    )
+}

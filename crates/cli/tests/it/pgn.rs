@@ -2,7 +2,7 @@
 
 use predicates::str::contains;
 
-use super::tabia;
+use super::{tabia, unknown_roster};
 
 fn fixture(path: &str) -> String {
     format!("{}/../../fixtures/pgn/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -25,13 +25,16 @@ fn reads_standard_input() {
         .write_stdin("1.e4 e5 2.Nf3 1-0")
         .assert()
         .success()
-        .stdout("1. e4 e5 2. Nf3 1-0\n\n");
+        .stdout(unknown_roster("1-0") + "1. e4 e5 2. Nf3 1-0\n\n");
     tabia()
         .args(["pgn", "-q", "-"])
         .write_stdin("[White \"x\"] 1. d4 *")
         .assert()
         .success()
-        .stdout("[White \"x\"]\n\n1. d4 *\n\n");
+        .stdout(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [White \"x\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. d4 *\n\n",
+        );
 }
 
 #[test]
@@ -62,7 +65,10 @@ fn without_check_good_games_are_still_written() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(String::from_utf8(out).unwrap(), "1. d4 *\n\n");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        unknown_roster("*") + "1. d4 *\n\n"
+    );
 }
 
 #[test]
@@ -92,7 +98,7 @@ fn illegal_moves_and_wrong_results_are_reported() {
         .write_stdin(input)
         .assert()
         .code(1)
-        .stdout("1. c4 *\n\n")
+        .stdout(unknown_roster("*") + "1. c4 *\n\n")
         .stderr(
             "<stdin>:1:13: game 1: illegal move 2. Ke3 (ply 3): no white king can go to e3\n\
              <stdin>:5:16: game 2: result 1-0 but the game ends in black mates (0-1)\n\

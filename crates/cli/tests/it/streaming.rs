@@ -59,7 +59,11 @@ fn several_inputs_are_read_in_order() {
         .write_stdin("1. e4 *\n")
         .assert()
         .success()
-        .stdout(format!("{0}1. e4 *\n\n{0}", sample_out()));
+        .stdout(format!(
+            "{0}{1}1. e4 *\n\n{0}",
+            sample_out(),
+            super::unknown_roster("*")
+        ));
 }
 
 #[test]

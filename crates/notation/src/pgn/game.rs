@@ -22,9 +22,12 @@ use crate::{Error, ErrorKind, decode};
 /// assert_eq!(game.mainline.moves[0].comments, ["best by test"]);
 /// assert_eq!(game.mainline.moves[1].variations[0].moves.len(), 2);
 /// assert_eq!(game.result, Outcome::WhiteWins);
+/// // The export completes the Seven Tag Roster with the standard's unknown values.
 /// assert_eq!(
 ///     game.to_string(),
-///     "[White \"Kasparov\"]\n\n1. e4 {best by test} 1... c5 (1... e5 2. Nf3) 2. Nf3 1-0"
+///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+///      [White \"Kasparov\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n\
+///      1. e4 {best by test} 1... c5 (1... e5 2. Nf3) 2. Nf3 1-0"
 /// );
 /// # Ok::<_, tabia_notation::Error>(())
 /// ```

@@ -10,32 +10,120 @@ const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", 
 /// The longest movetext line the writer makes (a lone comment longer than this is kept whole).
 const MAX_LINE: usize = 79;
 
+/// The value the export writes for a missing roster tag (§8.1.1); `None` for `Result`, which
+/// comes from the movetext.
+fn unknown_value(name: &str) -> Option<&'static str> {
+    match name {
+        "Date" => Some("????.??.??"),
+        "Result" => None,
+        _ => Some("?"),
+    }
+}
+
+impl Game {
+    /// The tags as the export writes them: the Seven Tag Roster first, in its order (Event,
+    /// Site, Date, Round, White, Black, Result), then the other tags in input order.
+    ///
+    /// A roster tag the game lacks gets the standard's unknown value: `?` (`????.??.??` for
+    /// `Date`), and for `Result` the game's termination marker. Tags the game has are kept as
+    /// they are, even a `Result` that disagrees with the movetext, or a tag given twice.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Game;
+    ///
+    /// let game: Game = "[ECO \"B20\"]\n[White \"Tal\"]\n\n1. e4 c5 1-0".parse()?;
+    /// assert_eq!(
+    ///     game.roster_tags(),
+    ///     [
+    ///         ("Event", "?"),
+    ///         ("Site", "?"),
+    ///         ("Date", "????.??.??"),
+    ///         ("Round", "?"),
+    ///         ("White", "Tal"),
+    ///         ("Black", "?"),
+    ///         ("Result", "1-0"),
+    ///         ("ECO", "B20"),
+    ///     ]
+    /// );
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn roster_tags(&self) -> Vec<(&str, &str)> {
+        let mut tags = Vec::with_capacity(self.tags.len() + SEVEN_TAG_ROSTER.len());
+        for name in SEVEN_TAG_ROSTER {
+            let before = tags.len();
+            tags.extend(
+                self.tags
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(n, v)| (n.as_str(), v.as_str())),
+            );
+            if tags.len() == before {
+                let value = unknown_value(name).unwrap_or(self.result.as_str());
+                tags.push((name, value));
+            }
+        }
+        tags.extend(
+            self.tags
+                .iter()
+                .filter(|(n, _)| !SEVEN_TAG_ROSTER.contains(&n.as_str()))
+                .map(|(n, v)| (n.as_str(), v.as_str())),
+        );
+        tags
+    }
+
+    /// The game with its tags as the export writes them ([`Game::roster_tags`]): the Seven
+    /// Tag Roster complete and first. Reading an exported game gives back
+    /// `game.with_roster()`.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Game;
+    ///
+    /// let game: Game = "1. e4 *".parse()?;
+    /// let again: Game = game.to_string().parse()?;
+    /// assert_eq!(again, game.with_roster());
+    /// assert_eq!(again.tag("Result"), Some("*"));
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn with_roster(mut self) -> Game {
+        self.tags = self
+            .roster_tags()
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+            .collect();
+        self
+    }
+}
+
 impl fmt::Display for Game {
-    /// Writes the game in export format: the tags (Seven Tag Roster first, in its order, then
-    /// the others in input order), a blank line, and the movetext wrapped under 80 characters,
-    /// ending with the result (no line end after it). Missing roster tags are not invented.
+    /// Writes the game in export format: the tags of [`Game::roster_tags`] (the complete Seven
+    /// Tag Roster first, missing ones with the standard's unknown values, then the others in
+    /// input order), a blank line, and the movetext wrapped under 80 characters, ending with
+    /// the result (no line end after it).
     ///
     /// Comments are written as `{text}`; one that contains `}` as `;text` and a line end (and
     /// one containing both `}` and a line end, which no input produces, as one `;` comment per
     /// line). Tag values must not contain line ends.
+    ///
+    /// A game without tags gets the whole roster:
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Game;
+    ///
+    /// let game: Game = "1. e4 e5 *".parse()?;
+    /// assert_eq!(
+    ///     game.to_string(),
+    ///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+    ///      [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *"
+    /// );
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut order: Vec<usize> = (0..self.tags.len()).collect();
-        order.sort_by_key(|&i| {
-            let name = &self.tags[i].0;
-            SEVEN_TAG_ROSTER
-                .iter()
-                .position(|r| r == name)
-                .unwrap_or(SEVEN_TAG_ROSTER.len())
-        });
-        for &i in &order {
-            let (name, value) = &self.tags[i];
+        for (name, value) in self.roster_tags() {
             write!(f, "[{name} ")?;
             write_quoted(f, value)?;
             f.write_str("]\n")?;
         }
-        if !self.tags.is_empty() {
-            f.write_char('\n')?;
-        }
+        f.write_char('\n')?;
         let mut w = Wrap::default();
         write_movetext(&mut w, self);
         w.token(self.result.as_str());
@@ -214,18 +302,42 @@ mod tests {
         pgn.parse::<Game>().unwrap().to_string()
     }
 
+    /// The export without its tags and the blank line after them.
+    fn movetext(pgn: &str) -> String {
+        let out = export(pgn);
+        match out.split_once("]\n\n") {
+            Some((_, movetext)) => movetext.to_owned(),
+            None => panic!("no tags: {out}"),
+        }
+    }
+
     #[test]
-    fn seven_tag_roster_first() {
+    fn seven_tag_roster_first_and_complete() {
         assert_eq!(
-            export("[ECO \"C60\"]\n[White \"b\"]\n[Event \"a\"]\n*"),
-            "[Event \"a\"]\n[White \"b\"]\n[ECO \"C60\"]\n\n*"
+            export("[ECO \"C60\"]\n[White \"b\"]\n[Event \"a\"]\n1-0"),
+            "[Event \"a\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"b\"]\n\
+             [Black \"?\"]\n[Result \"1-0\"]\n[ECO \"C60\"]\n\n1-0"
         );
+    }
+
+    #[test]
+    fn given_roster_tags_are_kept_as_they_are() {
+        // A Result tag that disagrees with the movetext, a tag given twice, an empty value.
+        let out = export(
+            "[Result \"0-1\"]\n[Date \"\"]\n[X \"y\"]\n[Site \"a\"]\n[Site \"b\"]\n1. e4 1-0",
+        );
+        assert_eq!(
+            out,
+            "[Event \"?\"]\n[Site \"a\"]\n[Site \"b\"]\n[Date \"\"]\n[Round \"?\"]\n\
+             [White \"?\"]\n[Black \"?\"]\n[Result \"0-1\"]\n[X \"y\"]\n\n1. e4 1-0"
+        );
+        assert_eq!(export(&out), out);
     }
 
     #[test]
     fn numbers_after_comments_and_variations() {
         assert_eq!(
-            export("1. e4 {x} e5 (c5 2. Nf3) (e6) 2. Nf3 $1 Nc6 *"),
+            movetext("1. e4 {x} e5 (c5 2. Nf3) (e6) 2. Nf3 $1 Nc6 *"),
             "1. e4 {x} 1... e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 $1 Nc6 *"
         );
     }
@@ -233,8 +345,8 @@ mod tests {
     #[test]
     fn fen_sets_first_number() {
         assert_eq!(
-            export("[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 Kb1 *"),
-            "[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 41. Kb1 *"
+            movetext("[FEN \"8/8/8/8/8/8/8/K6k b - - 0 40\"]\n\n40... Kg1 Kb1 *"),
+            "40... Kg1 41. Kb1 *"
         );
     }
 
@@ -260,13 +372,16 @@ mod tests {
     fn awkward_comments() {
         let mut game: Game = "1. e4 *".parse().unwrap();
         game.mainline.moves[0].comments.push("a}b".into());
-        assert_eq!(game.to_string(), "1. e4 ;a}b\n*");
-        assert_eq!(game.to_string().parse::<Game>().unwrap(), game);
+        assert!(game.to_string().ends_with("]\n\n1. e4 ;a}b\n*"));
+        assert_eq!(
+            game.to_string().parse::<Game>().unwrap(),
+            game.clone().with_roster()
+        );
     }
 
     #[test]
     fn empty_variation_and_deep_nesting() {
-        assert_eq!(export("1. e4 () *"), "1. e4 () *");
+        assert_eq!(movetext("1. e4 () *"), "1. e4 () *");
         let deep = format!("1. e4 {}{} *", "(1. d4 ".repeat(2000), ")".repeat(2000));
         let out = export(&deep);
         assert_eq!(out.parse::<Game>().unwrap().to_string(), out);

@@ -283,8 +283,12 @@ fn line() -> impl Strategy<Value = Line> {
     })
 }
 
+fn roster_names() -> [&'static str; 7] {
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+}
+
 fn game() -> impl Strategy<Value = Game> {
-    let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+    let roster = roster_names();
     (
         prop::collection::vec(prop::option::of("[ -~é]{0,12}"), 7),
         prop::collection::vec(("[A-Z][a-z0-9_]{2,8}", "[ -~é\"\\\\]{0,20}"), 0..4),
@@ -319,12 +323,21 @@ fn game() -> impl Strategy<Value = Game> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// parse ∘ write is the identity on game trees, and the export is idempotent.
+    /// parse ∘ write is the identity on game trees once the Seven Tag Roster is complete
+    /// (the export completes it), and the export is idempotent.
     #[test]
     fn write_then_parse_is_identity(game in game()) {
         let text = game.to_string();
         let back: Game = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        prop_assert_eq!(&back, &game, "{}", text);
+        let given = game.tags.clone();
+        let completed = game.with_roster();
+        prop_assert_eq!(&back, &completed, "{}", text);
+        // The tags given are all there, unchanged; only missing roster tags were added.
+        for tag in &given {
+            prop_assert!(completed.tags.contains(tag), "{:?} lost\n{}", tag, text);
+        }
+        let missing = roster_names().iter().filter(|r| !given.iter().any(|(n, _)| n == *r)).count();
+        prop_assert_eq!(completed.tags.len(), given.len() + missing);
         prop_assert_eq!(back.to_string(), text.clone());
         for line in text.lines().skip_while(|l| l.starts_with('[') || l.is_empty()) {
             // Only a lone comment longer than a line may exceed 79 characters.

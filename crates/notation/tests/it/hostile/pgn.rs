@@ -201,7 +201,8 @@ fn deeply_nested_variations_build_export_and_drop_without_recursion() {
         |depth| {
             let game = Game::from_ascii(&inputs[usize::from(depth > 12_500)]).unwrap();
             let exported = game.to_string();
-            assert_eq!(Game::from_ascii(exported.as_bytes()), Ok(game));
+            // `assert!`, not `assert_eq!`: `Debug` of the tree recurses.
+            assert!(Game::from_ascii(exported.as_bytes()) == Ok(game.with_roster()));
             exported.len()
         },
         12_500,
