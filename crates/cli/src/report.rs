@@ -56,6 +56,20 @@ impl Diagnostic {
         }
     }
 
+    /// The diagnostic of a game that could not be read: a syntax error keeps its location, a
+    /// read error is its message.
+    pub(crate) fn from_game_error(
+        file: &str,
+        number: u64,
+        err: &tabia_notation::pgn::GameError,
+    ) -> Diagnostic {
+        let diagnostic = match err.syntax() {
+            Some(error) => Diagnostic::from_error(file, error),
+            None => Diagnostic::new(file, err.to_string()),
+        };
+        diagnostic.game(number)
+    }
+
     /// Sets the line and column.
     #[must_use]
     pub(crate) fn at(mut self, line: u64, column: u64) -> Diagnostic {

@@ -234,12 +234,8 @@ fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
 fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
     let mut game = match raw.parse() {
         Ok(game) => game,
-        Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
-            return;
-        }
         Err(err) => {
-            sink.error(&Diagnostic::new(name, err.to_string()).game(number));
+            sink.error(&Diagnostic::from_game_error(name, number, &err));
             return;
         }
     };

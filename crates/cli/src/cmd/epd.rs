@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{GameError, RawGame, Reader};
+use tabia_notation::pgn::{RawGame, Reader};
 use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 
 use crate::{
@@ -119,10 +119,7 @@ fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &Ra
         }
         Ok(Some(Err(err))) => sink.error(&diagnostic(name, number, &err)),
         Ok(None) => {}
-        Err(GameError::Syntax { error, .. }) => {
-            sink.error(&Diagnostic::from_error(name, &error).game(number));
-        }
-        Err(err) => sink.error(&Diagnostic::new(name, err.to_string()).game(number)),
+        Err(err) => sink.error(&Diagnostic::from_game_error(name, number, &err)),
     }
 }
 
@@ -137,18 +134,8 @@ fn game(
 ) {
     let game = match raw.parse() {
         Ok(game) => game,
-        Err(GameError::Syntax { error, .. }) => {
-            sink.reject(
-                &Diagnostic::from_error(name, &error).game(number),
-                args.json,
-            );
-            return;
-        }
         Err(err) => {
-            sink.reject(
-                &Diagnostic::new(name, err.to_string()).game(number),
-                args.json,
-            );
+            sink.reject(&Diagnostic::from_game_error(name, number, &err), args.json);
             return;
         }
     };

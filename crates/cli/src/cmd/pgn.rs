@@ -7,7 +7,7 @@
 use std::{io::Write as _, path::PathBuf};
 
 use serde::Serialize;
-use tabia_notation::pgn::{Game, GameError, RawGame};
+use tabia_notation::pgn::{Game, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -55,18 +55,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
     let game = match raw.parse() {
         Ok(game) => game,
-        Err(GameError::Syntax { error, .. }) => {
-            sink.reject(
-                &Diagnostic::from_error(name, &error).game(number),
-                args.json,
-            );
-            return;
-        }
         Err(err) => {
-            sink.reject(
-                &Diagnostic::new(name, err.to_string()).game(number),
-                args.json,
-            );
+            sink.reject(&Diagnostic::from_game_error(name, number, &err), args.json);
             return;
         }
     };
