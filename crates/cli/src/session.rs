@@ -3,7 +3,7 @@
 //!
 //! A streaming subcommand reads like this:
 //!
-//! ```ignore
+//! ```text
 //! let mut session = Session::new(&args.run, "games");
 //! for source in Source::from_args(&args.files) {
 //!     let Some(input) = session.open(&source) else { continue };
