@@ -970,23 +970,29 @@ impl<R: Read> Reader<R> {
                 self.skip_line()?;
                 continue;
             }
-            self.pos += 1;
-            loop {
-                let to = self.chunk_end();
-                if let Some(n) = brace_body(&self.buf[self.pos..to]) {
-                    self.count_lines(self.pos, self.pos + n);
-                    self.pos += n + 1;
-                    break;
-                }
-                self.count_lines(self.pos, to);
-                self.pos = to;
-                if self.eof {
-                    return Ok(());
-                }
-                self.refill()?;
-            }
+            self.skip_brace_comment()?;
         }
         Ok(())
+    }
+
+    /// Skips the `{` comment at the cursor, past its `}` (or to the end of the input, where the
+    /// caller finds nothing more), refilling the buffer as needed.
+    fn skip_brace_comment(&mut self) -> io::Result<()> {
+        self.pos += 1;
+        loop {
+            let to = self.chunk_end();
+            if let Some(n) = brace_body(&self.buf[self.pos..to]) {
+                self.count_lines(self.pos, self.pos + n);
+                self.pos += n + 1;
+                return Ok(());
+            }
+            self.count_lines(self.pos, to);
+            self.pos = to;
+            if self.eof {
+                return Ok(());
+            }
+            self.refill()?;
+        }
     }
 
     /// Reads the common comment, `{...}` on one line and buffered, if the cursor is at one.
@@ -1107,23 +1113,7 @@ impl<R: Read> Reader<R> {
             match b {
                 b' ' | b'\t' => self.pos += 1,
                 b'\n' | b'\r' => self.eat_line_end(),
-                b'{' => {
-                    self.pos += 1;
-                    loop {
-                        let to = self.chunk_end();
-                        if let Some(n) = brace_body(&self.buf[self.pos..to]) {
-                            self.count_lines(self.pos, self.pos + n);
-                            self.pos += n + 1;
-                            break;
-                        }
-                        self.count_lines(self.pos, to);
-                        self.pos = to;
-                        if self.eof {
-                            break;
-                        }
-                        self.refill()?;
-                    }
-                }
+                b'{' => self.skip_brace_comment()?,
                 b';' => self.skip_line()?,
                 b'%' if self.at_line_start() => self.skip_line()?,
                 b'[' => return Ok(false),
