@@ -4,7 +4,7 @@
 use std::fmt;
 
 use tabia_notation::pgn::{Game, Origin, RawTag, SanPlus, Skip, Visitor};
-use tabia_position::{MoveError, Position};
+use tabia_position::{MoveError, Position, StartTags, shakmaty::CastlingMode, variant_mode};
 
 use crate::{Classification, Classifier, Table};
 
@@ -56,11 +56,12 @@ enum Start {
 /// `FEN`, like an odds game that keeps a castling right without its rook, included: other
 /// commands report it, classification has no use for it).
 fn start(variant: Option<&str>, fen: Option<&str>) -> Start {
-    if let Some(v) = variant {
-        let v = v.to_ascii_lowercase();
-        if v.contains("960") || v.contains("fischer") {
-            return Start::Chess960;
-        }
+    match variant.map(variant_mode) {
+        Some(Some(CastlingMode::Chess960)) => return Start::Chess960,
+        // A variant we do not know (Crazyhouse, Atomic, …) has other rules: its openings are
+        // not the table's.
+        Some(None) => return Start::NonStandard,
+        Some(Some(CastlingMode::Standard)) | None => {}
     }
     match fen.map(Position::from_arg) {
         None => Start::Standard,
@@ -91,8 +92,7 @@ fn start(variant: Option<&str>, fen: Option<&str>) -> Start {
 pub struct GameVisitor<'t> {
     table: &'t Table,
     classifier: Classifier<'t>,
-    fen: Option<String>,
-    variant: Option<String>,
+    tags: StartTags,
     start: Result<Start, ClassifyError>,
 }
 
@@ -102,8 +102,7 @@ impl<'t> GameVisitor<'t> {
         GameVisitor {
             table,
             classifier: Classifier::new(table),
-            fen: None,
-            variant: None,
+            tags: StartTags::default(),
             start: Ok(Start::Standard),
         }
     }
@@ -119,22 +118,20 @@ impl<'t> Visitor for GameVisitor<'t> {
 
     fn begin_game(&mut self, _start: Origin) -> Skip {
         self.classifier = Classifier::new(self.table);
-        self.fen = None;
-        self.variant = None;
+        self.tags.clear();
         self.start = Ok(Start::Standard);
         Skip(false)
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        match name {
-            b"FEN" => self.fen = Some(value.decode().into_owned()),
-            b"Variant" => self.variant = Some(value.decode().into_owned()),
-            _ => {}
-        }
+        self.tags.tag(name, value);
     }
 
     fn begin_movetext(&mut self) -> Skip {
-        self.start = Ok(start(self.variant.as_deref(), self.fen.as_deref()));
+        self.start = Ok(start(
+            self.tags.variant.as_deref(),
+            self.tags.fen.as_deref(),
+        ));
         Skip(!matches!(self.start, Ok(Start::Standard)))
     }
 

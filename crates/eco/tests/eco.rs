@@ -239,3 +239,44 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn the_variant_tag_decides_whether_a_game_is_classified() {
+    use tabia_eco::{GameVisitor, position::notation::pgn::Reader};
+
+    // The same moves under four `Variant` tags, read by the streaming visitor and by the
+    // parsed-game classifier: both must give the same answers.
+    let games = [
+        ("Standard", Some("C20")),
+        ("chess 960", None),
+        ("Crazyhouse", None),
+        ("Atomic", None),
+    ];
+    let mut pgn = String::new();
+    for (variant, _) in games {
+        pgn.push_str(&format!("[Variant \"{variant}\"]\n\n1. e4 e5 *\n\n"));
+    }
+    let table = Table::embedded();
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut visitor = GameVisitor::new(table);
+    let mut parsed = Reader::new(pgn.as_bytes()).games();
+    for (variant, eco) in games {
+        let streamed = reader
+            .read_game(&mut visitor)
+            .expect("read")
+            .expect("a game")
+            .expect("classified");
+        let game = parsed.next().expect("a game").expect("parsed");
+        let whole = table.classify_game(&game).expect("classified");
+        for class in [&streamed, &whole] {
+            assert_eq!(class.matched().map(|m| m.opening.eco()), eco, "{variant}");
+        }
+        let reason = match variant {
+            "Standard" => None,
+            "chess 960" => Some("unclassified: Chess960"),
+            _ => Some("unclassified: non-standard start"),
+        };
+        assert_eq!(streamed.reason(), reason, "{variant}");
+        assert_eq!(whole.reason(), reason, "{variant}");
+    }
+}

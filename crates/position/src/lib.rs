@@ -59,8 +59,8 @@ pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, check_game, epdlist, replay, replay_mainline,
-    start_position,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, replay,
+    replay_mainline, start_position,
 };
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};

@@ -6,7 +6,7 @@ use std::fmt;
 use shakmaty::{CastlingMode, Color, Move, Position as _};
 use tabia_notation::{
     fen::Fen,
-    pgn::{Game, Line, Move as Node, Origin, Outcome},
+    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag},
 };
 
 use crate::{
@@ -16,6 +16,57 @@ use crate::{
     outcome::{History, Termination},
     position::{EpRule, Position},
 };
+
+/// The two tags that say where a game starts, `FEN` and `Variant`, remembered as a PGN
+/// visitor meets them, for every visitor that has to know (replay, classification).
+///
+/// ```
+/// use tabia_position::StartTags;
+/// use tabia_position::notation::pgn::RawTag;
+///
+/// let mut tags = StartTags::default();
+/// tags.tag(b"White", RawTag(b"Carlsen"));
+/// assert!(tags.is_default());
+/// tags.tag(b"Variant", RawTag(b"Chess960"));
+/// assert_eq!(tags.variant.as_deref(), Some("Chess960"));
+/// assert!(!tags.is_default());
+/// tags.clear();
+/// assert!(tags.is_default());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StartTags {
+    /// The `FEN` tag, if the game has one.
+    pub fen: Option<String>,
+    /// The `Variant` tag, if the game has one.
+    pub variant: Option<String>,
+}
+
+impl StartTags {
+    /// Forgets both tags, for the next game.
+    pub fn clear(&mut self) {
+        self.fen = None;
+        self.variant = None;
+    }
+
+    /// Remembers the tag if it is `FEN` or `Variant`; ignores any other.
+    pub fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        match name {
+            b"FEN" => self.fen = Some(value.decode().into_owned()),
+            b"Variant" => self.variant = Some(value.decode().into_owned()),
+            _ => {}
+        }
+    }
+
+    /// Whether neither tag was given: the game starts from the standard position.
+    pub fn is_default(&self) -> bool {
+        self.fen.is_none() && self.variant.is_none()
+    }
+
+    /// The position the game starts from, as [`start_position`] gives it for a parsed game.
+    pub fn start(&self, at: Origin) -> Result<Position, ReplayError> {
+        start_from_tags(self.fen.as_deref(), self.variant.as_deref(), at)
+    }
+}
 
 /// Why a game could not be replayed, or does not agree with its result.
 #[non_exhaustive]

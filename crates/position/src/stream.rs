@@ -6,7 +6,7 @@ use tabia_notation::pgn::{Origin, RawTag, SanPlus, Skip, Visitor};
 use crate::{
     outcome::History,
     position::Position,
-    replay::{ReplayError, ReplayErrorKind, Replayed, start_from_tags},
+    replay::{ReplayError, ReplayErrorKind, Replayed, StartTags},
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
@@ -34,8 +34,7 @@ use crate::{
 #[derive(Debug)]
 pub struct MainlineReplayer<F> {
     f: F,
-    fen: Option<String>,
-    variant: Option<String>,
+    tags: StartTags,
     start: Origin,
     begin: Position,
     pos: Position,
@@ -49,8 +48,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
     pub fn new(f: F) -> MainlineReplayer<F> {
         MainlineReplayer {
             f,
-            fen: None,
-            variant: None,
+            tags: StartTags::default(),
             start: Origin::default(),
             begin: Position::new(),
             pos: Position::new(),
@@ -73,8 +71,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
     type Output = Result<Replayed, ReplayError>;
 
     fn begin_game(&mut self, start: Origin) -> Skip {
-        self.fen = None;
-        self.variant = None;
+        self.tags.clear();
         self.start = start;
         self.ply = 0;
         self.error = None;
@@ -82,18 +79,14 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        match name {
-            b"FEN" => self.fen = Some(value.decode().into_owned()),
-            b"Variant" => self.variant = Some(value.decode().into_owned()),
-            _ => {}
-        }
+        self.tags.tag(name, value);
     }
 
     fn begin_movetext(&mut self) -> Skip {
-        if self.fen.is_none() && self.variant.is_none() {
+        if self.tags.is_default() {
             self.begin = Position::new();
         } else {
-            match start_from_tags(self.fen.as_deref(), self.variant.as_deref(), self.start) {
+            match self.tags.start(self.start) {
                 Ok(pos) => self.begin = pos,
                 Err(err) => {
                     self.error = Some(err);
