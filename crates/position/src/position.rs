@@ -175,8 +175,8 @@ macro_rules! with_pos_mut {
 ///     pos = pos.after(san)?;
 /// }
 /// assert_eq!(pos.fen(EpRule::Legal), "rnb1kbnr/ppp1pppp/8/8/8/2N5/RPPP1PPP/2BQKBNR[QPpp] b Kkq - 0 4");
-/// let pos = pos.after("N@b4")?;
-/// assert_eq!(pos.epd(EpRule::Legal), "rnb1kbnr/ppp1pppp/8/8/1n6/2N5/RPPP1PPP/2BQKBNR[QPp] w Kkq -");
+/// let pos = pos.after("@b4")?;
+/// assert_eq!(pos.epd(EpRule::Legal), "rnb1kbnr/ppp1pppp/8/8/1p6/2N5/RPPP1PPP/2BQKBNR[QPp] w Kkq -");
 /// # Ok::<_, tabia_position::MoveError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
