@@ -81,7 +81,10 @@ fn pgn_json_clocks_emts_evals() {
         lines[0]["clocks"],
         json!([180000, 180000, 178300, 179000, 177000, 175000, 176000])
     );
-    assert_eq!(lines[0]["emts"], json!([null, null, null, null, null, null, null]));
+    assert_eq!(
+        lines[0]["emts"],
+        json!([null, null, null, null, null, null, null])
+    );
     assert_eq!(
         lines[0]["evals"],
         json!([{"cp": 17}, {"cp": 20}, {"cp": -50}, {"cp": -40}, {"cp": -30, "depth": 20}, {"mate": 1}, null])
@@ -91,7 +94,10 @@ fn pgn_json_clocks_emts_evals() {
     // The export keeps the commands byte for byte.
     let pgn = lines[0]["pgn"].as_str().unwrap();
     assert!(pgn.contains("{ [%eval -0.3,20] [%clk 0:02:57] }"), "{pgn}");
-    assert!(pgn.contains("{ Checkmate. [%clk 0:02:56] [%csl Re8] }"), "{pgn}");
+    assert!(
+        pgn.contains("{ Checkmate. [%clk 0:02:56] [%csl Re8] }"),
+        "{pgn}"
+    );
 
     let out = tabia()
         .args(["epd", "--json", "--start"])

@@ -592,9 +592,7 @@ fn digits(input: &str) -> Res<'_, &str> {
 
 // number = 1*DIGIT     (that fits in 64 bits)
 fn number(input: &str) -> Res<'_, u64> {
-    digits
-        .map_opt(|d: &str| d.parse::<u64>().ok())
-        .parse(input)
+    digits.map_opt(|d: &str| d.parse::<u64>().ok()).parse(input)
 }
 
 // two-digits = 1*2DIGIT
@@ -626,11 +624,7 @@ fn mate(input: &str) -> Res<'_, Score> {
 
 // pawns = ["+" / "-"] 1*DIGIT ["." 1*DIGIT]     (rounded to the centipawn)
 fn pawns(input: &str) -> Res<'_, Score> {
-    (
-        opt(one_of("+-")),
-        digits,
-        opt(preceded(char('.'), digits)),
-    )
+    (opt(one_of("+-")), digits, opt(preceded(char('.'), digits)))
         .map_opt(|(sign, whole, frac): (Option<char>, &str, Option<&str>)| {
             let whole = whole.parse::<i64>().ok()?;
             let milli = frac.map_or(0, |f| fraction(f, 3)) as i64;
@@ -643,9 +637,7 @@ fn pawns(input: &str) -> Res<'_, Score> {
 
 // depth = 1*DIGIT
 fn depth(input: &str) -> Res<'_, u32> {
-    digits
-        .map_opt(|d: &str| d.parse::<u32>().ok())
-        .parse(input)
+    digits.map_opt(|d: &str| d.parse::<u32>().ok()).parse(input)
 }
 
 // csl = "csl" spaces square-mark *("," *space square-mark)
@@ -875,7 +867,13 @@ mod tests {
             ]
         );
         assert_eq!(comment.text(), "Nice [%a tail]");
-        assert_eq!(comment.eval(), Some(Eval { score: Score::Cp(10), depth: None }));
+        assert_eq!(
+            comment.eval(),
+            Some(Eval {
+                score: Score::Cp(10),
+                depth: None
+            })
+        );
         assert_eq!(comment.emt(), None);
         assert_eq!(Comment::parse("").pieces(), []);
         assert_eq!(Comment::parse("  ").text(), "");
@@ -913,7 +911,10 @@ mod tests {
         assert_eq!(strip(" [%eval 1] [%clk 0:00:01] ", &[Clock]), " [%eval 1] ");
         assert_eq!(strip("a [%clk 0:00:01] ", &[Clock]), "a ");
         assert_eq!(strip("a [%clk 0:00:01]b", &[Clock]), "a b");
-        assert_eq!(strip(" [%eval 1] [%clk 0:00:01] ", &[Eval]), " [%clk 0:00:01] ");
+        assert_eq!(
+            strip(" [%eval 1] [%clk 0:00:01] ", &[Eval]),
+            " [%clk 0:00:01] "
+        );
         assert_eq!(strip(" [%eval 1] [%clk 0:00:01] ", &[Eval, Clock]), "");
         assert_eq!(strip("a [%x y] b", &[Clock]), "a [%x y] b");
         assert_eq!(strip("a[%clk 0:00:01]b", &[Clock]), "a b");
