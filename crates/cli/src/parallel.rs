@@ -595,10 +595,10 @@ mod tests {
     fn warnings_and_counters_add_up_in_input_order() {
         let even = Counter(1);
         let work = |sink: &mut Sink, number: u64, _: &Vec<u8>| {
-            if number % 3 == 0 {
+            if number.is_multiple_of(3) {
                 sink.warning(&Diagnostic::new("n", "divisible by 3").game(number));
             }
-            if number % 2 == 0 {
+            if number.is_multiple_of(2) {
                 sink.bump(even);
             }
         };

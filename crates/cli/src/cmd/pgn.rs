@@ -104,12 +104,7 @@ struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    fn new(
-        file: &'a str,
-        number: u64,
-        game: &'a Game,
-        warnings: &'a [Diagnostic],
-    ) -> Record<'a> {
+    fn new(file: &'a str, number: u64, game: &'a Game, warnings: &'a [Diagnostic]) -> Record<'a> {
         Record {
             file,
             game: number,

@@ -116,7 +116,11 @@ fn messy(n: usize) -> (Vec<u8>, BTreeSet<usize>) {
 /// with a warning is written.
 fn assert_nothing_lost(name: &str, run: &Run, games: usize, bad: Option<&BTreeSet<usize>>) {
     let (total, errors, warnings) = run.summary;
-    assert_eq!(warnings as usize, run.warned.len(), "{name}: summary warnings");
+    assert_eq!(
+        warnings as usize,
+        run.warned.len(),
+        "{name}: summary warnings"
+    );
     for number in &run.warned {
         assert!(
             !run.reported.contains(number),

@@ -111,7 +111,8 @@ fn illegal_moves_are_errors_and_wrong_results_warnings() {
 #[test]
 fn warnings_alone_exit_zero_and_strict_makes_them_errors() {
     let input = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n1. c4 *\n";
-    let warning = "<stdin>:3:16: game 1: warning: result 1-0 but the game ends in black mates (0-1)\n";
+    let warning =
+        "<stdin>:3:16: game 1: warning: result 1-0 but the game ends in black mates (0-1)\n";
     tabia()
         .args(["pgn", "--check"])
         .write_stdin(input)
@@ -157,5 +158,8 @@ fn json_carries_the_warnings() {
             "message": "result 1-0 but the game ends in black mates (0-1)"
         }])
     );
-    assert!(lines[1].get("warnings").is_none(), "left out when there is none");
+    assert!(
+        lines[1].get("warnings").is_none(),
+        "left out when there is none"
+    );
 }

@@ -104,7 +104,10 @@ fn output_and_diagnostics_keep_the_input_order_with_two_jobs() {
         .collect();
     let bad: Vec<String> = (1..=300).map(|i| (i * 10).to_string()).collect();
     assert_eq!(games, bad);
-    assert!(stderr.ends_with("games 3000, errors 300, warnings 0\n"), "{stderr}");
+    assert!(
+        stderr.ends_with("games 3000, errors 300, warnings 0\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
