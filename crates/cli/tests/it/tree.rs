@@ -36,7 +36,7 @@ fn figures_summary_and_status() {
         .stdout(predicates::str::contains("position  rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nopening   B00 King's Pawn Game\ngames     4 (white 33.3%, draws 33.3%, black 33.3%)\n"))
         .stdout(predicates::str::contains("1... c5      2  50.0%   0 0.0%   0 0.0%  1 100.0%  100.0%    1950       2024  B20 Sicilian Defense\n"))
         .stderr(predicates::str::ends_with(format!(
-            "{games}:89:13: game 11: illegal move 2. Ke3 (ply 3): no white king can go to e3\ngames 11, errors 1\n"
+            "{games}:89:13: game 11: illegal move 2. Ke3 (ply 3): no white king can go to e3\ngames 11, errors 1, warnings 0\n"
         )));
 }
 
