@@ -14,7 +14,7 @@ use tabia_position::Position;
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
-    parallel::{Config, Sink},
+    parallel::{Sink, config},
     report::Diagnostic,
     session::Session,
 };
@@ -57,7 +57,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Ok(pos) => pos,
         Err(err) => anyhow::bail!("bad --position: {err}"),
     };
-    let jobs = Config::new(args.run.jobs).jobs;
+    let jobs = config(args.run.jobs).jobs();
     let options = TreeOptions {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
