@@ -77,7 +77,9 @@ const PGN_EXAMPLES: &str = "\
 Examples:
   tabia pgn games.pgn > clean.pgn          re-emit every game in export format
   tabia pgn --check games.pgn.gz           report bad games only, then `games N, errors M`
-  tabia pgn -j 2 --quiet big.pgn.zst | head";
+  tabia pgn -j 2 --quiet big.pgn.zst | head
+  tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
+  tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
 
 const FEN_EXAMPLES: &str = "\
 Examples:

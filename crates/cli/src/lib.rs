@@ -8,12 +8,14 @@
 //! - `input`: files or standard input, decompressed by magic bytes (zstd, gzip, bzip2, xz);
 //! - `parallel`: the ordered parallel pipeline with its memory bound;
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
+//! - `form`: the output-form options shared by the subcommands that write games;
 //! - `progress`, `report`, `output`: the progress meter, diagnostics, NDJSON and TSV helpers.
 
 #![deny(missing_docs)]
 
 mod cli;
 mod cmd;
+mod form;
 mod input;
 mod output;
 mod parallel;

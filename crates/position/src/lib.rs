@@ -40,6 +40,7 @@
 
 mod convert;
 mod edit;
+mod form;
 mod key;
 mod moves;
 mod outcome;
@@ -53,6 +54,7 @@ mod write;
 
 pub use convert::variant_mode;
 pub use edit::Editor;
+pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};

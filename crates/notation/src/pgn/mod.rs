@@ -56,6 +56,7 @@
 //! tree holds what it stores, and [`RawGame`] holds the game's bytes.
 
 mod comment;
+mod edit;
 mod game;
 mod movetext;
 mod reader;
@@ -66,8 +67,10 @@ mod writer;
 
 pub use crate::{Nag, san::SanPlus};
 pub use comment::RawComment;
+pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
 pub use visitor::{Skip, Visitor};
+pub use writer::{MoveText, SanText, WriteOptions};
