@@ -93,7 +93,14 @@ impl Config {
     }
 }
 
-/// Where a worker puts what it makes of one item: output bytes and diagnostics.
+/// A named summary counter of a subcommand (`matched`, `kept`, `duplicates`, …), declared on
+/// the session ([`Session::counter`](crate::session::Session::counter)) and bumped by the
+/// workers ([`Sink::bump`]); its total is printed in the summary after the item count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+pub(crate) struct Counter(pub(crate) usize);
+
+/// Where a worker puts what it makes of one item: output bytes, diagnostics and counts.
 #[derive(Debug, Default)]
 pub(crate) struct Sink {
     /// The output (standard output), in input order.
@@ -101,6 +108,8 @@ pub(crate) struct Sink {
     diagnostics: Vec<u8>,
     this_bad: bool,
     bad: u64,
+    warnings: u64,
+    counts: Vec<u64>,
 }
 
 impl Sink {
@@ -108,7 +117,31 @@ impl Sink {
     /// and the item counts as bad (once, however many errors it has).
     pub(crate) fn error(&mut self, diagnostic: &Diagnostic) {
         self.this_bad = true;
-        self.warn(diagnostic);
+        // Writing to a Vec cannot fail.
+        let _ = writeln!(self.diagnostics, "{diagnostic}");
+    }
+
+    /// Reports a warning about the current item (`FILE:LINE:COL: game N: warning: …`): it is
+    /// written to standard error in input order and counted in the summary, and does not make
+    /// the item bad.
+    pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) {
+        self.warnings += 1;
+        let _ = writeln!(self.diagnostics, "{}", diagnostic.as_warning());
+    }
+
+    /// Adds one to a summary counter.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn bump(&mut self, counter: Counter) {
+        self.add(counter, 1);
+    }
+
+    /// Adds `n` to a summary counter.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn add(&mut self, counter: Counter, n: u64) {
+        if self.counts.len() <= counter.0 {
+            self.counts.resize(counter.0 + 1, 0);
+        }
+        self.counts[counter.0] += n;
     }
 
     /// Reports an error of the current item like [`Sink::error`] and, with `json`, also writes
@@ -126,12 +159,6 @@ impl Sink {
         self.this_bad = true;
     }
 
-    /// Reports a diagnostic that does not make the item bad.
-    pub(crate) fn warn(&mut self, diagnostic: &Diagnostic) {
-        // Writing to a Vec cannot fail.
-        let _ = writeln!(self.diagnostics, "{diagnostic}");
-    }
-
     fn end_item(&mut self) {
         if mem::take(&mut self.this_bad) {
             self.bad += 1;
@@ -146,6 +173,11 @@ pub(crate) struct Outcome {
     pub(crate) items: u64,
     /// Items with an error.
     pub(crate) bad: u64,
+    /// Warnings given.
+    pub(crate) warnings: u64,
+    /// The totals of the summary counters, indexed by [`Counter`] (shorter when the last
+    /// counters were never bumped).
+    pub(crate) counts: Vec<u64>,
     /// The error that ended reading the input early, if any.
     pub(crate) input_error: Option<anyhow::Error>,
 }
@@ -468,6 +500,13 @@ fn write_done(
     }
     outcome.items += done.items;
     outcome.bad += done.sink.bad;
+    outcome.warnings += done.sink.warnings;
+    if outcome.counts.len() < done.sink.counts.len() {
+        outcome.counts.resize(done.sink.counts.len(), 0);
+    }
+    for (total, n) in outcome.counts.iter_mut().zip(&done.sink.counts) {
+        *total += n;
+    }
     reporter.tick(outcome.items);
     Ok(())
 }
@@ -550,6 +589,35 @@ mod tests {
             String::from_utf8(sink.diagnostics).unwrap(),
             "g.pgn:3:4: game 2: bad\ng.pgn:3:4: game 2: bad\n"
         );
+    }
+
+    #[test]
+    fn warnings_and_counters_add_up_in_input_order() {
+        let even = Counter(1);
+        let work = |sink: &mut Sink, number: u64, _: &Vec<u8>| {
+            if number.is_multiple_of(3) {
+                sink.warning(&Diagnostic::new("n", "divisible by 3").game(number));
+            }
+            if number.is_multiple_of(2) {
+                sink.bump(even);
+            }
+        };
+        for jobs in [1, 3] {
+            let config = Config {
+                jobs,
+                batch_bytes: 8,
+            };
+            let mut err = Vec::new();
+            let outcome = {
+                let mut reporter = Reporter::new(&mut err, "items", true);
+                run(&config, numbers(100), work, &mut Vec::new(), &mut reporter).unwrap()
+            };
+            assert_eq!((outcome.items, outcome.bad, outcome.warnings), (100, 0, 33));
+            assert_eq!(outcome.counts, [0, 50]);
+            let err = String::from_utf8(err).unwrap();
+            assert_eq!(err.lines().count(), 33);
+            assert!(err.starts_with("n: game 3: warning: divisible by 3\nn: game 6: warning: "));
+        }
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //!
 //! ```text
 //! let mut session = Session::new(&args.run, "games");
+//! let matched = session.counter("matched"); // optional: a count of its own in the summary
 //! for source in Source::from_args(&args.files) {
 //!     let Some(input) = session.open(&source) else { continue };
 //!     let name = input.name.clone();
 //!     session.pipeline(input, |reader| split_games(reader), |sink, number, game| {
-//!         // parse `game`, write to `sink.out`, report with `sink.error(...)`
+//!         // parse `game`, write to `sink.out`, report with `sink.error(...)` or
+//!         // `sink.warning(...)`, count with `sink.bump(matched)`
 //!     })?;
 //! }
 //! session.finish()
@@ -25,7 +27,7 @@ use crate::{
     cli::{RunArgs, Status},
     input::{Input, Source},
     output,
-    parallel::{self, Config, Sink, Weigh},
+    parallel::{self, Config, Counter, Sink, Weigh},
     progress::Progress,
     report::{Diagnostic, Reporter, Tally},
 };
@@ -100,6 +102,10 @@ impl<'a> Session<'a> {
         self.reporter.clear_progress();
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
+        self.tally.warnings += outcome.warnings;
+        for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
+            counter.1 += n;
+        }
         if let Some(err) = outcome.input_error {
             self.out.flush()?;
             self.fail(&err.context(input.name));
@@ -110,6 +116,32 @@ impl<'a> Session<'a> {
     /// Standard output, for what a subcommand writes outside the pipeline.
     pub(crate) fn out(&mut self) -> &mut dyn Write {
         &mut self.out
+    }
+
+    /// Declares a summary counter, printed after the item count in the order declared
+    /// (`games 10, matched 4, errors 0, warnings 0`); workers bump it with [`Sink::bump`].
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn counter(&mut self, name: &'static str) -> Counter {
+        self.tally.counters.push((name, 0));
+        Counter(self.tally.counters.len() - 1)
+    }
+
+    /// Adds `n` to a summary counter outside the pipeline.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn add(&mut self, counter: Counter, n: u64) {
+        if let Some(count) = self.tally.counters.get_mut(counter.0) {
+            count.1 += n;
+        }
+    }
+
+    /// Reports a warning outside the pipeline, and counts it.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
+        self.out.flush()?;
+        self.tally.warnings += 1;
+        self.reporter
+            .write_raw(format!("{}\n", diagnostic.as_warning()).as_bytes());
+        Ok(())
     }
 
     /// Counts items processed outside the pipeline.
@@ -136,7 +168,7 @@ impl<'a> Session<'a> {
     /// exit status.
     pub(crate) fn finish(mut self) -> io::Result<Status> {
         self.out.flush()?;
-        Ok(self.reporter.finish(self.tally))
+        Ok(self.reporter.finish(&self.tally))
     }
 
     /// Ends the run like [`Session::finish`], without a summary line: for subcommands that
@@ -170,8 +202,19 @@ mod tests {
         }
     }
 
-    /// Upper-cases lines; a line `bad` is an error.
-    fn shout(name: &str, sink: &mut Sink, number: u64, line: &Line) {
+    /// Upper-cases lines; a line `bad` is an error, a line `three` a warning; lines longer
+    /// than three bytes are counted.
+    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &Line) {
+        if line.bytes.len() > 3 {
+            sink.bump(long);
+        }
+        if line.bytes == b"three" {
+            sink.warning(
+                &Diagnostic::new(name, "odd line")
+                    .at(line.number, 1)
+                    .game(number),
+            );
+        }
         if line.bytes == b"bad" {
             sink.error(
                 &Diagnostic::new(name, "bad line")
@@ -189,6 +232,7 @@ mod tests {
         let status = {
             let mut session =
                 Session::with_writers(&mut out, &mut err, &args(jobs, quiet), "lines", false);
+            let long = session.counter("long");
             for source in Source::from_args(files) {
                 let Some(input) = session.open(&source) else {
                     continue;
@@ -196,7 +240,7 @@ mod tests {
                 let name = input.name.clone();
                 session
                     .pipeline(input, Lines::new, |sink, n, line| {
-                        shout(&name, sink, n, line)
+                        shout(&name, long, sink, n, line)
                     })
                     .unwrap();
             }
@@ -223,7 +267,12 @@ mod tests {
             assert_eq!(out, "ONE\nTHREE\nFOUR\nFIVE\n");
             assert_eq!(
                 err,
-                format!("{}:2:1: game 2: bad line\nlines 5, errors 1\n", a.display())
+                format!(
+                    "{}:2:1: game 2: bad line\n{}:3:1: game 3: warning: odd line\n\
+                     lines 5, long 3, errors 1, warnings 1\n",
+                    a.display(),
+                    a.display()
+                )
             );
             assert_eq!(status, Status::SomeBad);
         }

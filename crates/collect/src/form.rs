@@ -74,7 +74,34 @@ impl Form {
     /// A tag to add needs a replay or a classification, and the game's moves are not legal
     /// (nothing is written then). Games checked with `tabia_position::check_game` first
     /// never fail.
-    pub fn write(&self, mut game: Game, out: &mut Vec<u8>) -> Result<usize, FormError> {
+    pub fn write(&self, game: Game, out: &mut Vec<u8>) -> Result<usize, FormError> {
+        self.write_marked(game, out, &mut Vec::new())
+    }
+
+    /// Like [`Form::write`], and pushes to `marks`, for each game written, the offset in
+    /// `out` where [`Form::tag_text`] inserts a tag (after the game's last tag).
+    ///
+    /// ```
+    /// use tabia_collect::Form;
+    ///
+    /// let form = Form::default();
+    /// let (mut out, mut marks) = (Vec::new(), Vec::new());
+    /// form.write_marked("[White \"x\"] 1. e4 *".parse()?, &mut out, &mut marks)?;
+    /// let text = String::from_utf8(out)?;
+    /// let tagged = format!("{}{}{}", &text[..marks[0]], form.tag_text("Mark", "1"), &text[marks[0]..]);
+    /// assert!(tagged.contains("[Result \"*\"]\n[Mark \"1\"]\n\n1. e4 *"));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Form::write`].
+    pub fn write_marked(
+        &self,
+        mut game: Game,
+        out: &mut Vec<u8>,
+        marks: &mut Vec<usize>,
+    ) -> Result<usize, FormError> {
         game.strip(&self.strip);
         let games = match self.split_variations {
             Some(depth) => game.split_variations(depth),
@@ -83,6 +110,7 @@ impl Form {
         let mut text = String::new();
         let written = games.len();
         for mut game in games {
+            let start = text.len();
             self.replay_tags.add(&mut game)?;
             if self.eco
                 && let Some(m) = Table::embedded().classify_game(&game)?.matched()
@@ -96,10 +124,39 @@ impl Form {
                     MoveWriter::new(&game, self.notation)?.with_fen_comments(self.fen_comments);
                 game.write_into(&self.options, &mut moves, &mut text);
             }
+            let mark = match text[start..].find("\n\n") {
+                Some(i) if self.options.tags && self.options.line_length > 0 => start + i + 1,
+                _ => start,
+            };
+            marks.push(out.len() + mark);
             text.push_str(self.separator());
         }
         out.extend_from_slice(text.as_bytes());
         Ok(written)
+    }
+}
+
+impl Form {
+    /// The text that inserts the tag `name` with `value` at a mark of [`Form::write_marked`]:
+    /// a tag line after the last tag, or before the game in a one-line layout or without
+    /// tags.
+    pub fn tag_text(&self, name: &str, value: &str) -> String {
+        let mut tag = format!("[{name} \"");
+        for c in value.chars() {
+            if matches!(c, '"' | '\\') {
+                tag.push('\\');
+            }
+            tag.push(c);
+        }
+        tag.push_str("\"]");
+        if self.options.line_length == 0 {
+            tag.push(' ');
+        } else if self.options.tags {
+            tag.push('\n');
+        } else {
+            tag.push_str("\n\n");
+        }
+        tag
     }
 }
 

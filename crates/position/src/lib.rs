@@ -17,7 +17,9 @@
 //! - Game replay over the PGN tree of `tabia-notation`: [`replay`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
-//!   Errors ([`ReplayError`]) name the move, its ply and its line and column.
+//!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
+//!   column; warnings ([`Warning`], in [`Replayed::warnings`]: the game was read, something was
+//!   repaired or looks wrong) likewise.
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -50,6 +52,7 @@ mod replay;
 mod square;
 mod stream;
 mod validate;
+mod warning;
 mod write;
 
 pub use convert::variant_mode;
@@ -61,14 +64,15 @@ pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, replay,
-    replay_mainline, start_position,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
+    replay, replay_mainline, start_position,
 };
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
 mod render;
