@@ -17,7 +17,10 @@ use anyhow::bail;
 use clap::ValueEnum;
 use tabia_collect::{
     Form,
-    notation::{pgn::Strip, san::Pieces},
+    notation::{
+        pgn::{CommandKind, Strip},
+        san::Pieces,
+    },
     position::{Notation, ReplayTags},
 };
 
@@ -38,7 +41,9 @@ pub(crate) struct FormArgs {
     #[arg(long, value_name = "LANG")]
     pub(crate) lang: Option<String>,
     /// Remove these from every game (comma-separated): `comments`, `nags`, `variations`,
-    /// `tags` (all but the Seven Tag Roster and FEN, SetUp, Variant).
+    /// `tags` (all but the Seven Tag Roster and FEN, SetUp, Variant), or commands inside
+    /// comments: `clocks` ([%clk], [%emt]), `evals` ([%eval]), `arrows` ([%cal], [%csl]),
+    /// `commands` (every [%...]); a comment left empty is dropped.
     #[arg(long, value_name = "KIND,...", value_delimiter = ',')]
     pub(crate) strip: Vec<StripKind>,
     /// Leave out the tags (only the movetext is written).
@@ -93,6 +98,14 @@ pub(crate) enum StripKind {
     Variations,
     /// Every tag but the Seven Tag Roster (and FEN, SetUp, Variant).
     Tags,
+    /// `[%clk]` and `[%emt]` commands.
+    Clocks,
+    /// `[%eval]` commands.
+    Evals,
+    /// `[%cal]` and `[%csl]` commands.
+    Arrows,
+    /// Every `[%...]` command.
+    Commands,
 }
 
 /// One kind of `--add`.
@@ -163,6 +176,23 @@ impl FormArgs {
                 StripKind::Nags => strip.nags = true,
                 StripKind::Variations => strip.variations = true,
                 StripKind::Tags => strip.tags = true,
+                StripKind::Clocks => strip
+                    .commands
+                    .extend([CommandKind::Clock, CommandKind::Emt]),
+                StripKind::Evals => strip.commands.push(CommandKind::Eval),
+                StripKind::Arrows => {
+                    strip
+                        .commands
+                        .extend([CommandKind::Arrows, CommandKind::Squares]);
+                }
+                StripKind::Commands => strip.commands.extend([
+                    CommandKind::Clock,
+                    CommandKind::Emt,
+                    CommandKind::Eval,
+                    CommandKind::Arrows,
+                    CommandKind::Squares,
+                    CommandKind::Other,
+                ]),
             }
         }
         form.strip = strip;
@@ -216,7 +246,7 @@ mod tests {
         let f = form(&[
             "--notation=uci",
             "--lang=de",
-            "--strip=comments,nags,variations,tags",
+            "--strip=comments,nags,variations,tags,clocks,evals,arrows",
             "--no-tags",
             "--no-move-numbers",
             "--no-results",

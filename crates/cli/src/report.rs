@@ -275,8 +275,6 @@ pub(crate) fn summary(noun: &str, tally: &Tally) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, atomic::AtomicU64};
-
     use tabia_notation::{Error, ErrorKind};
 
     use super::*;
@@ -338,13 +336,7 @@ mod tests {
         let mut buf = Vec::new();
         {
             let mut r = Reporter::new(&mut buf, "games", false);
-            r.set_progress(Progress::new(
-                true,
-                "g",
-                "games",
-                Arc::new(AtomicU64::new(1)),
-                None,
-            ));
+            r.set_progress(Progress::new(true, "g", "games", Box::new(|| 1), None));
             r.tick(1);
             r.diagnostic(&Diagnostic::new("g", "bad").game(1));
             let status = r.finish(&Tally {

@@ -23,11 +23,13 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
+use tabia_stream::Pipeline;
+
 use crate::{
     cli::{RunArgs, Status},
     input::{Input, Source},
     output,
-    parallel::{self, Config, Counter, Sink, Weigh},
+    parallel::{self, Counter, Sink, Weigh},
     progress::Progress,
     report::{Diagnostic, Reporter, Tally},
 };
@@ -36,7 +38,7 @@ use crate::{
 pub(crate) struct Session<'a> {
     out: Box<dyn Write + 'a>,
     reporter: Reporter<'a>,
-    config: Config,
+    config: Pipeline,
     progress: bool,
     tally: Tally,
 }
@@ -62,7 +64,7 @@ impl<'a> Session<'a> {
         Session {
             out: Box::new(out),
             reporter: Reporter::new(err, noun, args.quiet),
-            config: Config::new(args.jobs),
+            config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),
         }
@@ -71,9 +73,9 @@ impl<'a> Session<'a> {
     /// Opens `source`; if it cannot be opened, reports why, counts it as failed and gives `None`.
     pub(crate) fn open(&mut self, source: &Source) -> Option<Input> {
         match source.open() {
-            Ok(input) => Some(input),
+            Ok(input) => Some(input.into()),
             Err(err) => {
-                self.fail(&err);
+                self.fail(&anyhow::Error::new(err));
                 None
             }
         }
@@ -82,21 +84,28 @@ impl<'a> Session<'a> {
     /// Runs the pipeline over one input: `split` turns its decompressed bytes into items, `work`
     /// processes each item (it gets the item's 1-based number in this input). Outputs and
     /// diagnostics are written in input order.
-    pub(crate) fn pipeline<T, I, S, F>(&mut self, input: Input, split: S, work: F) -> io::Result<()>
+    pub(crate) fn pipeline<T, E, I, S, F>(
+        &mut self,
+        input: Input,
+        split: S,
+        work: F,
+    ) -> io::Result<()>
     where
         T: Weigh,
-        I: Iterator<Item = anyhow::Result<T>> + Send,
+        E: Into<anyhow::Error> + Send,
+        I: Iterator<Item = Result<T, E>> + Send,
         S: FnOnce(Box<dyn BufRead + Send>) -> I,
         F: Fn(&mut Sink, u64, &T) + Sync,
     {
+        let read = input.stream.bytes_read();
         self.reporter.set_progress(Progress::new(
             self.progress,
             &input.name,
             self.reporter.noun(),
-            input.counter,
-            input.size,
+            Box::new(move || read.get()),
+            input.stream.size(),
         ));
-        let items = split(input.reader);
+        let items = split(input.stream.into_reader());
         let outcome = parallel::run(&self.config, items, work, &mut self.out, &mut self.reporter)
             .map_err(into_io)?;
         self.reporter.clear_progress();
@@ -193,7 +202,7 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use super::*;
-    use crate::input::{Line, Lines};
+    use crate::input::Line;
 
     fn args(jobs: usize, quiet: bool) -> RunArgs {
         RunArgs {
@@ -239,7 +248,7 @@ mod tests {
                 };
                 let name = input.name.clone();
                 session
-                    .pipeline(input, Lines::new, |sink, n, line| {
+                    .pipeline(input, tabia_stream::Lines::new, |sink, n, line| {
                         shout(&name, long, sink, n, line)
                     })
                     .unwrap();

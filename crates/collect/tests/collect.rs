@@ -84,7 +84,7 @@ proptest! {
         strip in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
     ) {
         let mut form = Form {
-            strip: Strip { comments: strip.0, nags: strip.1, variations: strip.2, tags: strip.3 },
+            strip: Strip { comments: strip.0, nags: strip.1, variations: strip.2, tags: strip.3, ..Strip::default() },
             ..Form::default()
         };
         form.options.line_length = line_length;
@@ -106,7 +106,7 @@ proptest! {
     fn uci_and_lan_forms_read_back_to_the_same_moves(game in arb_game(), uci: bool) {
         let mut form = Form {
             notation: if uci { Notation::Uci } else { Notation::Lan },
-            strip: Strip { comments: true, nags: true, variations: true, tags: false },
+            strip: Strip { comments: true, nags: true, variations: true, tags: false, ..Strip::default() },
             ..Form::default()
         };
         form.options.tags = false;

@@ -95,6 +95,7 @@ impl FromStr for Notation {
 /// let game: Game = "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O *".parse()?;
 /// let mut options = WriteOptions::default();
 /// options.tags = false;
+/// options.line_length = 0;
 /// let mut uci = MoveWriter::new(&game, Notation::Uci)?;
 /// assert_eq!(
 ///     game.write(&options, &mut uci),

@@ -1,7 +1,7 @@
 //! Edits of the game tree for output forms: stripping what a reader does not want, and
 //! splitting variations into games of their own.
 
-use super::{Game, Line, Move, Outcome, writer::SEVEN_TAG_ROSTER};
+use super::{CommandKind, Game, Line, Move, Outcome, writer::SEVEN_TAG_ROSTER};
 
 /// What [`Game::strip`] removes from a game.
 ///
@@ -9,11 +9,11 @@ use super::{Game, Line, Move, Outcome, writer::SEVEN_TAG_ROSTER};
 /// use tabia_notation::pgn::{Game, Strip};
 ///
 /// let mut game: Game = "[ECO \"C20\"]\n\n1. e4 $1 {good} (1. d4) e5 *".parse()?;
-/// game.strip(&Strip { comments: true, nags: true, variations: true, tags: true });
+/// game.strip(&Strip { comments: true, nags: true, variations: true, tags: true, ..Strip::default() });
 /// assert_eq!(game, "1. e4 e5 *".parse::<Game>()?);
 /// # Ok::<_, tabia_notation::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Strip {
     /// Every comment, before and after moves.
     pub comments: bool,
@@ -24,6 +24,9 @@ pub struct Strip {
     /// Every tag but the Seven Tag Roster and the tags that say where the game starts
     /// (`FEN`, `SetUp`, `Variant`), without which the moves would not read back.
     pub tags: bool,
+    /// The commands of these kinds in comments (`[%clk]`, `[%eval]`, `[%cal]`, …: see
+    /// [`Game::strip_commands`]); a comment left empty is dropped.
+    pub commands: Vec<CommandKind>,
 }
 
 /// Tags [`Strip::tags`] keeps besides the Seven Tag Roster.
@@ -43,6 +46,9 @@ impl Game {
             for m in &mut self.mainline.moves {
                 m.variations.clear();
             }
+        }
+        if !strip.commands.is_empty() && !strip.comments {
+            self.strip_commands(&strip.commands);
         }
         if !strip.comments && !strip.nags {
             return;
