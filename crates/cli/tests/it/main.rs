@@ -13,6 +13,7 @@ mod schema;
 mod show;
 mod streaming;
 mod support;
+mod tree;
 mod validate;
 
 /// The `tabia` binary built for these tests.
