@@ -19,6 +19,7 @@
 mod cli;
 mod cmd;
 mod form;
+mod grow;
 mod input;
 mod output;
 mod parallel;

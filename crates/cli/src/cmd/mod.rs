@@ -1,5 +1,6 @@
 //! One module per subcommand: each has its `Args` and a `run` that calls the libraries.
 
+pub(crate) mod book;
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod fen;
@@ -20,5 +21,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Tree(args) => tree::run(&args),
+        Command::Book(args) => book::run(&args),
     }
 }

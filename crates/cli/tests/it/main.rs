@@ -1,5 +1,6 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod book;
 mod eco;
 mod epd;
 mod every;
