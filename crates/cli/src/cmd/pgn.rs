@@ -8,12 +8,12 @@
 use std::{io::Write as _, path::PathBuf};
 
 use serde::Serialize;
-use tabia_notation::pgn::{Game, RawGame};
+use tabia_notation::pgn::{Game, Move, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
-    output,
+    output::{self, JsonEval},
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -97,6 +97,9 @@ struct Record<'a> {
     line: u64,
     tags: &'a [(String, String)],
     moves: Vec<String>,
+    clocks: Vec<Option<u64>>,
+    emts: Vec<Option<u64>>,
+    evals: Vec<Option<JsonEval>>,
     result: &'static str,
     pgn: String,
     #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
@@ -115,6 +118,14 @@ impl<'a> Record<'a> {
                 .moves
                 .iter()
                 .map(|m| m.san.to_string())
+                .collect(),
+            clocks: game.mainline.moves.iter().map(Move::clock).collect(),
+            emts: game.mainline.moves.iter().map(Move::emt).collect(),
+            evals: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.eval().map(JsonEval::from))
                 .collect(),
             result: game.result.as_str(),
             pgn: game.to_string(),
