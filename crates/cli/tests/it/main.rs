@@ -5,6 +5,7 @@ mod eco;
 mod epd;
 mod every;
 mod fen;
+mod forms;
 mod general;
 mod json;
 mod lossless;
