@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 use tabia_position::{
-    Position, PositionKey,
+    EpRule, Position, PositionKey,
     shakmaty::{
         CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position as _, Setup,
         zobrist::Zobrist64,
@@ -424,9 +424,7 @@ fn valid_code(code: u16) -> bool {
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub fn polyglot_key(pos: &Position) -> u64 {
-    pos.chess()
-        .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
-        .0
+    pos.zobrist_with(EpRule::PseudoLegal)
 }
 
 /// The Polyglot key of a tree's position key (`None` if it is no legal position).
