@@ -3,6 +3,7 @@
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod fen;
+pub(crate) mod filter;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod validate;
@@ -18,5 +19,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Eco(args) => eco::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Filter(args) => filter::run(&args),
     }
 }

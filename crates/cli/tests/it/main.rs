@@ -4,6 +4,7 @@ mod eco;
 mod epd;
 mod every;
 mod fen;
+mod filter;
 mod general;
 mod json;
 mod lossless;
