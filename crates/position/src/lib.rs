@@ -17,7 +17,9 @@
 //! - Game replay over the PGN tree of `tabia-notation`: [`replay`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
-//!   Errors ([`ReplayError`]) name the move, its ply and its line and column.
+//!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
+//!   column; warnings ([`Warning`], in [`Replayed::warnings`]: the game was read, something was
+//!   repaired or looks wrong) likewise.
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -49,6 +51,7 @@ mod replay;
 mod square;
 mod stream;
 mod validate;
+mod warning;
 mod write;
 
 pub use convert::variant_mode;
@@ -67,6 +70,7 @@ pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
 mod render;

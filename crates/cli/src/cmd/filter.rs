@@ -29,7 +29,7 @@ use crate::{
     cli::{RunArgs, Status},
     input::Source,
     output,
-    parallel::{Sink, Weigh},
+    parallel::{Counter, Sink, Weigh},
     report::Diagnostic,
     session::Session,
 };
@@ -273,7 +273,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
         None => Session::with_writers(output::stdout(), io::stderr(), &args.run, "games", progress),
     };
-    let matched = Counter; // SHIM
+    let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
     for source in Source::from_args(&args.files) {
         if left == Some(0) {
@@ -509,12 +509,3 @@ impl<'a> Record<'a> {
     }
 }
 
-// SHIM until the session's counters land.
-#[derive(Debug, Clone, Copy)]
-struct Counter;
-trait Bump {
-    fn bump(&mut self, counter: Counter);
-}
-impl Bump for Sink {
-    fn bump(&mut self, _counter: Counter) {}
-}

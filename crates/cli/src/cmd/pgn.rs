@@ -2,17 +2,18 @@
 //!
 //! The input is split into raw games by the notation crate's splitter, and each game is parsed
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
-//! ([`check_game`]: legal moves, a result that agrees with the board), then written out.
+//! ([`check_game`]: legal moves), its warnings are reported (a result that contradicts the
+//! board, …), then it is written out; `--strict` reports warnings as errors and drops the game.
 
 use std::{io::Write as _, path::PathBuf};
 
 use serde::Serialize;
-use tabia_notation::pgn::{Game, RawGame};
+use tabia_notation::pgn::{Game, Move, RawGame};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
-    output,
+    output::{self, JsonEval},
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -32,6 +33,9 @@ pub(crate) struct Args {
     /// format; a bad game gets an `error` object.
     #[arg(long, conflicts_with = "check")]
     pub(crate) json: bool,
+    /// Treat warnings as errors: a game with a warning is reported as bad and not written.
+    #[arg(long)]
+    pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
 }
@@ -60,10 +64,25 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
             return;
         }
     };
-    if let Err(diagnostic) = check_game(name, number, &game) {
-        sink.reject(&diagnostic, args.json);
-    } else if args.json {
-        output::json_line(&mut sink.out, &Record::new(name, number, &game));
+    let warnings = match check_game(name, number, &game) {
+        Ok(warnings) => warnings,
+        Err(diagnostic) => {
+            sink.reject(&diagnostic, args.json);
+            return;
+        }
+    };
+    if args.strict && !warnings.is_empty() {
+        for warning in &warnings[1..] {
+            sink.error(warning);
+        }
+        sink.reject(&warnings[0], args.json);
+        return;
+    }
+    for warning in &warnings {
+        sink.warning(warning);
+    }
+    if args.json {
+        output::json_line(&mut sink.out, &Record::new(name, number, &game, &warnings));
     } else if !args.check {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
@@ -78,12 +97,17 @@ struct Record<'a> {
     line: u64,
     tags: &'a [(String, String)],
     moves: Vec<String>,
+    clocks: Vec<Option<u64>>,
+    emts: Vec<Option<u64>>,
+    evals: Vec<Option<JsonEval>>,
     result: &'static str,
     pgn: String,
+    #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
+    warnings: &'a [Diagnostic],
 }
 
 impl<'a> Record<'a> {
-    fn new(file: &'a str, number: u64, game: &'a Game) -> Record<'a> {
+    fn new(file: &'a str, number: u64, game: &'a Game, warnings: &'a [Diagnostic]) -> Record<'a> {
         Record {
             file,
             game: number,
@@ -95,22 +119,35 @@ impl<'a> Record<'a> {
                 .iter()
                 .map(|m| m.san.to_string())
                 .collect(),
+            clocks: game.mainline.moves.iter().map(Move::clock).collect(),
+            emts: game.mainline.moves.iter().map(Move::emt).collect(),
+            evals: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.eval().map(JsonEval::from))
+                .collect(),
             result: game.result.as_str(),
             pgn: game.to_string(),
+            warnings,
         }
     }
 }
 
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
-/// of the variations, from the `FEN` tag's position) and a result that agrees with a mate or
-/// automatic draw on the board. A problem makes the game bad: it is then not written.
-fn check_game(name: &str, number: u64, game: &Game) -> Result<(), Diagnostic> {
-    tabia_position::check_game(game).map_err(|err| {
+/// of the variations, from the `FEN` tag's position), which makes the game bad when it fails;
+/// and the warnings (a result that contradicts a mate on the board, …), which do not.
+fn check_game(name: &str, number: u64, game: &Game) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let checked = tabia_position::check_game(game).map_err(|err| {
         let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
         match err.origin() {
             Some(at) => diagnostic.at(at.line, at.column),
             None => diagnostic,
         }
     })?;
-    Ok(())
+    Ok(checked
+        .warnings
+        .iter()
+        .map(|warning| Diagnostic::from_warning(name, number, warning))
+        .collect())
 }
