@@ -108,6 +108,7 @@ pub enum Side {
 /// matched.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)] // A query holds a handful: their size does not matter.
 pub enum Criterion {
     /// `--tag 'NAME OP VALUE'`
     Tag(TagCriterion),
@@ -228,6 +229,9 @@ mod tests {
         assert_eq!(c.to_string(), "--tag Date>=2020");
         let c = Criterion::FenPattern("*/*/*/*/*/*/*/*".parse::<FenPattern>().unwrap().either());
         assert_eq!(c.to_string(), "--fen-pattern-either */*/*/*/*/*/*/*");
-        assert_eq!(Criterion::Feature(Feature::HasClocks).to_string(), "--has-clocks");
+        assert_eq!(
+            Criterion::Feature(Feature::HasClocks).to_string(),
+            "--has-clocks"
+        );
     }
 }

@@ -184,7 +184,12 @@ impl FromStr for DateRange {
         };
         let text_trimmed = text.trim();
         if text_trimmed.is_empty() || text_trimmed == ".." {
-            return Err(ParseError::new("date", ParseErrorKind::Range, text, 0..text.len()));
+            return Err(ParseError::new(
+                "date",
+                ParseErrorKind::Range,
+                text,
+                0..text.len(),
+            ));
         }
         let range = match text.find("..") {
             Some(dots) => DateRange {
@@ -201,7 +206,12 @@ impl FromStr for DateRange {
             range.to.and_then(|d| d.interval()),
         ) && a > b
         {
-            return Err(ParseError::new("date", ParseErrorKind::EmptyRange, text, 0..text.len()));
+            return Err(ParseError::new(
+                "date",
+                ParseErrorKind::EmptyRange,
+                text,
+                0..text.len(),
+            ));
         }
         Ok(range)
     }
@@ -231,7 +241,14 @@ mod tests {
 
     #[test]
     fn dates_round_trip() {
-        for text in ["2020", "2020.05", "2020.05.17", "2020.??.??", "????.??.??", "1999.12.??"] {
+        for text in [
+            "2020",
+            "2020.05",
+            "2020.05.17",
+            "2020.??.??",
+            "????.??.??",
+            "1999.12.??",
+        ] {
             let d: PgnDate = text.parse().unwrap();
             assert_eq!(d.to_string(), text);
         }

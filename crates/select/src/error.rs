@@ -46,20 +46,20 @@ impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseErrorKind::Empty => f.write_str("nothing given"),
-            ParseErrorKind::TagName => {
-                f.write_str("expected a tag name (letters, digits and `_`)")
-            }
-            ParseErrorKind::Operator => {
-                f.write_str("expected an operator: = != < <= > >= ~ !~")
-            }
+            ParseErrorKind::TagName => f.write_str("expected a tag name (letters, digits and `_`)"),
+            ParseErrorKind::Operator => f.write_str("expected an operator: = != < <= > >= ~ !~"),
             ParseErrorKind::Regex(reason) => write!(f, "bad regular expression: {reason}"),
             ParseErrorKind::Number => f.write_str("expected a number"),
             ParseErrorKind::Date => {
                 f.write_str("expected a date: YYYY, YYYY.MM or YYYY.MM.DD (`??` for unknown parts)")
             }
-            ParseErrorKind::Range => f.write_str("expected a range: MIN..MAX, MIN.., ..MAX or one value"),
+            ParseErrorKind::Range => {
+                f.write_str("expected a range: MIN..MAX, MIN.., ..MAX or one value")
+            }
             ParseErrorKind::EmptyRange => f.write_str("the minimum is above the maximum"),
-            ParseErrorKind::Result => f.write_str("expected a result: 1-0, 0-1, 1/2-1/2, *, decisive or draw"),
+            ParseErrorKind::Result => {
+                f.write_str("expected a result: 1-0, 0-1, 1/2-1/2, *, decisive or draw")
+            }
             ParseErrorKind::Eco => {
                 f.write_str("expected an ECO code, prefix or range: B90, B9, B, A00-B19")
             }
@@ -69,9 +69,9 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::Pattern(reason) => f.write_str(reason),
             ParseErrorKind::Material(reason) => f.write_str(reason),
             ParseErrorKind::Side => f.write_str("expected a side to move: w or b"),
-            ParseErrorKind::Variant => f.write_str(
-                "expected a variant: standard, chess960, or a name as in Variant tags",
-            ),
+            ParseErrorKind::Variant => {
+                f.write_str("expected a variant: standard, chess960, or a name as in Variant tags")
+            }
         }
     }
 }

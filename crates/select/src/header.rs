@@ -56,7 +56,12 @@ impl FromStr for ResultCriterion {
             "*" => ResultCriterion::Unfinished,
             "decisive" => ResultCriterion::Decisive,
             _ => {
-                return Err(ParseError::new("result", ParseErrorKind::Result, text, 0..text.len()));
+                return Err(ParseError::new(
+                    "result",
+                    ParseErrorKind::Result,
+                    text,
+                    0..text.len(),
+                ));
             }
         })
     }
@@ -158,8 +163,17 @@ impl FromStr for VariantName {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<VariantName, ParseError> {
-        if text.trim().is_empty() || !text.chars().all(|c| c.is_alphanumeric() || " -_".contains(c)) {
-            return Err(ParseError::new("variant", ParseErrorKind::Variant, text, 0..text.len()));
+        if text.trim().is_empty()
+            || !text
+                .chars()
+                .all(|c| c.is_alphanumeric() || " -_".contains(c))
+        {
+            return Err(ParseError::new(
+                "variant",
+                ParseErrorKind::Variant,
+                text,
+                0..text.len(),
+            ));
         }
         Ok(VariantName(normalize_variant(text)))
     }
@@ -234,14 +248,20 @@ impl FromStr for EcoRange {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<EcoRange, ParseError> {
-        let bad = |start: usize, end: usize| ParseError::new("eco", ParseErrorKind::Eco, text, start..end);
+        let bad = |start: usize, end: usize| {
+            ParseError::new("eco", ParseErrorKind::Eco, text, start..end)
+        };
         let (first, last) = match text.split_once('-') {
             Some((a, b)) => {
                 let (first, _) = eco_interval(a).ok_or_else(|| bad(0, a.len()))?;
-                let (_, last) =
-                    eco_interval(b).ok_or_else(|| bad(a.len() + 1, text.len()))?;
+                let (_, last) = eco_interval(b).ok_or_else(|| bad(a.len() + 1, text.len()))?;
                 if first > last {
-                    return Err(ParseError::new("eco", ParseErrorKind::EmptyRange, text, 0..text.len()));
+                    return Err(ParseError::new(
+                        "eco",
+                        ParseErrorKind::EmptyRange,
+                        text,
+                        0..text.len(),
+                    ));
                 }
                 (first, last)
             }

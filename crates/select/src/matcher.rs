@@ -207,8 +207,7 @@ impl<'q> Matcher<'q> {
 
     /// Whether the game is decided: some group fails, or none is pending.
     fn decided(&self) -> bool {
-        self.states.iter().any(|s| *s == State::No)
-            || self.states.iter().all(|s| *s != State::Pending)
+        self.states.contains(&State::No) || self.states.iter().all(|s| *s != State::Pending)
     }
 
     /// Recomputes what is still needed.
@@ -287,8 +286,8 @@ impl<'q> Matcher<'q> {
                     && group.members.iter().any(|&i| match &query.criteria[i] {
                         Criterion::Position(t) => t.reachable_from(&line.pos),
                         Criterion::PieceCount(b) => b.min.is_none_or(|min| {
-                                line.pos.chess().board().occupied().count() as u32 >= min
-                            }),
+                            line.pos.chess().board().occupied().count() as u32 >= min
+                        }),
                         _ => true,
                     });
                 if !reachable {
@@ -331,17 +330,14 @@ impl<'q> Matcher<'q> {
                         self.states[g] = State::No;
                     }
                 }
-                GroupKey::Feature(Feature::Underpromotion) => {
+                GroupKey::Feature(Feature::Underpromotion)
                     if m.and_then(|m| m.promotion())
-                        .is_some_and(|r| matches!(r, Role::Knight | Role::Bishop | Role::Rook))
-                    {
-                        self.states[g] = State::Yes(self.hit_here(group.members[0]));
-                    }
+                        .is_some_and(|r| matches!(r, Role::Knight | Role::Bishop | Role::Rook)) =>
+                {
+                    self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
-                GroupKey::Feature(Feature::Fifty) => {
-                    if line.pos.chess().halfmoves() >= 100 {
-                        self.states[g] = State::Yes(self.hit_here(group.members[0]));
-                    }
+                GroupKey::Feature(Feature::Fifty) if line.pos.chess().halfmoves() >= 100 => {
+                    self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
                 GroupKey::Feature(Feature::Repetition) if in_mainline => {
                     self.history.push(line.hash);
@@ -370,9 +366,9 @@ impl<'q> Matcher<'q> {
             return State::No;
         };
         let group = &query.groups[g];
-        let member = group.members.iter().copied().find(|&i| {
-            matches!(&query.criteria[i], Criterion::Eco(r) if r.matches(found.opening.eco()))
-        });
+        let member = group.members.iter().copied().find(
+            |&i| matches!(&query.criteria[i], Criterion::Eco(r) if r.matches(found.opening.eco())),
+        );
         match member {
             Some(criterion) => State::Yes(Hit {
                 criterion,
@@ -409,9 +405,9 @@ impl<'q> Matcher<'q> {
                         None => State::No,
                     }
                 }
-                GroupKey::Feature(f @ (Feature::Checkmate | Feature::Stalemate | Feature::Insufficient))
-                    if end =>
-                {
+                GroupKey::Feature(
+                    f @ (Feature::Checkmate | Feature::Stalemate | Feature::Insufficient),
+                ) if end => {
                     // The mainline is the only line left once the movetext is over.
                     let line = &self.lines[0];
                     let chess = line.pos.chess();
@@ -443,7 +439,11 @@ impl<'q> Matcher<'q> {
     fn illegal(&mut self, san: SanPlus, at: Origin, error: MoveError) {
         let line = self.lines.last().expect("replaying");
         let number = line.pos.chess().fullmoves();
-        let dots = if line.pos.turn().is_white() { "." } else { "..." };
+        let dots = if line.pos.turn().is_white() {
+            "."
+        } else {
+            "..."
+        };
         self.error = Some(ReplayError::new(
             ReplayErrorKind::IllegalMove {
                 numbered: format!("{number}{dots} {san}"),
@@ -483,7 +483,8 @@ impl Visitor for Matcher<'_> {
         if let Some(wanted) = self.query.tag_names.iter().find(|n| n.as_bytes() == name)
             && self.tag_value(wanted).is_none()
         {
-            self.tags.push((wanted.clone(), value.decode().into_owned()));
+            self.tags
+                .push((wanted.clone(), value.decode().into_owned()));
         }
     }
 
@@ -606,9 +607,7 @@ impl Visitor for Matcher<'_> {
             }
             let holds = match group.key {
                 GroupKey::Feature(Feature::Commented) => true,
-                GroupKey::Feature(Feature::HasClocks) => {
-                    memchr_clk(comment.as_bytes())
-                }
+                GroupKey::Feature(Feature::HasClocks) => memchr_clk(comment.as_bytes()),
                 _ => false,
             };
             if holds {

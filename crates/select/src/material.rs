@@ -46,7 +46,13 @@ impl Count {
 }
 
 /// The roles a description can name, in the order they are written back.
-const ROLES: [Role; 5] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+const ROLES: [Role; 5] = [
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
 
 /// One side's material: a count for each of queen, rook, bishop, knight, pawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +118,12 @@ impl Material {
 // count    = "*" / "+" / "=" / "#" / [digit] (">=" / "<=" / ">" / "<") / digit ["+" / "-"]
 fn side(text: &str, part: &str, offset: usize) -> Result<Side, ParseError> {
     let bad = |reason, start: usize, end: usize| {
-        ParseError::new("material", ParseErrorKind::Material(reason), text, start..end)
+        ParseError::new(
+            "material",
+            ParseErrorKind::Material(reason),
+            text,
+            start..end,
+        )
     };
     let mut counts = [None::<Count>; 5];
     let bytes = part.as_bytes();
@@ -124,7 +135,11 @@ fn side(text: &str, part: &str, offset: usize) -> Result<Side, ParseError> {
         i += 1;
         let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
         let number: Option<u32> = if digits > 0 {
-            Some(part[i..i + digits].parse().map_err(|_| bad("number too large", offset + i, offset + i + digits))?)
+            Some(
+                part[i..i + digits]
+                    .parse()
+                    .map_err(|_| bad("number too large", offset + i, offset + i + digits))?,
+            )
         } else {
             None
         };
@@ -203,15 +218,35 @@ mod tests {
     #[test]
     fn counts_and_relative_counts() {
         let start = board("startpos");
-        assert!("QR2B2N2P8 QR2B2N2P8".parse::<Material>().unwrap().matches(&start));
+        assert!(
+            "QR2B2N2P8 QR2B2N2P8"
+                .parse::<Material>()
+                .unwrap()
+                .matches(&start)
+        );
         assert!("q*r+n*b*p+ q=r=n*b*p#".parse::<Material>().is_ok());
         assert!(!"R+P+ R=P#".parse::<Material>().unwrap().matches(&start));
         let rook_pawn_up = board("4k3/ppp5/8/8/8/8/PPPP4/R3K3 w - - 0 1");
         assert!("RP4 p3".parse::<Material>().unwrap().matches(&rook_pawn_up));
-        assert!("rp1>= p*".parse::<Material>().unwrap().matches(&rook_pawn_up));
+        assert!(
+            "rp1>= p*"
+                .parse::<Material>()
+                .unwrap()
+                .matches(&rook_pawn_up)
+        );
         assert!("rp> p*".parse::<Material>().unwrap().matches(&rook_pawn_up));
-        assert!(!"rp2>= p*".parse::<Material>().unwrap().matches(&rook_pawn_up));
-        assert!("KRP3+ KP3-".parse::<Material>().unwrap().matches(&rook_pawn_up));
+        assert!(
+            !"rp2>= p*"
+                .parse::<Material>()
+                .unwrap()
+                .matches(&rook_pawn_up)
+        );
+        assert!(
+            "KRP3+ KP3-"
+                .parse::<Material>()
+                .unwrap()
+                .matches(&rook_pawn_up)
+        );
     }
 
     #[test]

@@ -119,7 +119,10 @@ impl FenPattern {
             }
         }
         let fits = |ranks: &[Vec<Token>; 8]| {
-            ranks.iter().zip(&squares).all(|(tokens, rank)| rank_matches(tokens, rank))
+            ranks
+                .iter()
+                .zip(&squares)
+                .all(|(tokens, rank)| rank_matches(tokens, rank))
         };
         fits(&self.ranks) || self.swapped.as_ref().is_some_and(fits)
     }
@@ -162,18 +165,32 @@ impl FromStr for FenPattern {
 
     fn from_str(text: &str) -> Result<FenPattern, ParseError> {
         let bad = |reason, start: usize, end: usize| {
-            ParseError::new("fen-pattern", ParseErrorKind::Pattern(reason), text, start..end)
+            ParseError::new(
+                "fen-pattern",
+                ParseErrorKind::Pattern(reason),
+                text,
+                start..end,
+            )
         };
         let pattern = text.split_whitespace().next().unwrap_or_default();
         let lead = text.len() - text.trim_start().len();
         if pattern.is_empty() {
-            return Err(ParseError::new("fen-pattern", ParseErrorKind::Empty, text, 0..text.len()));
+            return Err(ParseError::new(
+                "fen-pattern",
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
         }
         let mut ranks: [Vec<Token>; 8] = Default::default();
         let mut offset = lead;
         let parts: Vec<&str> = pattern.split('/').collect();
         if parts.len() != 8 {
-            return Err(bad("expected 8 ranks separated by `/`", lead, lead + pattern.len()));
+            return Err(bad(
+                "expected 8 ranks separated by `/`",
+                lead,
+                lead + pattern.len(),
+            ));
         }
         for (rank, part) in ranks.iter_mut().zip(&parts) {
             let bytes = part.as_bytes();
@@ -216,14 +233,22 @@ impl FromStr for FenPattern {
                         for (k, &c) in letters.iter().enumerate() {
                             let pos = at + 1 + usize::from(negated) + k;
                             set |= letter_set(c).ok_or_else(|| {
-                                bad("expected piece letters (KQRBNPkqrbnp, A, a) in a set", pos, pos + 1)
+                                bad(
+                                    "expected piece letters (KQRBNPkqrbnp, A, a) in a set",
+                                    pos,
+                                    pos + 1,
+                                )
                             })?;
                         }
                         i += close;
                         Token::One(if negated { ALL & !set } else { set })
                     }
                     c => Token::One(letter_set(c).ok_or_else(|| {
-                        bad("expected a piece letter, 1-8, ?, !, A, a, m, M, * or [set]", at, at + 1)
+                        bad(
+                            "expected a piece letter, 1-8, ?, !, A, a, m, M, * or [set]",
+                            at,
+                            at + 1,
+                        )
                     })?),
                 };
                 if token != Token::Any {
@@ -268,13 +293,45 @@ mod tests {
     #[test]
     fn pgn_extract_examples() {
         let start = board("startpos");
-        assert!("rnbqkbnr/*/*/*/*/*/*/RNBQKBNR".parse::<FenPattern>().unwrap().matches(&start));
-        assert!("*/*/*/*/*/*/*/????m???".parse::<FenPattern>().unwrap().matches(&start));
-        assert!(!"*/*/*/*/*/*/*/[KQ]*".parse::<FenPattern>().unwrap().matches(&start));
-        assert!("*/*/*/*/*/*/*/[^KQ]*".parse::<FenPattern>().unwrap().matches(&start));
-        assert!("8/*/*/*/*/*/*/*".parse::<FenPattern>().unwrap().matches(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")) == false);
-        assert!("????k???/*/*/*/*/*/*/????K???".parse::<FenPattern>().unwrap().matches(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
-        let castled: FenPattern = "?????rk?/?????aaa/*/*/*/8/P[BP]P*/??KR????".parse().unwrap();
+        assert!(
+            "rnbqkbnr/*/*/*/*/*/*/RNBQKBNR"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&start)
+        );
+        assert!(
+            "*/*/*/*/*/*/*/????m???"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&start)
+        );
+        assert!(
+            !"*/*/*/*/*/*/*/[KQ]*"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&start)
+        );
+        assert!(
+            "*/*/*/*/*/*/*/[^KQ]*"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&start)
+        );
+        assert!(
+            !"8/*/*/*/*/*/*/*"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
+        );
+        assert!(
+            "????k???/*/*/*/*/*/*/????K???"
+                .parse::<FenPattern>()
+                .unwrap()
+                .matches(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
+        );
+        let castled: FenPattern = "?????rk?/?????aaa/*/*/*/8/P[BP]P*/??KR????"
+            .parse()
+            .unwrap();
         assert!(castled.matches(&board("5rk1/5ppp/8/8/8/8/PBP5/2KR4 w - - 0 1")));
         assert!(!castled.matches(&board("5rk1/5ppp/8/8/8/8/PNP5/2KR4 w - - 0 1")));
     }

@@ -27,7 +27,11 @@ impl Reach {
             let ours = board.by_color(color);
             let pawns = ours & board.pawns();
             let home = color.fold_wb(Rank::Second, Rank::Seventh);
-            (ours.count() as u32, pawns.count() as u32, pawns & Bitboard::from_rank(home))
+            (
+                ours.count() as u32,
+                pawns.count() as u32,
+                pawns & Bitboard::from_rank(home),
+            )
         };
         let (wp, wpawns, whome) = side(Color::White);
         let (bp, bpawns, bhome) = side(Color::Black);
@@ -105,11 +109,21 @@ impl FromStr for PositionTarget {
     fn from_str(text: &str) -> Result<PositionTarget, ParseError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err(ParseError::new("position", ParseErrorKind::Empty, text, 0..text.len()));
+            return Err(ParseError::new(
+                "position",
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
         }
         let bad = |reason: String| {
             let reason = reason.lines().next().unwrap_or_default().to_owned();
-            ParseError::new("position", ParseErrorKind::Position(reason), text, 0..text.len())
+            ParseError::new(
+                "position",
+                ParseErrorKind::Position(reason),
+                text,
+                0..text.len(),
+            )
         };
         if trimmed != "startpos" && !trimmed.contains(' ') {
             let board: Board = trimmed.parse().map_err(|err| bad(format!("{err}")))?;
@@ -161,8 +175,14 @@ impl FromStr for Zobrist {
             .strip_prefix("0x")
             .or_else(|| digits.strip_prefix("0X"))
             .unwrap_or(digits);
-        if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(ParseError::new("zobrist", ParseErrorKind::Zobrist, text, 0..text.len()));
+        if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(ParseError::new(
+                "zobrist",
+                ParseErrorKind::Zobrist,
+                text,
+                0..text.len(),
+            ));
         }
         u64::from_str_radix(digits, 16)
             .map(Zobrist)
@@ -232,7 +252,10 @@ impl FromStr for MoveSequence {
                 let dots = if pos.turn().is_white() { "." } else { "..." };
                 ParseError::new(
                     "moves",
-                    ParseErrorKind::Move(format!("illegal move {number}{dots} {word}: {}", err.reason())),
+                    ParseErrorKind::Move(format!(
+                        "illegal move {number}{dots} {word}: {}",
+                        err.reason()
+                    )),
                     text,
                     start..start + word.len(),
                 )
@@ -242,7 +265,12 @@ impl FromStr for MoveSequence {
             moves.push(m);
         }
         if moves.is_empty() {
-            return Err(ParseError::new("moves", ParseErrorKind::Empty, text, 0..text.len()));
+            return Err(ParseError::new(
+                "moves",
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
         }
         let mut canonical = String::new();
         for (i, (turn, number, san)) in sans.iter().enumerate() {
@@ -278,7 +306,9 @@ mod tests {
         let target: PositionTarget = "startpos".parse().unwrap();
         let start = Position::new();
         assert!(target.matches(&start, start.zobrist()));
-        let placement: PositionTarget = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR".parse().unwrap();
+        let placement: PositionTarget = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+            .parse()
+            .unwrap();
         let after = start.clone().after("e4").unwrap();
         assert!(placement.matches(&after, after.zobrist()));
         assert_eq!(placement.turn(), None);
@@ -286,7 +316,10 @@ mod tests {
 
     #[test]
     fn reach_prunes_what_cannot_come_back() {
-        let target: PositionTarget = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3".parse().unwrap();
+        let target: PositionTarget =
+            "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+                .parse()
+                .unwrap();
         let start = Position::new();
         assert!(target.reachable_from(&start));
         let e4 = start.after("e4").unwrap();
@@ -304,8 +337,16 @@ mod tests {
     #[test]
     fn bad_criteria() {
         insta::assert_snapshot!("1. e4 e5 2. Ke3".parse::<MoveSequence>().unwrap_err());
-        insta::assert_snapshot!("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR".parse::<PositionTarget>().unwrap_err());
-        insta::assert_snapshot!("8/8/8/8/8/8/8/8 w - - 0 1".parse::<PositionTarget>().unwrap_err());
+        insta::assert_snapshot!(
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR"
+                .parse::<PositionTarget>()
+                .unwrap_err()
+        );
+        insta::assert_snapshot!(
+            "8/8/8/8/8/8/8/8 w - - 0 1"
+                .parse::<PositionTarget>()
+                .unwrap_err()
+        );
         insta::assert_snapshot!("xyz".parse::<Zobrist>().unwrap_err());
     }
 }

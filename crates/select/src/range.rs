@@ -52,14 +52,27 @@ impl Bounds {
                 return Ok(None);
             }
             trimmed.parse::<u32>().map(Some).map_err(|_| {
-                ParseError::new(what, ParseErrorKind::Number, text, offset..offset + part.len())
+                ParseError::new(
+                    what,
+                    ParseErrorKind::Number,
+                    text,
+                    offset..offset + part.len(),
+                )
             })
         };
         if text.trim().is_empty() {
-            return Err(ParseError::new(what, ParseErrorKind::Empty, text, 0..text.len()));
+            return Err(ParseError::new(
+                what,
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
         }
         let bounds = match text.find("..") {
-            Some(dots) => Bounds::new(number(&text[..dots], 0)?, number(&text[dots + 2..], dots + 2)?),
+            Some(dots) => Bounds::new(
+                number(&text[..dots], 0)?,
+                number(&text[dots + 2..], dots + 2)?,
+            ),
             None => {
                 let value = number(text, 0)?;
                 Bounds::new(value, if single_is_min { None } else { value })
@@ -68,7 +81,12 @@ impl Bounds {
         if let (Some(min), Some(max)) = (bounds.min, bounds.max)
             && min > max
         {
-            return Err(ParseError::new(what, ParseErrorKind::EmptyRange, text, 0..text.len()));
+            return Err(ParseError::new(
+                what,
+                ParseErrorKind::EmptyRange,
+                text,
+                0..text.len(),
+            ));
         }
         Ok(bounds)
     }
@@ -111,7 +129,10 @@ mod tests {
             assert_eq!(bounds.to_string(), text);
             assert_eq!(bounds.to_string().parse::<Bounds>().unwrap(), bounds);
         }
-        assert_eq!(Bounds::parse("elo", "2500", true).unwrap(), Bounds::new(Some(2500), None));
+        assert_eq!(
+            Bounds::parse("elo", "2500", true).unwrap(),
+            Bounds::new(Some(2500), None)
+        );
     }
 
     #[test]

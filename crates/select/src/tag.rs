@@ -227,19 +227,26 @@ impl FromStr for TagCriterion {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .map_or(text.len(), |i| lead + i);
         if name_end == lead {
-            let end = text[lead..].chars().next().map_or(lead, |c| lead + c.len_utf8());
+            let end = text[lead..]
+                .chars()
+                .next()
+                .map_or(lead, |c| lead + c.len_utf8());
             return Err(err(ParseErrorKind::TagName, lead, end));
         }
         let name = &text[lead..name_end];
         let op_start = name_end + (text[name_end..].len() - text[name_end..].trim_start().len());
         let rest = &text[op_start..];
         let Some((op_text, op)) = TagOp::ALL.iter().find(|(t, _)| rest.starts_with(t)) else {
-            let end = rest.chars().next().map_or(op_start, |c| op_start + c.len_utf8());
+            let end = rest
+                .chars()
+                .next()
+                .map_or(op_start, |c| op_start + c.len_utf8());
             return Err(err(ParseErrorKind::Operator, op_start, end));
         };
         let value_start = op_start + op_text.len();
         let raw = text[value_start..].trim();
-        let value_offset = value_start + (text[value_start..].len() - text[value_start..].trim_start().len());
+        let value_offset =
+            value_start + (text[value_start..].len() - text[value_start..].trim_start().len());
         // A value may be quoted, as in a PGN tag pair.
         let (value, value_offset) = match raw.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
             Some(inner) => (inner, value_offset + 1),
@@ -251,13 +258,11 @@ impl FromStr for TagCriterion {
                 text::regex(value, false)
                     .map_err(|r| err(ParseErrorKind::Regex(r), value_span.start, value_span.end))?,
             ),
-            _ if is_date_tag(name) && !value.is_empty() => {
-                match value.parse::<PgnDate>() {
-                    Ok(date) if date.interval().is_some() => Value::Date(date),
-                    _ if matches!(op, TagOp::Eq | TagOp::Ne) => Value::Text,
-                    _ => return Err(err(ParseErrorKind::Date, value_span.start, value_span.end)),
-                }
-            }
+            _ if is_date_tag(name) && !value.is_empty() => match value.parse::<PgnDate>() {
+                Ok(date) if date.interval().is_some() => Value::Date(date),
+                _ if matches!(op, TagOp::Eq | TagOp::Ne) => Value::Text,
+                _ => return Err(err(ParseErrorKind::Date, value_span.start, value_span.end)),
+            },
             _ if name == "TimeControl" && base_time(value).is_some() && !value.contains('+') => {
                 Value::BaseTime(base_time(value).unwrap_or_default())
             }
@@ -330,7 +335,13 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        for text in ["White=Carlsen, Magnus", "Date>=2020", "Event~^Tata", "WhiteElo<2000", "Annotator!="] {
+        for text in [
+            "White=Carlsen, Magnus",
+            "Date>=2020",
+            "Event~^Tata",
+            "WhiteElo<2000",
+            "Annotator!=",
+        ] {
             assert_eq!(tag(text).to_string(), text);
         }
     }

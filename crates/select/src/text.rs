@@ -17,9 +17,11 @@ const LATIN: [&str; 192] = [
     "a", "a", "a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d", // U+0100
     "d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g", "g", "g", // U+0110
     "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i", "i", "i", "i", "i", // U+0120
-    "i", "i", "ij", "ij", "j", "j", "k", "k", "k", "l", "l", "l", "l", "l", "l", "l", // U+0130
+    "i", "i", "ij", "ij", "j", "j", "k", "k", "k", "l", "l", "l", "l", "l", "l",
+    "l", // U+0130
     "l", "l", "l", "n", "n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o", // U+0140
-    "o", "o", "oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s", // U+0150
+    "o", "o", "oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s",
+    "s", // U+0150
     "s", "s", "t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u", // U+0160
     "u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z", "z", "s", // U+0170
 ];
@@ -106,7 +108,12 @@ impl std::str::FromStr for NamePattern {
                 ParseError::new("player", ParseErrorKind::Regex(reason), text, 1..text.len())
             })?)
         } else if text.trim().is_empty() {
-            return Err(ParseError::new("player", ParseErrorKind::Empty, text, 0..text.len()));
+            return Err(ParseError::new(
+                "player",
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
         } else {
             NameKind::Substring(fold(text))
         };

@@ -20,9 +20,9 @@ use serde::Serialize;
 use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
 use tabia_position::shakmaty::Color;
 use tabia_select::{
-    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Material, Matcher,
-    MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side,
-    TagCriterion, VariantName, Verdict, Zobrist,
+    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
+    MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side, TagCriterion,
+    VariantName, Verdict, Zobrist,
 };
 
 use crate::{
@@ -111,7 +111,11 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SIDE SIDE", help_heading = "Criteria on positions")]
     material: Vec<Material>,
     /// As --material, with the first side White.
-    #[arg(long, value_name = "WHITE BLACK", help_heading = "Criteria on positions")]
+    #[arg(
+        long,
+        value_name = "WHITE BLACK",
+        help_heading = "Criteria on positions"
+    )]
     material_as_written: Vec<Material>,
     /// A position with N pieces (kings included), or MIN..MAX.
     #[arg(long, value_name = "N", help_heading = "Criteria on positions")]
@@ -190,9 +194,24 @@ impl Args {
     fn query(&self) -> Query {
         let mut criteria = Vec::new();
         criteria.extend(self.tag.iter().cloned().map(Criterion::Tag));
-        criteria.extend(self.player.iter().cloned().map(|p| Criterion::Player(Side::Either, p)));
-        criteria.extend(self.white.iter().cloned().map(|p| Criterion::Player(Side::White, p)));
-        criteria.extend(self.black.iter().cloned().map(|p| Criterion::Player(Side::Black, p)));
+        criteria.extend(
+            self.player
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::Either, p)),
+        );
+        criteria.extend(
+            self.white
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::White, p)),
+        );
+        criteria.extend(
+            self.black
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::Black, p)),
+        );
         criteria.extend(self.result.iter().copied().map(Criterion::Result));
         criteria.extend(self.elo.iter().copied().map(Criterion::Elo));
         criteria.extend(self.date.iter().copied().map(Criterion::Date));
@@ -261,8 +280,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let progress = !args.run.quiet && io::stderr().is_terminal();
     let mut session = match &args.output {
         Some(path) => {
-            let file = File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
+            let file =
+                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
             Session::with_writers(
                 BufWriter::with_capacity(1 << 16, file),
                 io::stderr(),
@@ -361,7 +380,10 @@ fn selected(
     }
     sink.bump(ctx.matched);
     if json {
-        output::json_line(&mut sink.out, &Record::new(ctx.name, number, &game, ctx.query, hit.as_ref()));
+        output::json_line(
+            &mut sink.out,
+            &Record::new(ctx.name, number, &game, ctx.query, hit.as_ref()),
+        );
     } else {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
@@ -490,13 +512,24 @@ struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    fn new(file: &'a str, number: u64, game: &'a Game, query: &Query, hit: Option<&Hit>) -> Record<'a> {
+    fn new(
+        file: &'a str,
+        number: u64,
+        game: &'a Game,
+        query: &Query,
+        hit: Option<&Hit>,
+    ) -> Record<'a> {
         Record {
             file,
             game: number,
             line: game.start.line,
             tags: &game.tags,
-            moves: game.mainline.moves.iter().map(|m| m.san.to_string()).collect(),
+            moves: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.san.to_string())
+                .collect(),
             result: game.result.as_str(),
             pgn: game.to_string(),
             hit: hit.map(|hit| MatchRecord {
@@ -508,4 +541,3 @@ impl<'a> Record<'a> {
         }
     }
 }
-

@@ -55,11 +55,17 @@ fn fixture_cases_select_the_expected_games() {
     let cases = fs::read_to_string(dir().join("cases.tsv")).expect("fixture");
     let all: BTreeSet<u64> = (1..=13).collect();
     let mut checked = 0;
-    for line in cases.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in cases
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let (args, expected) = line.split_once('\t').expect("two columns");
         let args: Vec<String> = args.split(' ').map(|a| a.replace('_', " ")).collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let expected: BTreeSet<u64> = expected.split_whitespace().map(|n| n.parse().expect("number")).collect();
+        let expected: BTreeSet<u64> = expected
+            .split_whitespace()
+            .map(|n| n.parse().expect("number"))
+            .collect();
         for jobs in ["1", "2"] {
             let mut run = vec!["--json", "-j", jobs, "games.pgn"];
             run.extend(&args);
@@ -74,7 +80,11 @@ fn fixture_cases_select_the_expected_games() {
             let selected: BTreeSet<u64> = selected.difference(&errors).copied().collect();
             assert_eq!(selected, expected, "{line}\n{err}");
             let (games, matched, bad) = summary(&err);
-            assert_eq!((games, matched, bad), (13, expected.len() as u64, errors.len() as u64), "{line}\n{err}");
+            assert_eq!(
+                (games, matched, bad),
+                (13, expected.len() as u64, errors.len() as u64),
+                "{line}\n{err}"
+            );
             assert_eq!(code, if errors.is_empty() { 0 } else { 1 }, "{line}\n{err}");
 
             let mut inverted = run.clone();
@@ -86,7 +96,10 @@ fn fixture_cases_select_the_expected_games() {
                 .filter(|l| l.contains("\"error\":"))
                 .map(|l| numbers(l).into_iter().next().expect("a game"))
                 .collect();
-            let rest: BTreeSet<u64> = numbers(&out).difference(&inverted_errors).copied().collect();
+            let rest: BTreeSet<u64> = numbers(&out)
+                .difference(&inverted_errors)
+                .copied()
+                .collect();
             assert!(rest.is_disjoint(&selected), "{line}: --invert overlaps");
             // Every game is selected one way or the other, or reported as bad.
             let union: BTreeSet<u64> = rest
@@ -96,7 +109,10 @@ fn fixture_cases_select_the_expected_games() {
                 .copied()
                 .collect();
             assert_eq!(union, all, "{line}: --invert leaves games out");
-            assert_eq!((games, matched, bad), (13, rest.len() as u64, inverted_errors.len() as u64));
+            assert_eq!(
+                (games, matched, bad),
+                (13, rest.len() as u64, inverted_errors.len() as u64)
+            );
         }
         checked += 1;
     }
@@ -130,9 +146,21 @@ fn mark_adds_a_comment_and_a_tag() {
     );
     // In a variation, the comment goes after the variation's move.
     let sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
-    let (_, out, _) = filter(&["-q", "--mark", "--variations", "games.pgn", "--position", sicilian]);
+    let (_, out, _) = filter(&[
+        "-q",
+        "--mark",
+        "--variations",
+        "games.pgn",
+        "--position",
+        sicilian,
+    ]);
     let out = out.replace('\n', " ");
-    assert!(out.contains(&format!("(1... c5 {{match: --position {sicilian}}} 2. Nf3)")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "(1... c5 {{match: --position {sicilian}}} 2. Nf3)"
+        )),
+        "{out}"
+    );
     assert!(out.contains("[MatchPly \"2\"]"), "{out}");
 }
 
@@ -145,13 +173,24 @@ fn json_has_a_match_object() {
     assert_eq!(value["game"], 4);
     assert_eq!(value["match"]["criterion"], "--moves 1. d4 Nf6");
     assert_eq!(value["match"]["ply"], 2);
-    assert_eq!(value["match"]["fen"], "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2");
+    assert_eq!(
+        value["match"]["fen"],
+        "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2"
+    );
     assert_eq!(value["moves"][7], "O-O");
 }
 
 #[test]
 fn limit_stops_after_n_matches() {
-    let (code, out, err) = filter(&["--json", "--limit", "2", "games.pgn", "games.pgn", "--result", "decisive"]);
+    let (code, out, err) = filter(&[
+        "--json",
+        "--limit",
+        "2",
+        "games.pgn",
+        "games.pgn",
+        "--result",
+        "decisive",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(numbers(&out), BTreeSet::from([1, 2]));
     // Reading stopped at the second match: two games read.
@@ -162,10 +201,19 @@ fn limit_stops_after_n_matches() {
 fn output_file() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let path = tmp.path().join("out.pgn");
-    let (code, out, _) = filter(&["-q", "-o", path.to_str().expect("utf-8"), "games.pgn", "--stalemate"]);
+    let (code, out, _) = filter(&[
+        "-q",
+        "-o",
+        path.to_str().expect("utf-8"),
+        "games.pgn",
+        "--stalemate",
+    ]);
     assert_eq!((code, out.as_str()), (1, ""));
     let written = fs::read_to_string(&path).expect("written");
-    assert!(written.contains("[Event \"Stalemate\"]") && written.ends_with("1. Qf7 1/2-1/2\n\n"), "{written}");
+    assert!(
+        written.contains("[Event \"Stalemate\"]") && written.ends_with("1. Qf7 1/2-1/2\n\n"),
+        "{written}"
+    );
 }
 
 #[test]
