@@ -87,7 +87,9 @@ Examples:
   tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
   tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
-  tabia pgn -j 2 --quiet big.pgn.zst | head";
+  tabia pgn -j 2 --quiet big.pgn.zst | head
+  tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
+  tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
 
 const FEN_EXAMPLES: &str = "\
 Examples:
