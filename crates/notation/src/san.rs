@@ -870,13 +870,10 @@ fn lan_move(i: &[u8]) -> PResult<'_, Lan> {
             };
         }
         Some(b'-' | b'Z') => return null(i).map(|(rest, _)| (rest, Lan::Null)),
-        Some(b'@' | b'P') => {
-            return piece_drop(i).and_then(|(rest, san)| match san {
-                San::Put { role, to } => Ok((rest, Lan::Put { role, to })),
-                _ => Err(bad_san(start, start, "a drop such as `N@f3`")),
-            });
-        }
-        Some(b'N' | b'B' | b'R' | b'Q' | b'K') if i.get(1) == Some(&b'@') => {
+        // drop = [drop-piece] "@" square
+        Some(b'@' | b'P' | b'N' | b'B' | b'R' | b'Q' | b'K')
+            if i.first() == Some(&b'@') || i.get(1) == Some(&b'@') =>
+        {
             return piece_drop(i).and_then(|(rest, san)| match san {
                 San::Put { role, to } => Ok((rest, Lan::Put { role, to })),
                 _ => Err(bad_san(start, start, "a drop such as `N@f3`")),
