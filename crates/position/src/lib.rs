@@ -43,6 +43,7 @@
 mod convert;
 mod edit;
 mod key;
+mod lenient;
 mod moves;
 mod outcome;
 mod parse;
@@ -62,8 +63,8 @@ pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, replay,
-    replay_mainline, start_position,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, repair_game,
+    replay, replay_mainline, start_position, start_position_with_warnings,
 };
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};

@@ -66,7 +66,9 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             "4:39: game 1: illegal move 4... Nc6 (ply 8): no black knight can go to c6",
             "19:24: game 4: illegal move 3. Nd2 (ply 5): ambiguous, could be Nbd2 or Nfd2",
             "21:1: game 5: bad FEN tag: black has 2 kings",
+            "31:16: game 6: warning: result 1-0 but the game ends in black mates (0-1)",
             "33:1: game 7: variant `Atomic` is not supported",
+            "44:4: game 8: warning: result 1-0 but the game ends in stalemate (1/2-1/2)",
         ]
     );
     // Games 2, 3, 6 and 8 are written (their mainlines are legal).

@@ -63,6 +63,7 @@ mod reader;
 mod rule;
 mod tag;
 mod visitor;
+mod warning;
 mod writer;
 
 pub use crate::{Nag, san::SanPlus};
@@ -76,3 +77,4 @@ pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
 pub use visitor::{Skip, Visitor};
+pub use warning::{Warning, WarningKind};
