@@ -24,6 +24,7 @@ mod encode;
 mod game;
 mod hash;
 mod html;
+mod polyglot;
 mod report;
 mod stats;
 mod tree;
@@ -31,6 +32,9 @@ mod tree;
 pub use encode::{code_text, decode_move, encode_move};
 pub use game::AddGameError;
 pub use html::{HTML_POSITIONS, html_page};
+pub use polyglot::{
+    Book, BookError, BookErrorKind, BookMove, BookOptions, ENTRY_BYTES, Entry, Weight, polyglot_key,
+};
 pub use report::{Figures, MoveReport, Name, Others, Report, ReportOptions};
 pub use stats::{GameInfo, GameResult, Stats};
 pub use tabia_position as position;

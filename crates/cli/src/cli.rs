@@ -25,6 +25,9 @@ pub(crate) enum Command {
     /// Re-emit games in PGN export format, or check them.
     #[command(after_help = PGN_EXAMPLES)]
     Pgn(cmd::pgn::Args),
+    /// Keep one copy of each game: by mainline moves, final position or position at a depth.
+    #[command(after_help = DEDUP_EXAMPLES)]
+    Dedup(cmd::dedup::Args),
     /// Apply moves to a position and print its FEN, EPD or key.
     #[command(after_help = FEN_EXAMPLES)]
     Fen(cmd::fen::Args),
@@ -43,6 +46,9 @@ pub(crate) enum Command {
     /// The opening tree of games: every move from a position, how often, how it scored.
     #[command(after_help = TREE_EXAMPLES)]
     Tree(cmd::tree::Args),
+    /// Polyglot opening books: build from games, probe, dump, merge.
+    #[command(after_help = BOOK_EXAMPLES)]
+    Book(cmd::book::Args),
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
@@ -81,7 +87,21 @@ Examples:
   tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
   tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
-  tabia pgn -j 2 --quiet big.pgn.zst | head";
+  tabia pgn -j 2 --quiet big.pgn.zst | head
+  tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
+  tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
+
+const DEDUP_EXAMPLES: &str = "\
+Examples:
+  tabia dedup twic*.pgn.gz -o all.pgn      one copy of each game (same start, same moves)
+  tabia dedup --by position big.pgn --duplicates dups.pgn > unique.pgn
+  tabia dedup --keep most-annotated a.pgn b.pgn -o best.pgn
+  tabia dedup --fuzzy-depth 30 games.pgn.zst --notation uci --no-tags --line-length 0
+
+Memory: 24 bytes for each distinct game (a 16-byte digest and where its first copy is),
+up to 57 with the hash table's slack: 10 million distinct games in at most 570 MB.
+--keep most-annotated also holds 40 bytes a game, and the text of each kept copy that is
+not the first one. Summary: games N, kept K, duplicates D, errors E, warnings W.";
 
 const FEN_EXAMPLES: &str = "\
 Examples:
@@ -121,6 +141,14 @@ Examples:
   tabia tree --position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -' games.pgn
   tabia tree --json games.pgn | jq '.moves[0]'
   tabia tree --html tree.html games.pgn    a page to browse: board, moves, score bars";
+
+const BOOK_EXAMPLES: &str = "\
+Examples:
+  tabia book build games.pgn -o book.bin   moves of at least 3 games, 30 plies, weighted by games
+  tabia book build --only white --weight score --min-games 10 games.pgn.zst -o white.bin
+  tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
+  tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
+  tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
 
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,7 +197,9 @@ mod tests {
         let help = cmd.render_help().to_string();
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
-        for sub in ["pgn", "fen", "epd", "eco", "validate", "show", "tree"] {
+        for sub in [
+            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book",
+        ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();
             assert!(help.contains("Examples:\n  tabia "), "{help}");

@@ -42,6 +42,7 @@
 
 mod convert;
 mod edit;
+mod form;
 mod key;
 mod lenient;
 mod moves;
@@ -57,14 +58,15 @@ mod write;
 
 pub use convert::variant_mode;
 pub use edit::Editor;
+pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, repair_game,
-    replay, replay_mainline, start_position, start_position_with_warnings,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
+    repair_game, replay, replay_mainline, start_position, start_position_with_warnings,
 };
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};

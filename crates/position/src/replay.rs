@@ -611,7 +611,17 @@ impl GameEnd<'_> {
 ///
 /// [`ReplayError`]: the first illegal move, or a bad start position.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
-    replay(game, |_| {})
+    check_game_with(game, |_| {})
+}
+
+/// [`check_game`], calling `f` after every ply as [`replay`] does: one replay for the check
+/// and for what the caller computes (a digest of the mainline, say).
+///
+/// # Errors
+///
+/// As [`check_game`].
+pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
+    replay(game, f)
 }
 
 /// Checks a game like [`check_game`] and repairs it in place where its warnings say: the

@@ -1,5 +1,6 @@
 //! Integration tests of tabia-book: trees against a brute-force count, properties, books.
 
+mod polyglot;
 mod tree;
 
 use std::path::PathBuf;

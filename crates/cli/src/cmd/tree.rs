@@ -5,17 +5,15 @@
 //! are merged at the end, so the figures are the same for any `-j` (see `Tree` for the one
 //! exception: which rare moves a `--max-nodes` budget prunes).
 
-use std::{num::NonZeroU32, path::PathBuf, sync::Mutex};
+use std::{num::NonZeroU32, path::PathBuf};
 
-use tabia_book::{AddGameError, Report, ReportOptions, Tree, TreeOptions};
+use tabia_book::{Report, ReportOptions, TreeOptions};
 use tabia_eco::Table;
 use tabia_position::Position;
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Source, raw_games},
-    parallel::{Sink, config},
-    report::Diagnostic,
+    grow::read_tree,
     session::Session,
 };
 
@@ -57,45 +55,12 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Ok(pos) => pos,
         Err(err) => anyhow::bail!("bad --position: {err}"),
     };
-    let jobs = config(args.run.jobs).jobs();
     let options = TreeOptions {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
     };
-    let worker_options = TreeOptions {
-        max_nodes: args.max_nodes.map(|n| (n / jobs).max(1)),
-        ..options
-    };
-    // Trees not in use by a worker; a worker takes one for each game and puts it back.
-    let pool: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
     let mut session = Session::new(&args.run, "games");
-    for source in Source::from_args(&args.files) {
-        let Some(input) = session.open(&source) else {
-            continue;
-        };
-        let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
-            let taken = pool.lock().map(|mut trees| trees.pop()).ok().flatten();
-            let mut tree = taken.unwrap_or_else(|| Tree::new(worker_options));
-            if let Err(err) = tree.add_pgn_game(&raw.bytes, raw.start) {
-                report(sink, &name, number, &err);
-            }
-            if let Ok(mut trees) = pool.lock() {
-                trees.push(tree);
-            }
-        })?;
-    }
-    let mut tree = Tree::new(options);
-    for part in pool.into_inner().unwrap_or_default() {
-        tree.merge(part);
-    }
-    if tree.threshold() > 0 && !args.run.quiet {
-        eprintln!(
-            "tabia: --max-nodes: {} moves played by at most {} games were pruned",
-            tree.pruned(),
-            tree.threshold()
-        );
-    }
+    let tree = read_tree(&mut session, &args.files, &args.run, options)?;
     let table = Table::embedded();
     let depth = args
         .depth
@@ -120,20 +85,4 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     }
     Ok(session.finish()?)
-}
-
-/// `FILE:LINE:COL: game N: message` for a game that could not be added.
-fn report(sink: &mut Sink, name: &str, number: u64, err: &AddGameError) {
-    let diagnostic = match err {
-        AddGameError::Syntax(err) => Diagnostic::from_game_error(name, number, err),
-        AddGameError::Replay(err) => {
-            let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-            match err.origin() {
-                Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
-                _ => diagnostic,
-            }
-        }
-        other => Diagnostic::new(name, other.to_string()).game(number),
-    };
-    sink.error(&diagnostic);
 }
