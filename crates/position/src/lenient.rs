@@ -2,7 +2,9 @@
 //! clocks, missing fields, castling rights and en-passant square; moves given by their squares,
 //! with a wrong capture mark or a wrong check mark — each repair with its warning.
 
-use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position as _, PositionErrorKinds};
+use shakmaty::{
+    Chess, FromSetup, Move, PositionError, PositionErrorKinds, variant::VariantPosition,
+};
 use tabia_notation::{
     ErrorKind,
     fen::Fen,
@@ -13,9 +15,10 @@ use tabia_notation::{
 use crate::{
     edit::Editor,
     moves::MoveErrorKind,
-    position::{EpRule, Position},
+    position::{EpRule, Position, SetupError},
     replay::{ReplayError, ReplayErrorKind},
     validate::{Problem, validate_setup},
+    variant::GameVariant,
     warning::{Warning, WarningKind},
 };
 
@@ -30,7 +33,7 @@ use crate::{
 /// move in check).
 pub(crate) fn start_from_fen(
     text: &str,
-    chess960: bool,
+    variant: GameVariant,
     at: Origin,
 ) -> Result<(Position, Vec<Warning>), ReplayError> {
     let mut warnings = Vec::new();
@@ -80,17 +83,52 @@ pub(crate) fn start_from_fen(
         fen.fullmoves = 1;
     }
     let editor = Editor::from_fen(&fen);
-    let mode = if chess960 {
-        CastlingMode::Chess960
-    } else {
-        editor.castling_mode()
-    };
-    let setup = editor.setup();
-    let err = match Chess::from_setup(setup.clone(), mode) {
-        Ok(chess) => return Ok((Position::from(chess), warnings)),
+    let first = match editor.position_variant(variant) {
+        Ok(pos) => return Ok((pos, warnings)),
         Err(err) => err,
     };
+    let message = |err: &SetupError| {
+        err.problems()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    // What the rules of the variant do not allow at all (pockets outside Crazyhouse, …) is
+    // not repaired.
+    if first
+        .problems()
+        .iter()
+        .all(|p| matches!(p, Problem::Other { .. }))
+    {
+        return Err(fail(message(&first)));
+    }
+    let mode = variant
+        .castling_mode()
+        .unwrap_or_else(|| editor.castling_mode());
+    let setup = editor.setup();
     let problems = validate_setup(&setup, mode);
+    let (pos, kinds) = if variant.is_standard() {
+        let err = match Chess::from_setup(setup, mode) {
+            Ok(chess) => return Ok((Position::from(chess), warnings)),
+            Err(err) => err,
+        };
+        let kinds = err.kinds();
+        match ignore_repairable(err) {
+            Ok(chess) => (Position::from(chess), kinds),
+            Err(_) => return Err(fail(message(&first))),
+        }
+    } else {
+        let err = match VariantPosition::from_setup(variant.variant, setup, mode) {
+            Ok(pos) => return Ok((Position::from_variant_position(pos), warnings)),
+            Err(err) => err,
+        };
+        let kinds = err.kinds();
+        match ignore_repairable(err) {
+            Ok(pos) => (Position::from_variant_position(pos), kinds),
+            Err(_) => return Err(fail(message(&first))),
+        }
+    };
     let reasons = |keep: fn(&Problem) -> bool| {
         let reasons: Vec<String> = problems
             .iter()
@@ -99,23 +137,6 @@ pub(crate) fn start_from_fen(
             .collect();
         reasons.join("; ")
     };
-    let kinds = err.kinds();
-    // shakmaty's error holds the position: large, but only on this cold path.
-    #[allow(clippy::result_large_err)]
-    let repaired = err
-        .ignore_invalid_castling_rights()
-        .or_else(|err| err.ignore_invalid_ep_square())
-        .or_else(|err| err.ignore_impossible_check())
-        .or_else(|err| err.ignore_too_much_material());
-    let Ok(chess) = repaired else {
-        let message = problems
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
-        return Err(fail(message));
-    };
-    let pos = Position::from(chess);
     if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
         warn(WarningKind::FenCastlingDropped {
             reason: reasons(|p| {
@@ -158,6 +179,17 @@ pub(crate) fn start_from_fen(
         });
     }
     Ok((pos, warnings))
+}
+
+/// The position of a setup once what can be repaired is: castling rights the board cannot
+/// have and an impossible en-passant square dropped, an unreachable position kept.
+// shakmaty's error holds the position: large, but only on this cold path.
+#[allow(clippy::result_large_err)]
+fn ignore_repairable<P>(err: PositionError<P>) -> Result<P, PositionError<P>> {
+    err.ignore_invalid_castling_rights()
+        .or_else(PositionError::ignore_invalid_ep_square)
+        .or_else(PositionError::ignore_impossible_check)
+        .or_else(PositionError::ignore_too_much_material)
 }
 
 /// How a move's text differs from its SAN, found when it is resolved or played.
@@ -287,10 +319,9 @@ pub(crate) fn resolve(
 /// What a move gives, from the position after it: `+`, `#` or nothing.
 #[inline]
 fn gives(after: &Position) -> Option<Suffix> {
-    let chess = after.chess();
-    if !chess.is_check() {
+    if !after.is_check() {
         None
-    } else if chess.legal_moves().is_empty() {
+    } else if after.legal_moves().is_empty() {
         Some(Suffix::Checkmate)
     } else {
         Some(Suffix::Check)
@@ -305,6 +336,13 @@ pub(crate) fn check_mark(after: &Position, written: SanPlus) -> Option<Repair> {
     if gives == written.suffix {
         return None;
     }
+    // A variant's own ending by check (a third check, …) leaves no move: `+` is right for it.
+    if gives == Some(Suffix::Checkmate)
+        && written.suffix == Some(Suffix::Check)
+        && after.variant() != shakmaty::variant::Variant::Chess
+    {
+        return None;
+    }
     Some(Repair {
         slip: Slip::CheckMark { gives },
         san: SanPlus {
@@ -316,7 +354,7 @@ pub(crate) fn check_mark(after: &Position, written: SanPlus) -> Option<Repair> {
 
 /// `4. Nxe5` or `4... Nf6`: the move `written` as numbered, from the position `after` it.
 pub(crate) fn numbered_after(after: &Position, written: SanPlus) -> String {
-    let fullmoves = after.chess().fullmoves().get();
+    let fullmoves = after.fullmoves().get();
     if after.turn().is_black() {
         format!("{fullmoves}. {written}")
     } else {
@@ -326,7 +364,7 @@ pub(crate) fn numbered_after(after: &Position, written: SanPlus) -> String {
 
 /// `4. Nxe5` or `4... Nf6`: the move `written` as numbered, from the position `before` it.
 pub(crate) fn numbered_before(before: &Position, written: SanPlus) -> String {
-    let fullmoves = before.chess().fullmoves().get();
+    let fullmoves = before.fullmoves().get();
     if before.turn().is_white() {
         format!("{fullmoves}. {written}")
     } else {

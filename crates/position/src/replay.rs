@@ -3,18 +3,18 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingMode, Move};
+use shakmaty::Move;
 use tabia_notation::{
     pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag, WarningKind as PgnWarningKind},
     san::SanPlus,
 };
 
 use crate::{
-    convert,
     lenient::{self, Repair},
     moves::{MoveError, MoveErrorKind},
     outcome::{History, Termination},
     position::{EpRule, Position},
+    variant::{GameVariant, UnknownVariant, parse_variant},
     warning::{Warning, WarningKind},
 };
 
@@ -81,7 +81,7 @@ impl StartTags {
 pub enum ReplayErrorKind {
     /// The `FEN` tag is not a legal position (the message says why).
     StartPosition(String),
-    /// The `Variant` tag names a variant other than standard chess or Chess960.
+    /// The `Variant` tag names rules tabia does not play (see [`crate::parse_variant`]).
     UnsupportedVariant(String),
     /// A move is not legal.
     IllegalMove {
@@ -128,7 +128,7 @@ impl fmt::Display for ReplayErrorKind {
         match self {
             ReplayErrorKind::StartPosition(message) => write!(f, "bad FEN tag: {message}"),
             ReplayErrorKind::UnsupportedVariant(variant) => {
-                write!(f, "variant `{variant}` is not supported")
+                write!(f, "{}", UnknownVariant::named(variant))
             }
             ReplayErrorKind::IllegalMove {
                 numbered,
@@ -233,22 +233,19 @@ pub(crate) fn start_from_tags(
     start: Origin,
 ) -> Result<(Position, Vec<Warning>), ReplayError> {
     let at = Some(start);
-    let mode = match variant {
-        Some(variant) => match convert::variant_mode(variant) {
-            Some(mode) => Some(mode),
-            None => {
-                return Err(ReplayError::new(
-                    ReplayErrorKind::UnsupportedVariant(variant.to_owned()),
-                    at,
-                ));
-            }
-        },
-        None => None,
+    let variant = match variant {
+        Some(variant) => parse_variant(variant).map_err(|err| {
+            ReplayError::new(
+                ReplayErrorKind::UnsupportedVariant(err.name().to_owned()),
+                at,
+            )
+        })?,
+        None => GameVariant::STANDARD,
     };
     let Some(fen) = fen else {
-        return Ok((Position::new(), Vec::new()));
+        return Ok((Position::new_variant(variant.variant), Vec::new()));
     };
-    lenient::start_from_fen(fen, mode == Some(CastlingMode::Chess960), start)
+    lenient::start_from_fen(fen, variant, start)
 }
 
 /// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
@@ -540,7 +537,7 @@ impl GameEnd<'_> {
 
     /// The warnings about the result: a missing one (read as the `Result` tag says, else `*`),
     /// a `Result` tag that disagrees with the marker (the marker wins), and a result that a
-    /// mate or stalemate on the board contradicts (kept). Only mate and stalemate decide a
+    /// mate, stalemate or variant ending on the board contradicts (kept). Only these decide a
     /// result beyond doubt: databases score time forfeits against a bare king, and games drawn
     /// by the 75-move rule or fivefold repetition, in ways a check would flag wrongly.
     pub(crate) fn warnings(&self, termination: Option<Termination>, warnings: &mut Vec<Warning>) {
@@ -571,8 +568,14 @@ impl GameEnd<'_> {
                 ),
             );
         }
-        let decided =
-            |t: &Termination| matches!(t, Termination::Checkmate { .. } | Termination::Stalemate);
+        let decided = |t: &Termination| {
+            matches!(
+                t,
+                Termination::Checkmate { .. }
+                    | Termination::Stalemate
+                    | Termination::VariantEnd { .. }
+            )
+        };
         if let Some(termination) = termination.filter(decided)
             && result != Outcome::Unknown
             && result.as_str() != termination.result()
