@@ -5,10 +5,14 @@
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+//! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
+//! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 
+mod book_check;
 mod dist;
 mod eco_import;
 mod fuzz;
+mod tree_html_check;
 
 use std::{
     env,
@@ -26,6 +30,8 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "book-check" => book_check::run(rest),
+        "tree-html-check" => tree_html_check::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -46,7 +52,9 @@ fn usage() -> &'static str {
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
-       dist                        write completions and man page to target/dist"
+       dist                        write completions and man page to target/dist\n  \
+       book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
+       tree-html-check [PGN]       the tree page in headless Chromium: screenshots"
 }
 
 /// The workspace root (the parent of this crate's folder).
