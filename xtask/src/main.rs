@@ -5,6 +5,10 @@
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+//! - `variant-games [--check]`: random legal games of every lichess variant from python-chess
+//!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
+//! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
+//!   variant game, tabia against python-chess.
 //! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 
@@ -13,6 +17,7 @@ mod dist;
 mod eco_import;
 mod fuzz;
 mod tree_html_check;
+mod variant_games;
 
 use std::{
     env,
@@ -30,6 +35,8 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "variant-games" => variant_games::run_games(rest),
+        "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
         "tree-html-check" => tree_html_check::run(rest),
         "help" | "--help" | "-h" => {
@@ -53,6 +60,8 @@ fn usage() -> &'static str {
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
        dist                        write completions and man page to target/dist\n  \
+       variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
+       variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
        book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
        tree-html-check [PGN]       the tree page in headless Chromium: screenshots"
 }
