@@ -40,6 +40,12 @@ pub(crate) enum Command {
     /// Render a position: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
     #[command(after_help = SHOW_EXAMPLES)]
     Show(cmd::show::Args),
+    /// The opening tree of games: every move from a position, how often, how it scored.
+    #[command(after_help = TREE_EXAMPLES)]
+    Tree(cmd::tree::Args),
+    /// Polyglot opening books: build from games, probe, dump, merge.
+    #[command(after_help = BOOK_EXAMPLES)]
+    Book(cmd::book::Args),
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
@@ -111,6 +117,22 @@ Examples:
   tabia show startpos --format unicode --flip
   tabia show startpos --format png --last-move e2e4 -o board.png";
 
+const TREE_EXAMPLES: &str = "\
+Examples:
+  tabia tree games.pgn                     the moves from the start position, with figures
+  tabia tree --depth 3 --min-games 50 games.pgn.zst   three plies deep, rare moves folded
+  tabia tree --position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -' games.pgn
+  tabia tree --json games.pgn | jq '.moves[0]'
+  tabia tree --html tree.html games.pgn    a page to browse: board, moves, score bars";
+
+const BOOK_EXAMPLES: &str = "\
+Examples:
+  tabia book build games.pgn -o book.bin   moves of at least 3 games, 30 plies, weighted by games
+  tabia book build --only white --weight score --min-games 10 games.pgn.zst -o white.bin
+  tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
+  tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
+  tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
+
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
@@ -158,7 +180,9 @@ mod tests {
         let help = cmd.render_help().to_string();
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
-        for sub in ["pgn", "fen", "epd", "eco", "validate", "show"] {
+        for sub in [
+            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book",
+        ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();
             assert!(help.contains("Examples:\n  tabia "), "{help}");

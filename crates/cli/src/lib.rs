@@ -17,6 +17,7 @@
 
 mod cli;
 mod cmd;
+mod grow;
 mod input;
 mod output;
 mod parallel;

@@ -1,5 +1,6 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod book;
 mod eco;
 mod epd;
 mod every;
@@ -12,6 +13,7 @@ mod schema;
 mod show;
 mod streaming;
 mod support;
+mod tree;
 mod validate;
 
 /// The `tabia` binary built for these tests.
