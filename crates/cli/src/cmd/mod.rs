@@ -6,6 +6,7 @@ pub(crate) mod epd;
 pub(crate) mod fen;
 pub(crate) mod pgn;
 pub(crate) mod show;
+pub(crate) mod table;
 pub(crate) mod tree;
 pub(crate) mod validate;
 
@@ -20,6 +21,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Eco(args) => eco::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Table(args) => table::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Book(args) => book::run(&args),
     }
