@@ -7,9 +7,7 @@ use std::io::{self, Write};
 use arrow_array::{
     Array, ArrayRef, RecordBatch,
     cast::AsArray,
-    types::{
-        Date32Type, Int16Type, Int32Type, Int64Type, Time32SecondType, UInt8Type, UInt64Type,
-    },
+    types::{Date32Type, Int16Type, Int32Type, Int64Type, Time32SecondType, UInt8Type, UInt64Type},
 };
 use arrow_schema::{DataType, Schema, TimeUnit};
 
@@ -181,7 +179,7 @@ mod tests {
         for days in (-800_000..800_000).step_by(997) {
             let (y, m, d) = civil_from_days(days);
             let text = format!("{y:04}.{m:02}.{d:02}");
-            if y >= 0 && y <= 9999 {
+            if (0..=9999).contains(&y) {
                 assert_eq!(crate::rows::parse_date(&text), Some(days), "{text}");
             }
         }

@@ -290,7 +290,8 @@ fn movetext(bytes: &[u8]) -> Option<String> {
     while start < bytes.len() {
         let end = memchr_newline(&bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
         let line = bytes[start..end].trim_ascii();
-        let is_tag = line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphanumeric);
+        let is_tag =
+            line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphanumeric);
         if !(line.is_empty() || is_tag || line.first() == Some(&b'%') || line == b"\xef\xbb\xbf") {
             break;
         }
@@ -353,7 +354,11 @@ mod tests {
         );
         assert_eq!(record.tag("White"), Some("x"));
         assert_eq!(record.errors.len(), 1);
-        assert!(record.errors[0].to_string().starts_with("3:13: "), "{:?}", record.errors);
+        assert!(
+            record.errors[0].to_string().starts_with("3:13: "),
+            "{:?}",
+            record.errors
+        );
         assert_eq!(record.movetext.as_deref(), Some("1. e4 e5 2. Zz9 *"));
     }
 
@@ -372,7 +377,10 @@ mod tests {
         let record = GameRecord::read(
             &raw("1. e4 c5 2. Nf3 d6 *"),
             1,
-            ReadOptions { moves: true, fen: true },
+            ReadOptions {
+                moves: true,
+                fen: true,
+            },
         );
         let opening = record.opening.expect("named");
         assert_eq!(opening.eco(), "B50");

@@ -22,7 +22,7 @@ use crate::{
 };
 
 /// Where a game goes with `--partition`: its year and month (from `UTCDate`, else `Date`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PartitionKey {
     /// The year, when known.
     pub year: Option<i32>,
@@ -305,7 +305,8 @@ impl MoveColumns {
     fn push(&mut self, file: &str, game: u64, m: &MoveRecord) {
         self.file.append_value(file);
         self.game.append_value(to_i64(game));
-        self.ply.append_value(i32::try_from(m.ply).unwrap_or(i32::MAX));
+        self.ply
+            .append_value(i32::try_from(m.ply).unwrap_or(i32::MAX));
         self.san.append_value(&m.san);
         self.uci.append_value(&m.uci);
         self.zobrist.append_value(m.zobrist);
@@ -397,7 +398,20 @@ fn date_parts(text: &str) -> Option<(Option<i32>, Option<u32>, Option<u32>)> {
 /// Days since 1970-01-01 of a proleptic Gregorian date, if it exists.
 fn days_from_civil(y: i32, m: u32, d: u32) -> Option<i32> {
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in_month = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if !(1..=12).contains(&m) || d == 0 || d > days_in_month[m as usize - 1] {
         return None;
     }

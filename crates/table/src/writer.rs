@@ -315,15 +315,6 @@ fn moves_path(out: &Path) -> PathBuf {
     }
 }
 
-impl Default for PartitionKey {
-    fn default() -> PartitionKey {
-        PartitionKey {
-            year: None,
-            month: None,
-        }
-    }
-}
-
 /// One table's files.
 struct Output {
     root: PathBuf,
@@ -463,11 +454,11 @@ impl Output {
     /// Opens the file of partition `key` (closing the least recently used one if too many are
     /// open); returns its index in `open`.
     fn open_file(&mut self, key: PartitionKey, written: &mut Written) -> Result<usize, TableError> {
-        if self.open.len() >= MAX_OPEN {
-            if let Some((i, _)) = self.open.iter().enumerate().min_by_key(|(_, o)| o.used) {
-                let lru = self.open.swap_remove(i);
-                close(lru)?;
-            }
+        if self.open.len() >= MAX_OPEN
+            && let Some((i, _)) = self.open.iter().enumerate().min_by_key(|(_, o)| o.used)
+        {
+            let lru = self.open.swap_remove(i);
+            close(lru)?;
         }
         let path = match self.options.partition {
             Partition::None => self.root.clone(),
@@ -509,12 +500,14 @@ impl Output {
                     )?,
                 ))
             }
-            Format::Csv => FileWriter::Csv(CsvWriter::new(out, &self.schema).map_err(
-                |source| TableError::Io {
-                    path: path.clone(),
-                    source,
-                },
-            )?),
+            Format::Csv => {
+                FileWriter::Csv(CsvWriter::new(out, &self.schema).map_err(|source| {
+                    TableError::Io {
+                        path: path.clone(),
+                        source,
+                    }
+                })?)
+            }
         };
         written.files.push(path.clone());
         self.open.push(Open {
@@ -552,7 +545,10 @@ impl Output {
 
 /// `__HIVE_DEFAULT_PARTITION__` (the hive name of a null) for an unknown year or month.
 fn part_value(year: Option<i32>) -> String {
-    year.map_or_else(|| "__HIVE_DEFAULT_PARTITION__".to_owned(), |y| format!("{y:04}"))
+    year.map_or_else(
+        || "__HIVE_DEFAULT_PARTITION__".to_owned(),
+        |y| format!("{y:04}"),
+    )
 }
 
 fn close(open: Open) -> Result<(), TableError> {

@@ -13,6 +13,7 @@ mod schema;
 mod show;
 mod streaming;
 mod support;
+mod table;
 mod tree;
 mod validate;
 
