@@ -37,6 +37,10 @@ pub enum ErrorKind {
     InvalidHalfmoveClock,
     /// The fullmove number is not a positive integer.
     InvalidFullmoveNumber,
+    /// A Crazyhouse pocket (`[QPpp]` or a ninth rank) is malformed.
+    InvalidPocket,
+    /// Three-check counters (`3+3` or `+0+0`) are malformed.
+    InvalidChecks,
     /// A required field is missing.
     MissingField,
     /// Two fields are not separated by white space.
@@ -65,6 +69,8 @@ pub enum ErrorKind {
     InvalidLan,
     /// A square name is malformed.
     InvalidSquare,
+    /// A set of piece letters is malformed (six distinct letters are needed).
+    InvalidPieces,
 
     // --- PGN ---
     /// A tag pair is malformed.
@@ -108,6 +114,8 @@ impl ErrorKind {
             InvalidEnPassant => "invalid en-passant field",
             InvalidHalfmoveClock => "invalid halfmove clock",
             InvalidFullmoveNumber => "invalid fullmove number",
+            InvalidPocket => "invalid pocket",
+            InvalidChecks => "invalid check counters",
             MissingField => "missing field",
             MissingSeparator => "missing space between fields",
             TrailingInput => "unexpected input after the end",
@@ -120,6 +128,7 @@ impl ErrorKind {
             InvalidUci => "invalid UCI move",
             InvalidLan => "invalid long algebraic move",
             InvalidSquare => "invalid square",
+            InvalidPieces => "invalid piece letters",
             InvalidTag => "invalid tag pair",
             UnterminatedTag => "tag pair not closed by `]`",
             UnterminatedComment => "comment not closed by `}`",

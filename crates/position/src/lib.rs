@@ -42,6 +42,7 @@
 
 mod convert;
 mod edit;
+mod form;
 mod key;
 mod moves;
 mod outcome;
@@ -51,25 +52,29 @@ mod replay;
 mod square;
 mod stream;
 mod validate;
+mod variant;
 mod warning;
 mod write;
 
 pub use convert::variant_mode;
 pub use edit::Editor;
+pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, replay,
-    replay_mainline, start_position,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
+    replay, replay_mainline, start_position,
 };
 pub use shakmaty;
+pub use shakmaty::variant::Variant;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+pub use variant::{GameVariant, UnknownVariant, parse_variant};
 pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.

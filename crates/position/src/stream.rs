@@ -1,6 +1,6 @@
 //! [`MainlineReplayer`]: replay while the PGN reader reads, without building a game tree.
 
-use shakmaty::{Move, Position as _};
+use shakmaty::Move;
 use tabia_notation::pgn::{Origin, RawTag, SanPlus, Skip, Visitor};
 
 use crate::{
@@ -120,7 +120,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             }
             Err(kind) => {
                 let error = crate::moves::MoveError::new(san.san.to_string(), kind);
-                let number = self.pos.chess().fullmoves();
+                let number = self.pos.fullmoves();
                 let dots = if self.pos.turn().is_white() {
                     "."
                 } else {

@@ -1,10 +1,12 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
 mod book;
+mod dedup;
 mod eco;
 mod epd;
 mod every;
 mod fen;
+mod forms;
 mod general;
 mod json;
 mod lossless;

@@ -705,7 +705,10 @@ impl<R: Read> Reader<R> {
                 // Dots standing alone belong to a move number (`3. ... a6`).
                 b' ' | b'\t' | b'.' => self.pos += 1,
                 b'\n' | b'\r' => self.eat_line_end(),
-                b'a'..=b'z' | b'A'..=b'Z' | b'-' => {
+                // A move; `@` starts a pawn drop (Crazyhouse: `@e4`).
+                b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'@'
+                    if b != b'@' || data.get(1).is_some_and(|b| matches!(b, b'a'..=b'h')) =>
+                {
                     if let Err(err) = self.san(visitor) {
                         return Ok(Err(err));
                     }

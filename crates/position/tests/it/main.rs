@@ -6,3 +6,4 @@ mod keys;
 mod perft;
 mod render;
 mod roundtrip;
+mod variant_perft;
