@@ -2,6 +2,8 @@
 //! column checked on games with clocks and evaluations, Chess960 and set-up starts, bad games;
 //! counts add up; CSV, hive partitions and nested moves checked the same way.
 
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
 use std::{fs, path::Path};
 
 use arrow_array::{
