@@ -132,7 +132,11 @@ fn games_and_moves_read_back_column_by_column() {
     assert_eq!(games.num_rows(), expected.len());
     assert_eq!(written.games, expected.len() as u64);
     let bad = expected.iter().filter(|r| !r.errors.is_empty()).count();
-    assert_eq!(bad, 8, "the fixtures' bad games");
+    assert!(bad >= 8, "the fixtures' bad games: {bad}");
+    let with_errors = (0..games.num_rows())
+        .filter(|&r| !strings(&games, "errors", r).is_empty())
+        .count();
+    assert_eq!(with_errors, bad);
     let plies: i64 = (0..games.num_rows())
         .filter_map(|r| opt::<Int32Type>(&games, "ply_count", r))
         .map(i64::from)
