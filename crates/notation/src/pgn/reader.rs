@@ -101,11 +101,44 @@ pub struct RawGame {
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
     pub fn parse(&self) -> Result<Game, GameError> {
+        self.visit(&mut GameBuilder::default())
+    }
+
+    /// Reads the game into `visitor` (on any thread), with errors located in the whole input
+    /// it came from; gives what the visitor's `end_game` returned.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, Reader, SanPlus, Skip, Visitor};
+    ///
+    /// /// Counts the mainline moves.
+    /// #[derive(Default)]
+    /// struct Plies(usize);
+    /// impl Visitor for Plies {
+    ///     type Output = usize;
+    ///     fn san(&mut self, _: SanPlus, _: Origin) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn begin_variation(&mut self) -> Skip {
+    ///         Skip(true)
+    ///     }
+    ///     fn end_game(&mut self) -> usize {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    ///
+    /// let mut games = Reader::new(&b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n"[..]).raw_games();
+    /// let first = games.next().unwrap()?;
+    /// let second = games.next().unwrap()?;
+    /// assert_eq!(second.visit(&mut Plies::default())?, 1);
+    /// assert_eq!(first.visit(&mut Plies::default())?, 3);
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
         // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
         let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
         let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
-        match reader.read_game(&mut GameBuilder::default())? {
-            Some(game) => Ok(game),
+        match reader.read_game(visitor)? {
+            Some(out) => Ok(out),
             None => Err(GameError::Syntax {
                 error: Error::new(ErrorKind::UnexpectedEof, 0..0),
                 start: self.start,
