@@ -247,16 +247,3 @@ fn drops_in_long_algebraic_and_uci_output() {
         "1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a2 4. a1a2 P@b4 *"
     );
 }
-
-#[test]
-fn trees_refuse_variant_games() {
-    tabia()
-        .args(["tree", "--quiet", "-"])
-        .write_stdin("[Variant \"Atomic\"]\n\n1. e4 *\n")
-        .assert()
-        .code(1)
-        .stderr(
-            "<stdin>: game 1: Atomic game: trees and Polyglot books hold standard chess and \
-             Chess960 only\n",
-        );
-}
