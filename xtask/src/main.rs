@@ -5,9 +5,14 @@
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+//! - `extract-diff [--corpus DIR]`: differential checks of dedup, UCI/LAN output and split
+//!   against pgn-extract on the benchmark corpus.
+//! - `dedup-memory [--games N]`: the memory `tabia dedup` holds per distinct game.
 
+mod dedup_memory;
 mod dist;
 mod eco_import;
+mod extract_diff;
 mod fuzz;
 
 use std::{
@@ -26,6 +31,8 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "extract-diff" => extract_diff::run(rest),
+        "dedup-memory" => dedup_memory::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -46,7 +53,9 @@ fn usage() -> &'static str {
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
-       dist                        write completions and man page to target/dist"
+       dist                        write completions and man page to target/dist\n  \
+       extract-diff [--corpus DIR] dedup, --notation uci|lan, split against pgn-extract\n  \
+       dedup-memory [--games N]    bytes a distinct game in tabia dedup's table"
 }
 
 /// The workspace root (the parent of this crate's folder).
