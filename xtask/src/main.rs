@@ -8,12 +8,17 @@
 //! - `extract-diff [--corpus DIR]`: differential checks of dedup, UCI/LAN output and split
 //!   against pgn-extract on the benchmark corpus.
 //! - `dedup-memory [--games N]`: the memory `tabia dedup` holds per distinct game.
+//! - `variant-games [--check]`: random legal games of every lichess variant from python-chess
+//!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
+//! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
+//!   variant game, tabia against python-chess.
 
 mod dedup_memory;
 mod dist;
 mod eco_import;
 mod extract_diff;
 mod fuzz;
+mod variant_games;
 
 use std::{
     env,
@@ -33,6 +38,8 @@ fn main() -> ExitCode {
         "dist" => dist::run(rest),
         "extract-diff" => extract_diff::run(rest),
         "dedup-memory" => dedup_memory::run(rest),
+        "variant-games" => variant_games::run_games(rest),
+        "variant-diff" => variant_games::run_diff(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -55,7 +62,9 @@ fn usage() -> &'static str {
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
        dist                        write completions and man page to target/dist\n  \
        extract-diff [--corpus DIR] dedup, --notation uci|lan, split against pgn-extract\n  \
-       dedup-memory [--games N]    bytes a distinct game in tabia dedup's table"
+       dedup-memory [--games N]    bytes a distinct game in tabia dedup's table\n  \
+       variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
+       variant-diff [--games N]    final positions of variant games: tabia against python-chess"
 }
 
 /// The workspace root (the parent of this crate's folder).

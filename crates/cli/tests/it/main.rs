@@ -18,6 +18,7 @@ mod streaming;
 mod support;
 mod tree;
 mod validate;
+mod variants;
 
 /// The `tabia` binary built for these tests.
 fn tabia() -> assert_cmd::Command {
