@@ -13,6 +13,7 @@ mod lossless;
 mod pgn;
 mod schema;
 mod show;
+mod split;
 mod streaming;
 mod support;
 mod tree;
