@@ -6,6 +6,7 @@ mod eco;
 mod epd;
 mod every;
 mod fen;
+mod filter;
 mod forms;
 mod general;
 mod json;
@@ -18,6 +19,7 @@ mod streaming;
 mod support;
 mod tree;
 mod validate;
+mod variants;
 
 /// The `tabia` binary built for these tests.
 fn tabia() -> assert_cmd::Command {

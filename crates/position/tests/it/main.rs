@@ -6,4 +6,5 @@ mod keys;
 mod perft;
 mod render;
 mod roundtrip;
+mod variant_games;
 mod variant_perft;
