@@ -18,6 +18,9 @@
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
 //!   Errors ([`ReplayError`]) name the move, its ply and its line and column.
+//! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
+//!   positions for the variations, no game tree), and [`check_reader`]: every game of an
+//!   input checked so, what `tabia pgn --check` runs.
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -38,6 +41,7 @@
 
 #![deny(missing_docs)]
 
+mod check;
 mod convert;
 mod edit;
 mod key;
@@ -51,6 +55,7 @@ mod stream;
 mod validate;
 mod write;
 
+pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use key::PositionKey;

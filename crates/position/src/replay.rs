@@ -6,7 +6,7 @@ use std::fmt;
 use shakmaty::{CastlingMode, Color, Move, Position as _};
 use tabia_notation::{
     fen::Fen,
-    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag},
+    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag, SanPlus},
 };
 
 use crate::{
@@ -242,11 +242,11 @@ pub(crate) fn start_from_tags(
 }
 
 /// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
-fn numbered(before: &Position, node: &Node) -> String {
+fn numbered(before: &Position, san: SanPlus) -> String {
     let number = before.chess().fullmoves();
     match before.turn() {
-        Color::White => format!("{number}. {}", node.san),
-        Color::Black => format!("{number}... {}", node.san),
+        Color::White => format!("{number}. {san}"),
+        Color::Black => format!("{number}... {san}"),
     }
 }
 
@@ -258,28 +258,39 @@ pub(crate) fn resolve_node(
     ply: u32,
     depth: usize,
 ) -> Result<Option<Move>, ReplayError> {
-    let result = match node.san.san {
+    resolve_move(pos, node.san, node.at, ply, depth)
+}
+
+/// Resolves `san` (written at `at`, the `ply`-th ply of its line, `depth` variations deep) to
+/// a legal move, to be played by the caller; a null move (`--`) is played at once when not in
+/// check, and gives `None`. What every replay calls, from a tree or while reading.
+#[inline]
+pub(crate) fn resolve_move(
+    pos: &mut Position,
+    san: SanPlus,
+    at: Origin,
+    ply: u32,
+    depth: usize,
+) -> Result<Option<Move>, ReplayError> {
+    let result = match san.san {
         tabia_notation::san::San::Null => {
             if pos.play_null() {
                 return Ok(None);
             }
-            Err(MoveError::new(
-                node.san.san.to_string(),
-                crate::moves::MoveErrorKind::NullMoveInCheck,
-            ))
+            Err(crate::moves::MoveErrorKind::NullMoveInCheck)
         }
-        san => pos.resolve(san),
+        other => pos.resolve_san_kind(convert::san(other)),
     };
     match result {
         Ok(m) => Ok(Some(m)),
-        Err(error) => Err(ReplayError::new(
+        Err(kind) => Err(ReplayError::new(
             ReplayErrorKind::IllegalMove {
-                numbered: numbered(pos, node),
+                numbered: numbered(pos, san),
                 ply,
                 in_variation: depth > 0,
-                error,
+                error: MoveError::new(san.san.to_string(), kind),
             },
-            Some(node.at),
+            Some(at),
         )),
     }
 }

@@ -1,12 +1,12 @@
 //! [`MainlineReplayer`]: replay while the PGN reader reads, without building a game tree.
 
-use shakmaty::{Move, Position as _};
+use shakmaty::Move;
 use tabia_notation::pgn::{Origin, RawTag, SanPlus, Skip, Visitor};
 
 use crate::{
     outcome::History,
     position::Position,
-    replay::{ReplayError, ReplayErrorKind, Replayed, StartTags},
+    replay::{ReplayError, Replayed, StartTags},
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
@@ -103,39 +103,13 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             return;
         }
         self.ply += 1;
-        let resolved = match san.san {
-            tabia_notation::san::San::Null => {
-                if self.pos.play_null() {
-                    (self.f)(&self.pos, None, self.ply);
-                    return;
-                }
-                Err(crate::moves::MoveErrorKind::NullMoveInCheck)
-            }
-            san => self.pos.resolve_san_kind(crate::convert::san(san)),
-        };
-        match resolved {
-            Ok(m) => {
+        match crate::replay::resolve_move(&mut self.pos, san, at, self.ply, 0) {
+            Ok(Some(m)) => {
                 self.pos.play_unchecked(m);
                 (self.f)(&self.pos, Some(m), self.ply);
             }
-            Err(kind) => {
-                let error = crate::moves::MoveError::new(san.san.to_string(), kind);
-                let number = self.pos.chess().fullmoves();
-                let dots = if self.pos.turn().is_white() {
-                    "."
-                } else {
-                    "..."
-                };
-                self.error = Some(ReplayError::new(
-                    ReplayErrorKind::IllegalMove {
-                        numbered: format!("{number}{dots} {san}"),
-                        ply: self.ply,
-                        in_variation: false,
-                        error,
-                    },
-                    Some(at),
-                ));
-            }
+            Ok(None) => (self.f)(&self.pos, None, self.ply),
+            Err(err) => self.error = Some(err),
         }
     }
 

@@ -3,17 +3,22 @@
 //! The input is split into raw games by the notation crate's splitter, and each game is parsed
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
 //! ([`check_game`]: legal moves, a result that agrees with the board), then written out.
+//!
+//! `--check` builds no game tree: [`Checker`] makes the same checks while the reader reads the
+//! game, on the workers; with one job the reader thread checks the input as it reads it
+//! ([`check_reader`]: nothing to split and hand over).
 
-use std::{io::Write as _, path::PathBuf};
+use std::{io::Write as _, mem, path::PathBuf};
 
 use serde::Serialize;
 use tabia_notation::pgn::{Game, RawGame};
+use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
     output,
-    parallel::Sink,
+    parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
 };
@@ -44,11 +49,75 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args, sink, number, raw);
-        })?;
+        if args.check && session.jobs() == 1 {
+            session.pipeline(input, checked_games, |sink, number, checked| {
+                if let Err(err) = &checked.result {
+                    sink.error(&check_diagnostic(&name, number, err));
+                }
+            })?;
+        } else if args.check {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                let mut checker = Checker::new();
+                let result = match raw.read(&mut checker) {
+                    Ok(Ok(_)) => return,
+                    Ok(Err(err)) => CheckError::Rules(err),
+                    Err(err) => CheckError::Syntax(err),
+                };
+                sink.error(&check_diagnostic(&name, number, &result));
+            })?;
+        } else {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                game(&name, args, sink, number, raw);
+            })?;
+        }
     }
     Ok(session.finish()?)
+}
+
+/// One game checked on the reader thread, and how many bytes it took (its weight in a batch).
+struct Verdict {
+    result: Result<Checked, CheckError>,
+    bytes: usize,
+}
+
+impl Weigh for Verdict {
+    fn weight(&self) -> usize {
+        self.bytes + mem::size_of::<Verdict>()
+    }
+}
+
+/// The games of an input checked as they are read.
+fn checked_games(
+    reader: Box<dyn std::io::BufRead + Send>,
+) -> impl Iterator<Item = anyhow::Result<Verdict>> + Send {
+    let mut games = check_reader(reader);
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        let next = games.next()?;
+        let end = games.reader().offset();
+        let bytes = usize::try_from(end - offset).unwrap_or(usize::MAX);
+        offset = end;
+        Some(match next {
+            Ok(result) => Ok(Verdict { result, bytes }),
+            Err(err) => Err(anyhow::Error::new(err).context("read error")),
+        })
+    })
+}
+
+/// The diagnostic of a game that `--check` finds bad.
+fn check_diagnostic(name: &str, number: u64, err: &CheckError) -> Diagnostic {
+    match err {
+        CheckError::Syntax(err) => Diagnostic::from_game_error(name, number, err),
+        CheckError::Rules(err) => replay_diagnostic(name, number, err),
+        // A kind added later: its message, where it is.
+        other => {
+            let diagnostic = Diagnostic::new(name, other.to_string()).game(number);
+            match other.origin() {
+                Some(at) => diagnostic.at(at.line, at.column),
+                None => diagnostic,
+            }
+        }
+    }
 }
 
 /// Parses, checks and writes one game.
@@ -105,12 +174,15 @@ impl<'a> Record<'a> {
 /// of the variations, from the `FEN` tag's position) and a result that agrees with a mate or
 /// automatic draw on the board. A problem makes the game bad: it is then not written.
 fn check_game(name: &str, number: u64, game: &Game) -> Result<(), Diagnostic> {
-    tabia_position::check_game(game).map_err(|err| {
-        let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-        match err.origin() {
-            Some(at) => diagnostic.at(at.line, at.column),
-            None => diagnostic,
-        }
-    })?;
+    tabia_position::check_game(game).map_err(|err| replay_diagnostic(name, number, &err))?;
     Ok(())
+}
+
+/// The diagnostic of a game that breaks a rule.
+fn replay_diagnostic(name: &str, number: u64, err: &ReplayError) -> Diagnostic {
+    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+    match err.origin() {
+        Some(at) => diagnostic.at(at.line, at.column),
+        None => diagnostic,
+    }
 }

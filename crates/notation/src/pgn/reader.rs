@@ -101,10 +101,31 @@ pub struct RawGame {
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
     pub fn parse(&self) -> Result<Game, GameError> {
+        self.read(&mut GameBuilder::default())
+    }
+
+    /// Reads the game into `visitor` (what [`RawGame::parse`] does with the builder of the
+    /// game tree), with errors located in the whole input it came from.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, RawGame, SanPlus, Visitor};
+    ///
+    /// struct Plies(usize);
+    /// impl Visitor for Plies {
+    ///     type Output = usize;
+    ///     fn san(&mut self, _: SanPlus, _: Origin) { self.0 += 1; }
+    ///     fn end_game(&mut self) -> usize { std::mem::take(&mut self.0) }
+    /// }
+    /// let start = Origin { offset: 0, line: 1, column: 1 };
+    /// let raw = RawGame { bytes: b"1. e4 e5 (1... c5) 2. Nf3 *".to_vec(), start };
+    /// assert_eq!(raw.read(&mut Plies(0))?, 4);
+    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn read<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
         // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
         let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
         let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
-        match reader.read_game(&mut GameBuilder::default())? {
+        match reader.read_game(visitor)? {
             Some(game) => Ok(game),
             None => Err(GameError::Syntax {
                 error: Error::new(ErrorKind::UnexpectedEof, 0..0),

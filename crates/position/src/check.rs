@@ -1,0 +1,423 @@
+//! [`Checker`]: what [`check_game`](crate::check_game) checks, done while the PGN reader reads
+//! (no game tree), and [`check_reader`], every game of an input checked that way.
+
+use std::{fmt, io};
+
+use shakmaty::Position as _;
+use tabia_notation::pgn::{GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+
+use crate::{
+    outcome::Termination,
+    position::Position,
+    replay::{ReplayError, ReplayErrorKind, StartTags, resolve_move},
+};
+
+/// One line being replayed: the mainline, or a variation at some depth.
+#[derive(Debug, Clone, Default)]
+struct Line {
+    /// The position after the last move read in this line.
+    pos: Position,
+    /// The position before that move: where a variation of it starts.
+    before: Position,
+    /// The ply of the last move read, counted from the start of the game.
+    ply: u32,
+}
+
+/// A PGN [`Visitor`] that checks each game as it is read, exactly as
+/// [`check_game`](crate::check_game) checks its tree: the `FEN` and `Variant` tags give a
+/// legal start position, every move of the mainline and of every variation (at any depth) is
+/// legal (null moves `--` only when not in check), and the result agrees with a checkmate or
+/// stalemate at the end of the mainline. The first problem in text order is the game's
+/// [`ReplayError`], with the line and column of the move (or of the game, for its tags).
+///
+/// No game tree is built: the checker keeps one position per open variation (a stack, reused
+/// from game to game), so checking allocates nothing per move. Every event of the game is still
+/// read after a problem, so a syntax error anywhere in the game is reported first, as when the
+/// tree is built.
+///
+/// ```
+/// use tabia_notation::pgn::Reader;
+/// use tabia_position::Checker;
+///
+/// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 (1... c5 2. Ke3) *\n\n\
+///             [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+/// let mut reader = Reader::new(&pgn[..]);
+/// let mut checker = Checker::new();
+/// let good = reader.read_game(&mut checker)?.expect("a game").expect("legal");
+/// assert_eq!((good.plies, good.variation_plies), (3, 2));
+/// let bad = reader.read_game(&mut checker)?.expect("a game").unwrap_err();
+/// assert_eq!(bad.to_string(), "illegal move 2. Ke3 (ply 3, in a variation): no white king can go to e3");
+/// assert_eq!(bad.origin().map(|at| (at.line, at.column)), Some((3, 22)));
+/// let mated = reader.read_game(&mut checker)?.expect("a game").unwrap_err();
+/// assert_eq!(mated.to_string(), "result 1-0 but the game ends in black mates (0-1)");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Checker {
+    tags: StartTags,
+    /// The first `Result` tag's raw value, if any.
+    result_tag: Option<Vec<u8>>,
+    /// A buffer kept for the `Result` tag of the next games.
+    spare: Vec<u8>,
+    outcome: Outcome,
+    start: Origin,
+    /// The open lines: the mainline first, then one per open variation; `lines[..=depth]` are
+    /// in use, the rest are kept for their memory.
+    lines: Vec<Line>,
+    depth: usize,
+    /// Where the last mainline move is.
+    last: Option<Origin>,
+    variation_plies: u32,
+    error: Option<ReplayError>,
+}
+
+/// A game that passed every check of a [`Checker`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Checked {
+    /// The number of mainline plies.
+    pub plies: u32,
+    /// The number of plies in the variations, at every depth.
+    pub variation_plies: u32,
+    /// Checkmate or stalemate at the end of the mainline (then the result agrees with it).
+    pub end: Option<Termination>,
+}
+
+impl Checker {
+    /// A checker, ready for the first game.
+    pub fn new() -> Checker {
+        Checker::default()
+    }
+
+    /// The line being read.
+    #[inline]
+    fn line(&mut self) -> &mut Line {
+        // `lines` always holds `depth + 1` lines once a game began.
+        let depth = self.depth;
+        if self.lines.len() <= depth {
+            self.lines.resize_with(depth + 1, Line::default);
+        }
+        &mut self.lines[depth]
+    }
+
+    /// The result the game claims: its first `Result` tag, else its termination marker, as
+    /// [`check_game`](crate::check_game) takes it.
+    fn claimed(&self) -> std::borrow::Cow<'_, str> {
+        match &self.result_tag {
+            Some(raw) => match RawTag(raw).decode() {
+                std::borrow::Cow::Borrowed(text) => text.trim().into(),
+                std::borrow::Cow::Owned(text) => text.trim().to_owned().into(),
+            },
+            None => self.outcome.as_str().into(),
+        }
+    }
+}
+
+/// Checkmate or stalemate, if the side to move has no legal move.
+fn mate_or_stalemate(pos: &Position) -> Option<Termination> {
+    let chess = pos.chess();
+    if !chess.legal_moves().is_empty() {
+        return None;
+    }
+    Some(if chess.is_check() {
+        Termination::Checkmate {
+            winner: !chess.turn(),
+        }
+    } else {
+        Termination::Stalemate
+    })
+}
+
+impl Visitor for Checker {
+    type Output = Result<Checked, ReplayError>;
+
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.tags.clear();
+        if let Some(mut old) = self.result_tag.take() {
+            old.clear();
+            self.spare = old;
+        }
+        self.outcome = Outcome::Unknown;
+        self.start = start;
+        self.depth = 0;
+        self.last = None;
+        self.variation_plies = 0;
+        self.error = None;
+        Skip(false)
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        if name == b"Result" {
+            if self.result_tag.is_none() {
+                let mut buf = std::mem::take(&mut self.spare);
+                buf.extend_from_slice(value.as_bytes());
+                self.result_tag = Some(buf);
+            }
+        } else {
+            self.tags.tag(name, value);
+        }
+    }
+
+    fn begin_movetext(&mut self) -> Skip {
+        let start = if self.tags.is_default() {
+            Ok(Position::new())
+        } else {
+            self.tags.start(self.start)
+        };
+        let line = self.line();
+        line.ply = 0;
+        match start {
+            Ok(pos) => line.pos = pos,
+            Err(err) => self.error = Some(err),
+        }
+        // Never skip: a syntax error later in the game is to be found.
+        Skip(false)
+    }
+
+    #[inline]
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        if self.error.is_some() {
+            return;
+        }
+        let depth = self.depth;
+        let line = self.line();
+        line.before.clone_from(&line.pos);
+        line.ply += 1;
+        let ply = line.ply;
+        match resolve_move(&mut line.pos, san, at, ply, depth) {
+            Ok(Some(m)) => line.pos.play_unchecked(m),
+            Ok(None) => {}
+            Err(err) => self.error = Some(err),
+        }
+        if depth == 0 {
+            self.last = Some(at);
+        } else {
+            self.variation_plies += 1;
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        // The reader opens a variation only after a move of the line: it starts where that
+        // move started.
+        let parent = self.depth;
+        self.depth += 1;
+        if self.error.is_none() {
+            self.line();
+            let (lower, upper) = self.lines.split_at_mut(parent + 1);
+            let (parent, child) = (&lower[parent], &mut upper[0]);
+            child.pos.clone_from(&parent.before);
+            child.ply = parent.ply.saturating_sub(1);
+        }
+        // Never skip: its moves are checked, and its syntax too.
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.outcome = outcome;
+    }
+
+    fn end_game(&mut self) -> Result<Checked, ReplayError> {
+        if let Some(err) = self.error.take() {
+            return Err(err);
+        }
+        let Some(main) = self.lines.first() else {
+            // A game without movetext: nothing was played.
+            return Ok(Checked {
+                plies: 0,
+                variation_plies: 0,
+                end: None,
+            });
+        };
+        let end = mate_or_stalemate(&main.pos);
+        if let Some(termination) = end {
+            let result = self.claimed();
+            if result != "*" && result != termination.result() {
+                return Err(ReplayError::new(
+                    ReplayErrorKind::ResultMismatch {
+                        result: result.into_owned(),
+                        termination,
+                    },
+                    Some(self.last.unwrap_or(self.start)),
+                ));
+            }
+        }
+        Ok(Checked {
+            plies: main.ply,
+            variation_plies: self.variation_plies,
+            end,
+        })
+    }
+}
+
+/// Why a game read by [`check_reader`] is bad: its syntax, or the rules.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The game could not be read ([`GameError::Syntax`]); the reader went on to the next.
+    Syntax(GameError),
+    /// The game was read, and breaks a rule ([`Checker`]).
+    Rules(ReplayError),
+}
+
+impl CheckError {
+    /// Where the problem is, when known: the syntax error's, or the move's (or the game's,
+    /// for a bad start position).
+    pub fn origin(&self) -> Option<Origin> {
+        match self {
+            CheckError::Syntax(GameError::Syntax { error, start }) => Some(Origin {
+                offset: error.span().start as u64,
+                line: error.line().unwrap_or(start.line),
+                column: error.column().unwrap_or(start.column),
+            }),
+            CheckError::Syntax(_) => None,
+            CheckError::Rules(err) => err.origin(),
+        }
+    }
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Syntax(err) => err.fmt(f),
+            CheckError::Rules(err) => err.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CheckError::Syntax(err) => Some(err),
+            CheckError::Rules(err) => Some(err),
+        }
+    }
+}
+
+/// Every game of `input` checked by a [`Checker`] as it is read, one item per game in input
+/// order: the game's [`Checked`] summary or its [`CheckError`]. A bad game does not stop the
+/// iteration; an error reading the input is the last item.
+///
+/// ```
+/// use tabia_position::{CheckError, check_reader};
+///
+/// let pgn = "1. e4 e5 2. Nf3 *\n\n1. e4 e5 2. Ke3 *\n\n1. e4 e5 2. Nf3 Q *\n\n1. d4 d5 *\n";
+/// let mut good = 0;
+/// let mut bad = Vec::new();
+/// for game in check_reader(pgn.as_bytes()) {
+///     match game? {
+///         Ok(_) => good += 1,
+///         Err(err) => {
+///             let at = err.origin().expect("a place");
+///             bad.push(format!("{}:{}: {}", at.line, at.column, err.to_string().lines().next().unwrap_or("")));
+///         }
+///     }
+/// }
+/// assert_eq!(good, 2);
+/// assert_eq!(bad, [
+///     "3:13: illegal move 2. Ke3 (ply 3): no white king can go to e3",
+///     "5:17: invalid SAN move at line 5, column 17",
+/// ]);
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn check_reader<R: io::Read>(input: R) -> CheckedGames<R> {
+    CheckedGames {
+        reader: Reader::new(input),
+        checker: Checker::new(),
+    }
+}
+
+/// The iterator of [`check_reader`].
+#[derive(Debug)]
+pub struct CheckedGames<R> {
+    reader: Reader<R>,
+    checker: Checker,
+}
+
+impl<R> CheckedGames<R> {
+    /// The PGN reader (e.g. for its [`Reader::offset`]).
+    pub fn reader(&self) -> &Reader<R> {
+        &self.reader
+    }
+}
+
+impl<R: io::Read> Iterator for CheckedGames<R> {
+    type Item = io::Result<Result<Checked, CheckError>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.reader.read_game(&mut self.checker) {
+            Ok(Some(Ok(checked))) => Some(Ok(Ok(checked))),
+            Ok(Some(Err(err))) => Some(Ok(Err(CheckError::Rules(err)))),
+            Ok(None) => None,
+            Err(GameError::Io(err)) => Some(Err(err)),
+            Err(err) => Some(Ok(Err(CheckError::Syntax(err)))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabia_notation::pgn::{Game, RawGame};
+
+    use super::*;
+
+    /// The checker's verdict on the first game of `text`, as `check_game` would say it.
+    fn both(text: &str) -> (Result<Checked, String>, Result<u32, String>) {
+        let raw = RawGame {
+            bytes: text.as_bytes().to_vec(),
+            start: Origin {
+                offset: 0,
+                line: 1,
+                column: 1,
+            },
+        };
+        let fast = raw
+            .read(&mut Checker::new())
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| format!("{}: {e}", e.origin().unwrap_or_default())));
+        let tree = raw
+            .parse()
+            .map_err(|e| e.to_string())
+            .and_then(|game: Game| {
+                crate::check_game(&game)
+                    .map(|r| r.plies)
+                    .map_err(|e| format!("{}: {e}", e.origin().unwrap_or_default()))
+            });
+        (fast, tree)
+    }
+
+    #[test]
+    fn variations_start_before_their_move() {
+        let (fast, tree) = both("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) (1... e6) 2. Nf3 *");
+        let fast = fast.expect("legal");
+        assert_eq!((fast.plies, fast.variation_plies), (3, 6));
+        assert_eq!(tree, Ok(3));
+    }
+
+    #[test]
+    fn errors_as_the_tree_gives_them() {
+        for text in [
+            "1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6 3. Bb5+ Nd7 4. O-O) 2. Ke2 *",
+            "1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc3) d6) 2. Nf3 *",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1",
+            "[Result \" 1-0 \"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1/2-1/2",
+            "[Result \"1-0\"]\n[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4# 0-1",
+            "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n1-0",
+            "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n*",
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n1. e4 *",
+            "[Variant \"Atomic\"]\n1. e4 *",
+            "1. e4 f5 2. Qh5+ -- *",
+            "1. e4 -- 2. -- e5 (2... -- 3. Qh5) *",
+            "1. e4 e5 2. Nf3 (2. Ke3 $1 {no}) (2. f4 exf4 3. Ke2) *",
+            "1. e4 e5 (1... c5 2. Nf3 (2. Nc3 ; c\n Nc6 Ke7) ) 2. Nf3 *",
+            "1. e4 e5 2. Kq3 (2. Nf3 *",
+        ] {
+            let (fast, tree) = both(text);
+            let fast = fast.map(|c| c.plies);
+            assert_eq!(fast, tree, "{text}");
+        }
+    }
+}
