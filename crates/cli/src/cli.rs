@@ -75,8 +75,9 @@ Exit status:
 
 const PGN_EXAMPLES: &str = "\
 Examples:
-  tabia pgn games.pgn > clean.pgn          re-emit every game in export format
-  tabia pgn --check games.pgn.gz           report bad games only, then `games N, errors M`
+  tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
+  tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
+  tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
   tabia pgn -j 2 --quiet big.pgn.zst | head";
 
 const FEN_EXAMPLES: &str = "\

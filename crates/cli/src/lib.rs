@@ -3,10 +3,13 @@
 //!
 //! The binary is [`run`] over the process arguments. The tool is thin: each subcommand in `cmd`
 //! parses its arguments and calls the libraries (`tabia-notation`, `tabia-position`,
-//! `tabia-eco`); the shared machinery is here:
+//! `tabia-eco`, and `tabia-stream` for reading inputs on all cores); what is shared by the
+//! subcommands is here:
 //!
-//! - `input`: files or standard input, decompressed by magic bytes (zstd, gzip, bzip2, xz);
-//! - `parallel`: the ordered parallel pipeline with its memory bound;
+//! - `input`: the inputs of a run (`tabia-stream`: files or standard input, decompressed by
+//!   magic bytes, split into games or lines);
+//! - `parallel`: the `Sink` each worker writes a batch's output and diagnostics into, over
+//!   `tabia-stream`'s ordered parallel pipeline;
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
 //! - `progress`, `report`, `output`: the progress meter, diagnostics, NDJSON and TSV helpers.
 

@@ -31,6 +31,32 @@ impl<'a> ErrorRecord<'a> {
     }
 }
 
+/// An engine evaluation in JSON: `{"cp":35}` or `{"mate":-3}`, with `"depth"` when given.
+#[derive(Debug, Serialize)]
+pub(crate) struct JsonEval {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mate: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+}
+
+impl From<tabia_notation::pgn::Eval> for JsonEval {
+    fn from(eval: tabia_notation::pgn::Eval) -> JsonEval {
+        use tabia_notation::pgn::Score;
+        let (cp, mate) = match eval.score {
+            Score::Cp(cp) => (Some(cp), None),
+            Score::Mate(n) => (None, Some(n)),
+        };
+        JsonEval {
+            cp,
+            mate,
+            depth: eval.depth,
+        }
+    }
+}
+
 /// Standard output, locked once and buffered; write with `?` so that a closed pipe ends the run
 /// quietly (see `cli::is_broken_pipe`).
 pub(crate) fn stdout() -> BufWriter<StdoutLock<'static>> {

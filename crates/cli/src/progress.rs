@@ -9,24 +9,20 @@
 //! the percentage and the ETA compare like with like; for standard input, or any input of
 //! unknown size, there is no percentage and no ETA.
 
-use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicU64, Ordering},
-    },
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
+
+/// Gives the bytes read so far.
+pub(crate) type BytesRead = Box<dyn Fn() -> u64 + Send>;
 
 /// How often the line may be redrawn.
 const INTERVAL: Duration = Duration::from_millis(100);
 
 /// The progress of one input.
-#[derive(Debug)]
 pub(crate) struct Progress {
     enabled: bool,
     name: String,
     noun: &'static str,
-    read: Arc<AtomicU64>,
+    read: BytesRead,
     size: Option<u64>,
     start: Instant,
     last: Option<Instant>,
@@ -40,7 +36,7 @@ impl Progress {
         enabled: bool,
         name: &str,
         noun: &'static str,
-        read: Arc<AtomicU64>,
+        read: BytesRead,
         size: Option<u64>,
     ) -> Progress {
         Progress {
@@ -57,7 +53,7 @@ impl Progress {
 
     /// A meter that draws nothing.
     pub(crate) fn disabled() -> Progress {
-        Progress::new(false, "", "items", Arc::default(), None)
+        Progress::new(false, "", "items", Box::new(|| 0), None)
     }
 
     /// What to write to the terminal to show that `items` are done, if it is time to redraw.
@@ -88,7 +84,7 @@ impl Progress {
 
     /// The text of the line after `elapsed` with `items` done.
     fn line(&self, items: u64, elapsed: Duration) -> String {
-        let read = self.read.load(Ordering::Relaxed);
+        let read = (self.read)();
         let secs = elapsed.as_secs_f64();
         let mut line = format!("{}: {}", self.name, bytes(read));
         if let Some(size) = self.size.filter(|&s| s > 0) {
@@ -158,7 +154,7 @@ mod tests {
     use super::*;
 
     fn meter(read: u64, size: Option<u64>) -> Progress {
-        Progress::new(true, "g.pgn", "games", Arc::new(AtomicU64::new(read)), size)
+        Progress::new(true, "g.pgn", "games", Box::new(move || read), size)
     }
 
     #[test]

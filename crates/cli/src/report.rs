@@ -8,7 +8,15 @@
 //! games.pgn:1042:17: game 57: invalid SAN move (expected a move such as e4 or Nf3)
 //! ```
 //!
-//! The summary names what was counted and how many of them were bad: `games 1000, errors 3`.
+//! A warning (the game was read, something was repaired or looks wrong) is the same line with
+//! `warning: ` before the message; it never makes the game bad:
+//!
+//! ```text
+//! games.pgn:7:1: game 2: warning: game has no result, read as `*`
+//! ```
+//!
+//! The summary names what was counted, the subcommand's own counters, how many items were bad
+//! and how many warnings were given: `games 1000, matched 12, errors 3, warnings 5`.
 
 use std::{fmt, io::Write};
 
@@ -70,6 +78,28 @@ impl Diagnostic {
         diagnostic.game(number)
     }
 
+    /// The diagnostic of a warning about game `number`: its message, and its line and column
+    /// when known.
+    pub(crate) fn from_warning(
+        file: &str,
+        number: u64,
+        warning: &tabia_position::Warning,
+    ) -> Diagnostic {
+        let diagnostic = Diagnostic::new(file, warning.to_string()).game(number);
+        match warning.origin() {
+            Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
+            _ => diagnostic,
+        }
+    }
+
+    /// The line of this diagnostic as a warning: `FILE:LINE:COL: game N: warning: message`.
+    pub(crate) fn as_warning(&self) -> impl fmt::Display + '_ {
+        Labelled {
+            diagnostic: self,
+            label: "warning: ",
+        }
+    }
+
     /// Sets the line and column.
     #[must_use]
     pub(crate) fn at(mut self, line: u64, column: u64) -> Diagnostic {
@@ -88,27 +118,48 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
-        if let Some(line) = self.line {
+        Labelled {
+            diagnostic: self,
+            label: "",
+        }
+        .fmt(f)
+    }
+}
+
+/// A diagnostic's line with a label (`warning: `) before its message.
+struct Labelled<'a> {
+    diagnostic: &'a Diagnostic,
+    label: &'static str,
+}
+
+impl fmt::Display for Labelled<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.diagnostic;
+        f.write_str(&d.file)?;
+        if let Some(line) = d.line {
             write!(f, ":{line}")?;
-            if let Some(column) = self.column {
+            if let Some(column) = d.column {
                 write!(f, ":{column}")?;
             }
         }
-        if let Some(game) = self.game {
+        if let Some(game) = d.game {
             write!(f, ": game {game}")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}{}", self.label, d.message)
     }
 }
 
 /// How many items (games, positions) a run saw, and how it went.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Tally {
     /// Items processed.
     pub(crate) items: u64,
+    /// The subcommand's own counters (`matched`, `kept`, …), in the order they were declared.
+    pub(crate) counters: Vec<(&'static str, u64)>,
     /// Items with at least one error.
     pub(crate) bad: u64,
+    /// Warnings given (an item may have several; they never make it bad).
+    pub(crate) warnings: u64,
     /// Inputs that could not be opened or read to the end.
     pub(crate) failed_inputs: u64,
 }
@@ -197,7 +248,7 @@ impl<'a> Reporter<'a> {
 
     /// Ends the run: erases the progress line, writes the summary (unless quiet) and gives the
     /// exit status.
-    pub(crate) fn finish(&mut self, tally: Tally) -> Status {
+    pub(crate) fn finish(&mut self, tally: &Tally) -> Status {
         self.clear_progress();
         if !self.quiet {
             let _ = writeln!(self.err, "{}", summary(self.noun, tally));
@@ -207,9 +258,15 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// The summary line: `games 12, errors 1` (and `, unreadable inputs N` when some failed).
-pub(crate) fn summary(noun: &str, tally: Tally) -> String {
-    let mut line = format!("{noun} {}, errors {}", tally.items, tally.bad);
+/// The summary line: `games 12, errors 1, warnings 0`, with the subcommand's counters after
+/// the item count (`games 12, matched 3, errors 1, warnings 0`) and `, unreadable inputs N`
+/// when some inputs failed.
+pub(crate) fn summary(noun: &str, tally: &Tally) -> String {
+    let mut line = format!("{noun} {}", tally.items);
+    for (name, count) in &tally.counters {
+        line += &format!(", {name} {count}");
+    }
+    line += &format!(", errors {}, warnings {}", tally.bad, tally.warnings);
     if tally.failed_inputs > 0 {
         line += &format!(", unreadable inputs {}", tally.failed_inputs);
     }
@@ -218,8 +275,6 @@ pub(crate) fn summary(noun: &str, tally: Tally) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, atomic::AtomicU64};
-
     use tabia_notation::{Error, ErrorKind};
 
     use super::*;
@@ -232,6 +287,11 @@ mod tests {
         assert_eq!(d.to_string(), "<stdin>: game 7: bad");
         let d = Diagnostic::new("p.epd", "bad").at(2, 1);
         assert_eq!(d.to_string(), "p.epd:2:1: bad");
+        let d = Diagnostic::new("g.pgn", "no result").at(9, 1).game(2);
+        assert_eq!(
+            d.as_warning().to_string(),
+            "g.pgn:9:1: game 2: warning: no result"
+        );
     }
 
     #[test]
@@ -258,11 +318,16 @@ mod tests {
         t.items = 3;
         t.bad = 1;
         assert_eq!(t.status(), Status::SomeBad);
+        t.bad = 0;
+        t.warnings = 2;
+        assert_eq!(t.status(), Status::Success, "warnings alone are not bad");
+        t.bad = 1;
         t.failed_inputs = 1;
         assert_eq!(t.status(), Status::Failure);
+        t.counters = vec![("matched", 2), ("kept", 0)];
         assert_eq!(
-            summary("games", t),
-            "games 3, errors 1, unreadable inputs 1"
+            summary("games", &t),
+            "games 3, matched 2, kept 0, errors 1, warnings 2, unreadable inputs 1"
         );
     }
 
@@ -271,26 +336,20 @@ mod tests {
         let mut buf = Vec::new();
         {
             let mut r = Reporter::new(&mut buf, "games", false);
-            r.set_progress(Progress::new(
-                true,
-                "g",
-                "games",
-                Arc::new(AtomicU64::new(1)),
-                None,
-            ));
+            r.set_progress(Progress::new(true, "g", "games", Box::new(|| 1), None));
             r.tick(1);
             r.diagnostic(&Diagnostic::new("g", "bad").game(1));
-            let status = r.finish(Tally {
+            let status = r.finish(&Tally {
                 items: 1,
                 bad: 1,
-                failed_inputs: 0,
+                ..Tally::default()
             });
             assert_eq!(status, Status::SomeBad);
         }
         let text = String::from_utf8(buf).unwrap();
         assert!(text.starts_with("\rg: 1 B, 1 games"), "{text:?}");
         assert!(
-            text.ends_with("\r\x1b[Kg: game 1: bad\ngames 1, errors 1\n"),
+            text.ends_with("\r\x1b[Kg: game 1: bad\ngames 1, errors 1, warnings 0\n"),
             "{text:?}"
         );
     }
@@ -301,7 +360,7 @@ mod tests {
         {
             let mut r = Reporter::new(&mut buf, "positions", true);
             r.diagnostic(&Diagnostic::new("p", "bad"));
-            r.finish(Tally::default());
+            r.finish(&Tally::default());
         }
         assert_eq!(String::from_utf8(buf).unwrap(), "p: bad\n");
     }

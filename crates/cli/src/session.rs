@@ -5,11 +5,13 @@
 //!
 //! ```text
 //! let mut session = Session::new(&args.run, "games");
+//! let matched = session.counter("matched"); // optional: a count of its own in the summary
 //! for source in Source::from_args(&args.files) {
 //!     let Some(input) = session.open(&source) else { continue };
 //!     let name = input.name.clone();
 //!     session.pipeline(input, |reader| split_games(reader), |sink, number, game| {
-//!         // parse `game`, write to `sink.out`, report with `sink.error(...)`
+//!         // parse `game`, write to `sink.out`, report with `sink.error(...)` or
+//!         // `sink.warning(...)`, count with `sink.bump(matched)`
 //!     })?;
 //! }
 //! session.finish()
@@ -21,11 +23,13 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
+use tabia_stream::Pipeline;
+
 use crate::{
     cli::{RunArgs, Status},
     input::{Input, Source},
     output,
-    parallel::{self, Config, Sink, Weigh},
+    parallel::{self, Counter, Sink, Weigh},
     progress::Progress,
     report::{Diagnostic, Reporter, Tally},
 };
@@ -34,7 +38,7 @@ use crate::{
 pub(crate) struct Session<'a> {
     out: Box<dyn Write + 'a>,
     reporter: Reporter<'a>,
-    config: Config,
+    config: Pipeline,
     progress: bool,
     tally: Tally,
 }
@@ -60,7 +64,7 @@ impl<'a> Session<'a> {
         Session {
             out: Box::new(out),
             reporter: Reporter::new(err, noun, args.quiet),
-            config: Config::new(args.jobs),
+            config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),
         }
@@ -69,9 +73,9 @@ impl<'a> Session<'a> {
     /// Opens `source`; if it cannot be opened, reports why, counts it as failed and gives `None`.
     pub(crate) fn open(&mut self, source: &Source) -> Option<Input> {
         match source.open() {
-            Ok(input) => Some(input),
+            Ok(input) => Some(input.into()),
             Err(err) => {
-                self.fail(&err);
+                self.fail(&anyhow::Error::new(err));
                 None
             }
         }
@@ -80,26 +84,37 @@ impl<'a> Session<'a> {
     /// Runs the pipeline over one input: `split` turns its decompressed bytes into items, `work`
     /// processes each item (it gets the item's 1-based number in this input). Outputs and
     /// diagnostics are written in input order.
-    pub(crate) fn pipeline<T, I, S, F>(&mut self, input: Input, split: S, work: F) -> io::Result<()>
+    pub(crate) fn pipeline<T, E, I, S, F>(
+        &mut self,
+        input: Input,
+        split: S,
+        work: F,
+    ) -> io::Result<()>
     where
         T: Weigh,
-        I: Iterator<Item = anyhow::Result<T>> + Send,
+        E: Into<anyhow::Error> + Send,
+        I: Iterator<Item = Result<T, E>> + Send,
         S: FnOnce(Box<dyn BufRead + Send>) -> I,
         F: Fn(&mut Sink, u64, &T) + Sync,
     {
+        let read = input.stream.bytes_read();
         self.reporter.set_progress(Progress::new(
             self.progress,
             &input.name,
             self.reporter.noun(),
-            input.counter,
-            input.size,
+            Box::new(move || read.get()),
+            input.stream.size(),
         ));
-        let items = split(input.reader);
+        let items = split(input.stream.into_reader());
         let outcome = parallel::run(&self.config, items, work, &mut self.out, &mut self.reporter)
             .map_err(into_io)?;
         self.reporter.clear_progress();
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
+        self.tally.warnings += outcome.warnings;
+        for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
+            counter.1 += n;
+        }
         if let Some(err) = outcome.input_error {
             self.out.flush()?;
             self.fail(&err.context(input.name));
@@ -109,12 +124,38 @@ impl<'a> Session<'a> {
 
     /// How many workers the pipeline runs (1: everything on the calling thread).
     pub(crate) fn jobs(&self) -> usize {
-        self.config.jobs
+        self.config.jobs()
     }
 
     /// Standard output, for what a subcommand writes outside the pipeline.
     pub(crate) fn out(&mut self) -> &mut dyn Write {
         &mut self.out
+    }
+
+    /// Declares a summary counter, printed after the item count in the order declared
+    /// (`games 10, matched 4, errors 0, warnings 0`); workers bump it with [`Sink::bump`].
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn counter(&mut self, name: &'static str) -> Counter {
+        self.tally.counters.push((name, 0));
+        Counter(self.tally.counters.len() - 1)
+    }
+
+    /// Adds `n` to a summary counter outside the pipeline.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn add(&mut self, counter: Counter, n: u64) {
+        if let Some(count) = self.tally.counters.get_mut(counter.0) {
+            count.1 += n;
+        }
+    }
+
+    /// Reports a warning outside the pipeline, and counts it.
+    #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
+    pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
+        self.out.flush()?;
+        self.tally.warnings += 1;
+        self.reporter
+            .write_raw(format!("{}\n", diagnostic.as_warning()).as_bytes());
+        Ok(())
     }
 
     /// Counts items processed outside the pipeline.
@@ -141,7 +182,7 @@ impl<'a> Session<'a> {
     /// exit status.
     pub(crate) fn finish(mut self) -> io::Result<Status> {
         self.out.flush()?;
-        Ok(self.reporter.finish(self.tally))
+        Ok(self.reporter.finish(&self.tally))
     }
 
     /// Ends the run like [`Session::finish`], without a summary line: for subcommands that
@@ -166,7 +207,7 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use super::*;
-    use crate::input::{Line, Lines};
+    use crate::input::Line;
 
     fn args(jobs: usize, quiet: bool) -> RunArgs {
         RunArgs {
@@ -175,8 +216,19 @@ mod tests {
         }
     }
 
-    /// Upper-cases lines; a line `bad` is an error.
-    fn shout(name: &str, sink: &mut Sink, number: u64, line: &Line) {
+    /// Upper-cases lines; a line `bad` is an error, a line `three` a warning; lines longer
+    /// than three bytes are counted.
+    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &Line) {
+        if line.bytes.len() > 3 {
+            sink.bump(long);
+        }
+        if line.bytes == b"three" {
+            sink.warning(
+                &Diagnostic::new(name, "odd line")
+                    .at(line.number, 1)
+                    .game(number),
+            );
+        }
         if line.bytes == b"bad" {
             sink.error(
                 &Diagnostic::new(name, "bad line")
@@ -194,14 +246,15 @@ mod tests {
         let status = {
             let mut session =
                 Session::with_writers(&mut out, &mut err, &args(jobs, quiet), "lines", false);
+            let long = session.counter("long");
             for source in Source::from_args(files) {
                 let Some(input) = session.open(&source) else {
                     continue;
                 };
                 let name = input.name.clone();
                 session
-                    .pipeline(input, Lines::new, |sink, n, line| {
-                        shout(&name, sink, n, line)
+                    .pipeline(input, tabia_stream::Lines::new, |sink, n, line| {
+                        shout(&name, long, sink, n, line)
                     })
                     .unwrap();
             }
@@ -228,7 +281,12 @@ mod tests {
             assert_eq!(out, "ONE\nTHREE\nFOUR\nFIVE\n");
             assert_eq!(
                 err,
-                format!("{}:2:1: game 2: bad line\nlines 5, errors 1\n", a.display())
+                format!(
+                    "{}:2:1: game 2: bad line\n{}:3:1: game 3: warning: odd line\n\
+                     lines 5, long 3, errors 1, warnings 1\n",
+                    a.display(),
+                    a.display()
+                )
             );
             assert_eq!(status, Status::SomeBad);
         }

@@ -9,7 +9,8 @@ use tabia_notation::pgn::{GameError, Origin, Outcome, RawTag, Reader, SanPlus, S
 use crate::{
     outcome::Termination,
     position::Position,
-    replay::{ReplayError, ReplayErrorKind, StartTags, resolve_move},
+    replay::{ReplayError, StartTags, resolve_move},
+    warning::{Warning, WarningKind},
 };
 
 /// One line being replayed: the mainline, or a variation at some depth.
@@ -26,9 +27,10 @@ struct Line {
 /// A PGN [`Visitor`] that checks each game as it is read, exactly as
 /// [`check_game`](crate::check_game) checks its tree: the `FEN` and `Variant` tags give a
 /// legal start position, every move of the mainline and of every variation (at any depth) is
-/// legal (null moves `--` only when not in check), and the result agrees with a checkmate or
-/// stalemate at the end of the mainline. The first problem in text order is the game's
-/// [`ReplayError`], with the line and column of the move (or of the game, for its tags).
+/// legal (null moves `--` only when not in check). The first problem in text order is the
+/// game's [`ReplayError`], with the line and column of the move (or of the game, for its tags).
+/// A game that passes gets the same [`Warning`]s as from `check_game`, in [`Checked::warnings`]
+/// (a result that contradicts a checkmate or stalemate at the end of the mainline).
 ///
 /// No game tree is built: the checker keeps one position per open variation (a stack, reused
 /// from game to game), so checking allocates nothing per move. Every event of the game is still
@@ -48,8 +50,8 @@ struct Line {
 /// let bad = reader.read_game(&mut checker)?.expect("a game").unwrap_err();
 /// assert_eq!(bad.to_string(), "illegal move 2. Ke3 (ply 3, in a variation): no white king can go to e3");
 /// assert_eq!(bad.origin().map(|at| (at.line, at.column)), Some((3, 22)));
-/// let mated = reader.read_game(&mut checker)?.expect("a game").unwrap_err();
-/// assert_eq!(mated.to_string(), "result 1-0 but the game ends in black mates (0-1)");
+/// let mated = reader.read_game(&mut checker)?.expect("a game").expect("legal");
+/// assert_eq!(mated.warnings[0].to_string(), "result 1-0 but the game ends in black mates (0-1)");
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -71,16 +73,19 @@ pub struct Checker {
     error: Option<ReplayError>,
 }
 
-/// A game that passed every check of a [`Checker`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A game that passed every check of a [`Checker`], and its warnings.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Checked {
     /// The number of mainline plies.
     pub plies: u32,
     /// The number of plies in the variations, at every depth.
     pub variation_plies: u32,
-    /// Checkmate or stalemate at the end of the mainline (then the result agrees with it).
+    /// Checkmate or stalemate at the end of the mainline.
     pub end: Option<Termination>,
+    /// What looks wrong, in input order (as [`Replayed::warnings`](crate::Replayed::warnings)
+    /// of [`check_game`](crate::check_game)): the game was read all the same.
+    pub warnings: Vec<Warning>,
 }
 
 impl Checker {
@@ -230,14 +235,16 @@ impl Visitor for Checker {
                 plies: 0,
                 variation_plies: 0,
                 end: None,
+                warnings: Vec::new(),
             });
         };
         let end = mate_or_stalemate(&main.pos);
+        let mut warnings = Vec::new();
         if let Some(termination) = end {
             let result = self.claimed();
             if result != "*" && result != termination.result() {
-                return Err(ReplayError::new(
-                    ReplayErrorKind::ResultMismatch {
+                warnings.push(Warning::new(
+                    WarningKind::ResultMismatch {
                         result: result.into_owned(),
                         termination,
                     },
@@ -249,6 +256,7 @@ impl Visitor for Checker {
             plies: main.ply,
             variation_plies: self.variation_plies,
             end,
+            warnings,
         })
     }
 }
@@ -365,7 +373,7 @@ mod tests {
     use super::*;
 
     /// The checker's verdict on the first game of `text`, as `check_game` would say it.
-    fn both(text: &str) -> (Result<Checked, String>, Result<u32, String>) {
+    fn both(text: &str) -> (Result<Checked, String>, Result<(u32, Vec<Warning>), String>) {
         let raw = RawGame {
             bytes: text.as_bytes().to_vec(),
             start: Origin {
@@ -383,7 +391,7 @@ mod tests {
             .map_err(|e| e.to_string())
             .and_then(|game: Game| {
                 crate::check_game(&game)
-                    .map(|r| r.plies)
+                    .map(|r| (r.plies, r.warnings))
                     .map_err(|e| format!("{}: {e}", e.origin().unwrap_or_default()))
             });
         (fast, tree)
@@ -394,7 +402,7 @@ mod tests {
         let (fast, tree) = both("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) (1... e6) 2. Nf3 *");
         let fast = fast.expect("legal");
         assert_eq!((fast.plies, fast.variation_plies), (3, 6));
-        assert_eq!(tree, Ok(3));
+        assert_eq!(tree, Ok((3, Vec::new())));
     }
 
     #[test]
@@ -416,7 +424,7 @@ mod tests {
             "1. e4 e5 2. Kq3 (2. Nf3 *",
         ] {
             let (fast, tree) = both(text);
-            let fast = fast.map(|c| c.plies);
+            let fast = fast.map(|c| (c.plies, c.warnings));
             assert_eq!(fast, tree, "{text}");
         }
     }

@@ -17,7 +17,9 @@
 //! - Game replay over the PGN tree of `tabia-notation`: [`replay`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
-//!   Errors ([`ReplayError`]) name the move, its ply and its line and column.
+//!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
+//!   column; warnings ([`Warning`], in [`Replayed::warnings`]: the game was read, something was
+//!   repaired or looks wrong) likewise.
 //! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
 //!   positions for the variations, no game tree), and [`check_reader`]: every game of an
 //!   input checked so, what `tabia pgn --check` runs.
@@ -53,6 +55,7 @@ mod replay;
 mod square;
 mod stream;
 mod validate;
+mod warning;
 mod write;
 
 pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
@@ -72,6 +75,7 @@ pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
 mod render;

@@ -15,6 +15,7 @@ use crate::{
     moves::MoveError,
     outcome::{History, Termination},
     position::{EpRule, Position},
+    warning::{Warning, WarningKind},
 };
 
 /// The two tags that say where a game starts, `FEN` and `Variant`, remembered as a PGN
@@ -87,13 +88,6 @@ pub enum ReplayErrorKind {
         /// Why it is illegal.
         error: MoveError,
     },
-    /// The game ends in a mate (or stalemate) that its result contradicts.
-    ResultMismatch {
-        /// The result the game gives.
-        result: String,
-        /// How the game actually ended on the board.
-        termination: Termination,
-    },
 }
 
 /// A game that could not be replayed: what went wrong and where (the move's line and column
@@ -142,14 +136,6 @@ impl fmt::Display for ReplayErrorKind {
                 }
                 write!(f, "): {}", error.reason())
             }
-            ReplayErrorKind::ResultMismatch {
-                result,
-                termination,
-            } => write!(
-                f,
-                "result {result} but the game ends in {termination} ({})",
-                termination.result()
-            ),
         }
     }
 }
@@ -178,7 +164,8 @@ pub struct Ply<'a> {
     pub depth: usize,
 }
 
-/// A game replayed: where it started and ended (mainline), and how it stands at the end.
+/// A game replayed: where it started and ended (mainline), how it stands at the end, and what
+/// was repaired or looks wrong on the way.
 #[derive(Debug, Clone)]
 pub struct Replayed {
     /// The start position (from the `FEN` tag, or the standard one).
@@ -189,6 +176,8 @@ pub struct Replayed {
     pub plies: u32,
     /// How the game stands at the end of the mainline (mate, draws, claimable draws).
     pub termination: Option<Termination>,
+    /// What was repaired or looks wrong, in input order: the game was read all the same.
+    pub warnings: Vec<Warning>,
 }
 
 /// The start position a game's tags ask for: the `FEN` tag (whether or not `SetUp` is given),
@@ -348,6 +337,7 @@ pub fn replay_mainline(
         end: pos,
         plies: ply,
         termination,
+        warnings: Vec::new(),
     })
 }
 
@@ -444,6 +434,7 @@ pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, Repl
         end,
         plies,
         termination,
+        warnings: Vec::new(),
     })
 }
 
@@ -461,17 +452,17 @@ fn claimed_result(game: &Game) -> String {
     }
 }
 
-/// Checks a game: every move legal (mainline and variations), and a result that agrees with
-/// a mate (or stalemate) on the board at the end of the mainline. What `tabia pgn --check`
-/// calls.
+/// Checks a game: every move legal (mainline and variations); a result that contradicts a
+/// mate (or stalemate) on the board at the end of the mainline is a warning
+/// ([`Replayed::warnings`]), not an error. What `tabia pgn --check` calls.
 ///
 /// ```
 /// use tabia_position::check_game;
 /// use tabia_notation::pgn::Game;
 ///
 /// let game: Game = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0".parse()?;
-/// let err = check_game(&game).unwrap_err();
-/// assert_eq!(err.to_string(), "result 1-0 but the game ends in black mates (0-1)");
+/// let checked = check_game(&game)?;
+/// assert_eq!(checked.warnings[0].to_string(), "result 1-0 but the game ends in black mates (0-1)");
 /// let game: Game = "1. e4 e5 2. Ke3 *".parse()?;
 /// let err = check_game(&game).unwrap_err();
 /// assert_eq!(err.to_string(), "illegal move 2. Ke3 (ply 3): no white king can go to e3");
@@ -481,10 +472,9 @@ fn claimed_result(game: &Game) -> String {
 ///
 /// # Errors
 ///
-/// [`ReplayError`]: the first illegal move, a bad start position, or a result that
-/// contradicts the board.
+/// [`ReplayError`]: the first illegal move, or a bad start position.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
-    let replayed = replay(game, |_| {})?;
+    let mut replayed = replay(game, |_| {})?;
     // Only mate and stalemate decide a result beyond doubt: databases score time forfeits
     // against a bare king, and games drawn by the 75-move rule or fivefold repetition, in
     // ways a check would flag wrongly.
@@ -494,8 +484,8 @@ pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
         let result = claimed_result(game);
         if result != "*" && result != termination.result() {
             let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
-            return Err(ReplayError::new(
-                ReplayErrorKind::ResultMismatch {
+            replayed.warnings.push(Warning::new(
+                WarningKind::ResultMismatch {
                     result,
                     termination,
                 },

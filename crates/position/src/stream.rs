@@ -131,6 +131,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             end: self.pos.clone(),
             plies: self.ply,
             termination,
+            warnings: Vec::new(),
         })
     }
 }

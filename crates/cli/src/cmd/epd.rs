@@ -9,14 +9,14 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{RawGame, Reader};
+use tabia_notation::pgn::{Move, RawGame, Reader};
 use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 
 use crate::{
     cli::{RunArgs, Status},
     cmd::fen::EpArg,
     input::{Source, raw_games},
-    output,
+    output::{self, JsonEval},
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -61,6 +61,12 @@ struct Record<'a> {
     epd: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fen: Option<&'a str>,
+    /// The clock left after the move that led here (`[%clk]`), in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<u64>,
+    /// The evaluation after the move that led here (`[%eval]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval: Option<JsonEval>,
 }
 
 /// Runs `tabia epd`.
@@ -169,8 +175,8 @@ fn game(
         None
     };
     let replayed = replay_mainline(&game, start, |ply| {
-        let san = write.args.json.then(|| ply.node.san.to_string());
-        write.position(&mut out, ply.position, ply.ply, san);
+        let mv = write.args.json.then_some(ply.node);
+        write.position(&mut out, ply.position, ply.ply, mv);
     });
     match replayed {
         Ok(_) => {
@@ -195,7 +201,8 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// Writes one position: its line of EPD (or FEN), or with `--json` its object.
-    fn position(&mut self, out: &mut Vec<u8>, pos: &Position, ply: u32, san: Option<String>) {
+    /// `mv` is the move that led here (with `--json` only).
+    fn position(&mut self, out: &mut Vec<u8>, pos: &Position, ply: u32, mv: Option<&Move>) {
         if !self.args.json {
             self.write(out, pos);
             out.push(b'\n');
@@ -209,9 +216,11 @@ impl Writer<'_> {
             file: self.file,
             game: self.game,
             ply,
-            san,
+            san: mv.map(|m| m.san.to_string()),
             epd: (!self.args.fen).then_some(&*text_str),
             fen: self.args.fen.then_some(&*text_str),
+            clock: mv.and_then(Move::clock),
+            eval: mv.and_then(Move::eval).map(JsonEval::from),
         };
         output::json_line(out, &record);
         drop(text_str);

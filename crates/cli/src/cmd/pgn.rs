@@ -2,22 +2,23 @@
 //!
 //! The input is split into raw games by the notation crate's splitter, and each game is parsed
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
-//! ([`check_game`]: legal moves, a result that agrees with the board), then written out.
+//! ([`check_game`]: legal moves), its warnings are reported (a result that contradicts the
+//! board, …), then it is written out; `--strict` reports warnings as errors and drops the game.
 //!
-//! `--check` builds no game tree: [`Checker`] makes the same checks while the reader reads the
-//! game, on the workers; with one job the reader thread checks the input as it reads it
-//! ([`check_reader`]: nothing to split and hand over).
+//! `--check` builds no game tree: [`Checker`] makes the same checks, with the same warnings,
+//! while the reader reads the game, on the workers; with one job the reader thread checks the
+//! input as it reads it ([`check_reader`]: nothing to split and hand over).
 
 use std::{io::Write as _, mem, path::PathBuf};
 
 use serde::Serialize;
-use tabia_notation::pgn::{Game, RawGame};
+use tabia_notation::pgn::{Game, Move, RawGame};
 use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
-    output,
+    output::{self, JsonEval},
     parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
@@ -37,6 +38,9 @@ pub(crate) struct Args {
     /// format; a bad game gets an `error` object.
     #[arg(long, conflicts_with = "check")]
     pub(crate) json: bool,
+    /// Treat warnings as errors: a game with a warning is reported as bad and not written.
+    #[arg(long)]
+    pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
 }
@@ -50,20 +54,17 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         if args.check && session.jobs() == 1 {
-            session.pipeline(input, checked_games, |sink, number, checked| {
-                if let Err(err) = &checked.result {
-                    sink.error(&check_diagnostic(&name, number, err));
-                }
+            session.pipeline(input, checked_games, |sink, number, verdict| {
+                checked(&name, args, sink, number, &verdict.result);
             })?;
         } else if args.check {
             session.pipeline(input, raw_games, |sink, number, raw| {
-                let mut checker = Checker::new();
-                let result = match raw.read(&mut checker) {
-                    Ok(Ok(_)) => return,
-                    Ok(Err(err)) => CheckError::Rules(err),
-                    Err(err) => CheckError::Syntax(err),
+                let result = match raw.read(&mut Checker::new()) {
+                    Ok(Ok(done)) => Ok(done),
+                    Ok(Err(err)) => Err(CheckError::Rules(err)),
+                    Err(err) => Err(CheckError::Syntax(err)),
                 };
-                sink.error(&check_diagnostic(&name, number, &result));
+                checked(&name, args, sink, number, &result);
             })?;
         } else {
             session.pipeline(input, raw_games, |sink, number, raw| {
@@ -104,20 +105,41 @@ fn checked_games(
     })
 }
 
-/// The diagnostic of a game that `--check` finds bad.
-fn check_diagnostic(name: &str, number: u64, err: &CheckError) -> Diagnostic {
-    match err {
-        CheckError::Syntax(err) => Diagnostic::from_game_error(name, number, err),
-        CheckError::Rules(err) => replay_diagnostic(name, number, err),
+/// Reports what `--check` found in a game: its error, or its warnings (errors with
+/// `--strict`), as [`game`] does for the game tree.
+fn checked(
+    name: &str,
+    args: &Args,
+    sink: &mut Sink,
+    number: u64,
+    result: &Result<Checked, CheckError>,
+) {
+    let done = match result {
+        Ok(done) => done,
+        Err(CheckError::Syntax(err)) => {
+            sink.error(&Diagnostic::from_game_error(name, number, err));
+            return;
+        }
+        Err(CheckError::Rules(err)) => {
+            sink.error(&replay_diagnostic(name, number, err));
+            return;
+        }
         // A kind added later: its message, where it is.
-        other => {
+        Err(other) => {
             let diagnostic = Diagnostic::new(name, other.to_string()).game(number);
-            match other.origin() {
+            sink.error(&match other.origin() {
                 Some(at) => diagnostic.at(at.line, at.column),
                 None => diagnostic,
-            }
+            });
+            return;
         }
-    }
+    };
+    let warnings: Vec<Diagnostic> = done
+        .warnings
+        .iter()
+        .map(|warning| Diagnostic::from_warning(name, number, warning))
+        .collect();
+    report_warnings(args, sink, &warnings);
 }
 
 /// Parses, checks and writes one game.
@@ -129,14 +151,38 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
             return;
         }
     };
-    if let Err(diagnostic) = check_game(name, number, &game) {
-        sink.reject(&diagnostic, args.json);
-    } else if args.json {
-        output::json_line(&mut sink.out, &Record::new(name, number, &game));
+    let warnings = match check_game(name, number, &game) {
+        Ok(warnings) => warnings,
+        Err(diagnostic) => {
+            sink.reject(&diagnostic, args.json);
+            return;
+        }
+    };
+    if !report_warnings(args, sink, &warnings) {
+        return;
+    }
+    if args.json {
+        output::json_line(&mut sink.out, &Record::new(name, number, &game, &warnings));
     } else if !args.check {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
     }
+}
+
+/// Reports the warnings of a game that was read; with `--strict` they are errors and the game
+/// is bad: then `false`, the game is not to be written.
+fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> bool {
+    if args.strict && !warnings.is_empty() {
+        for warning in &warnings[1..] {
+            sink.error(warning);
+        }
+        sink.reject(&warnings[0], args.json);
+        return false;
+    }
+    for warning in warnings {
+        sink.warning(warning);
+    }
+    true
 }
 
 /// One `--json` line (README, "JSON output").
@@ -147,12 +193,17 @@ struct Record<'a> {
     line: u64,
     tags: &'a [(String, String)],
     moves: Vec<String>,
+    clocks: Vec<Option<u64>>,
+    emts: Vec<Option<u64>>,
+    evals: Vec<Option<JsonEval>>,
     result: &'static str,
     pgn: String,
+    #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
+    warnings: &'a [Diagnostic],
 }
 
 impl<'a> Record<'a> {
-    fn new(file: &'a str, number: u64, game: &'a Game) -> Record<'a> {
+    fn new(file: &'a str, number: u64, game: &'a Game, warnings: &'a [Diagnostic]) -> Record<'a> {
         Record {
             file,
             game: number,
@@ -164,18 +215,32 @@ impl<'a> Record<'a> {
                 .iter()
                 .map(|m| m.san.to_string())
                 .collect(),
+            clocks: game.mainline.moves.iter().map(Move::clock).collect(),
+            emts: game.mainline.moves.iter().map(Move::emt).collect(),
+            evals: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.eval().map(JsonEval::from))
+                .collect(),
             result: game.result.as_str(),
             pgn: game.to_string(),
+            warnings,
         }
     }
 }
 
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
-/// of the variations, from the `FEN` tag's position) and a result that agrees with a mate or
-/// automatic draw on the board. A problem makes the game bad: it is then not written.
-fn check_game(name: &str, number: u64, game: &Game) -> Result<(), Diagnostic> {
-    tabia_position::check_game(game).map_err(|err| replay_diagnostic(name, number, &err))?;
-    Ok(())
+/// of the variations, from the `FEN` tag's position), which makes the game bad when it fails;
+/// and the warnings (a result that contradicts a mate on the board, …), which do not.
+fn check_game(name: &str, number: u64, game: &Game) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let checked =
+        tabia_position::check_game(game).map_err(|err| replay_diagnostic(name, number, &err))?;
+    Ok(checked
+        .warnings
+        .iter()
+        .map(|warning| Diagnostic::from_warning(name, number, warning))
+        .collect())
 }
 
 /// The diagnostic of a game that breaks a rule.

@@ -49,7 +49,7 @@ fn same_output_whatever_the_compression_and_the_jobs() {
             reference.2
         );
         assert!(
-            reference.2.ends_with("games 400, errors 40\n"),
+            reference.2.ends_with("games 400, errors 40, warnings 0\n"),
             "{command:?}"
         );
         for codec in CODECS {
@@ -83,7 +83,7 @@ fn validate_reads_files_like_the_others() {
         "<stdin>:2: white pawn on h1: no pawn may stand on rank 1\n\
          <stdin>:3:1: piece placement does not have exactly 8 ranks (expected 8 ranks)\n"
     );
-    assert_eq!(reference.2, "positions 3, errors 2\n");
+    assert_eq!(reference.2, "positions 3, errors 2, warnings 0\n");
     for codec in CODECS {
         let got = run(
             &["validate", "-j", "2", "--file", "-"],

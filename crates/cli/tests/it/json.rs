@@ -1,5 +1,7 @@
 //! `--json` of every subcommand, checked against the schema documented in the README.
 
+use serde_json::json;
+
 use crate::{
     schema::{self, check_all},
     support::{Codec, compress, fixture, numbered_games, tabia},
@@ -54,6 +56,65 @@ fn pgn_json_of_the_sample() {
     assert_eq!(game["result"], "1/2-1/2");
     let export = std::fs::read_to_string(fixture("pgn/ok/sample.out")).unwrap();
     assert_eq!(format!("{}\n\n", game["pgn"].as_str().unwrap()), export);
+}
+
+#[test]
+fn pgn_json_clocks_emts_evals() {
+    let out = tabia()
+        .args(["pgn", "--json"])
+        .arg(fixture("pgn/ok/clocks-evals.pgn"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = check_all(&out, schema::PGN);
+    assert_eq!(lines.len(), 2);
+
+    for line in &lines {
+        let n = line["moves"].as_array().unwrap().len();
+        for field in ["clocks", "emts", "evals"] {
+            assert_eq!(line[field].as_array().unwrap().len(), n, "{field}: {line}");
+        }
+    }
+    assert_eq!(
+        lines[0]["clocks"],
+        json!([180000, 180000, 178300, 179000, 177000, 175000, 176000])
+    );
+    assert_eq!(
+        lines[0]["emts"],
+        json!([null, null, null, null, null, null, null])
+    );
+    assert_eq!(
+        lines[0]["evals"],
+        json!([{"cp": 17}, {"cp": 20}, {"cp": -50}, {"cp": -40}, {"cp": -30, "depth": 20}, {"mate": 1}, null])
+    );
+    assert_eq!(lines[1]["emts"], json!([null, null, 5000, 10000]));
+    assert_eq!(lines[1]["evals"], json!([null, null, null, {"mate": -3}]));
+    // The export keeps the commands byte for byte.
+    let pgn = lines[0]["pgn"].as_str().unwrap();
+    assert!(pgn.contains("{ [%eval -0.3,20] [%clk 0:02:57] }"), "{pgn}");
+    assert!(
+        pgn.contains("{ Checkmate. [%clk 0:02:56] [%csl Re8] }"),
+        "{pgn}"
+    );
+
+    let out = tabia()
+        .args(["epd", "--json", "--start"])
+        .arg(fixture("pgn/ok/clocks-evals.pgn"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = check_all(&out, schema::EPD);
+    assert_eq!(lines.len(), 8 + 5);
+    assert!(lines[0].get("clock").is_none(), "no move led to ply 0");
+    assert_eq!(lines[3]["clock"], 178300);
+    assert_eq!(lines[3]["eval"], json!({"cp": -50}));
+    assert_eq!(lines[7]["clock"], 176000);
+    assert!(lines[7].get("eval").is_none());
+    assert_eq!(lines[12]["eval"], json!({"mate": -3}));
 }
 
 #[test]

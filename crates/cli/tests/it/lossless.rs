@@ -1,5 +1,6 @@
 //! Nothing lost (issue 6): every game given to `tabia pgn` is either in its output or in an
-//! error report, and the counts add up: on a generated messy file (where each game says its
+//! error report, and the counts add up; a game with a warning is written (issue 10), and the
+//! warnings add up too: on a generated messy file (where each game says its
 //! number in its `Event` tag), on the fixtures, and on `../shared/corpus` when present.
 
 use std::{collections::BTreeSet, path::Path};
@@ -15,8 +16,10 @@ struct Run {
     written: Vec<String>,
     /// The game numbers of the error reports (`FILE:LINE:COL: game N: …`).
     reported: BTreeSet<u64>,
-    /// The summary line's counts: games, errors.
-    summary: (u64, u64),
+    /// The game number of each warning (`FILE:LINE:COL: game N: warning: …`).
+    warned: Vec<u64>,
+    /// The summary line's counts: games, errors, warnings.
+    summary: (u64, u64, u64),
 }
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
@@ -37,37 +40,46 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
         .collect();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let mut reported = BTreeSet::new();
+    let mut warned = Vec::new();
     let mut summary = None;
     for line in stderr.lines() {
         if let Some(rest) = line.strip_prefix("games ") {
-            let (games, errors) = rest.split_once(", errors ").expect("summary");
+            let (games, rest) = rest.split_once(", errors ").expect("summary");
+            let (errors, warnings) = rest.split_once(", warnings ").expect("summary");
             summary = Some((
                 games.parse().expect("a count"),
                 errors.parse().expect("a count"),
+                warnings.parse().expect("a count"),
             ));
         } else if let Some((_, rest)) = line.split_once(": game ") {
-            let number = rest.split(':').next().and_then(|n| n.parse().ok());
-            reported.insert(number.expect("a game number"));
+            let (number, message) = rest.split_once(": ").expect("a message");
+            let number = number.parse().expect("a game number");
+            if message.starts_with("warning: ") {
+                warned.push(number);
+            } else {
+                reported.insert(number);
+            }
         }
     }
     Run {
         written,
         reported,
+        warned,
         summary: summary.unwrap_or_else(|| panic!("no summary in {stderr}")),
     }
 }
 
 /// A file of `n` games, each numbered in its `Event` tag, in every messy way the issue lists
 /// (and a few more): bad moves, no result, unbalanced braces and parentheses, `%` lines, NUL
-/// bytes, Latin-1, no blank lines, CRLF, comments after the result, a cut in a tag value and a
-/// comment cut at the end.
+/// bytes, Latin-1, no blank lines, CRLF, comments after the result, a result that the board
+/// contradicts (a warning: written), a cut in a tag value and a comment cut at the end.
 fn messy(n: usize) -> (Vec<u8>, BTreeSet<usize>) {
     let mut pgn = Vec::new();
     let mut bad = BTreeSet::new();
     for i in 1..=n {
         let head = format!("[Event \"{i}\"]\n");
         pgn.extend_from_slice(head.as_bytes());
-        let (body, is_bad): (&[u8], bool) = match i % 13 {
+        let (body, is_bad): (&[u8], bool) = match i % 14 {
             0 => (b"\n1. e4 Zz9 *\n\n", true),
             1 => (b"\n1. e4 e5 2. Nf3\n\n", true),
             2 => (b"[Site \"unterminated\n\n1. e4 e5 1-0\n\n", true),
@@ -83,10 +95,11 @@ fn messy(n: usize) -> (Vec<u8>, BTreeSet<usize>) {
             ),
             10 => (b"\n1. e4 e5 0-1 ; {Game Nr. 1}\n; {more}\n\n", false),
             11 => (b"\n1. e4 e5 2. Ke2 Ke7 3. Ke1 *", false),
+            13 => (b"\n1. f3 e5 2. g4 Qh4# 1-0\n\n", false),
             _ => (b"\n*\n\n", false),
         };
         pgn.extend_from_slice(body);
-        if i % 13 == 11 {
+        if i % 14 == 11 {
             pgn.push(b'\n');
         }
         if is_bad {
@@ -99,9 +112,21 @@ fn messy(n: usize) -> (Vec<u8>, BTreeSet<usize>) {
     (pgn, bad)
 }
 
-/// Every game is written or reported, exactly once, and the summary counts them all.
+/// Every game is written or reported, exactly once, and the summary counts them all; a game
+/// with a warning is written.
 fn assert_nothing_lost(name: &str, run: &Run, games: usize, bad: Option<&BTreeSet<usize>>) {
-    let (total, errors) = run.summary;
+    let (total, errors, warnings) = run.summary;
+    assert_eq!(
+        warnings as usize,
+        run.warned.len(),
+        "{name}: summary warnings"
+    );
+    for number in &run.warned {
+        assert!(
+            !run.reported.contains(number),
+            "{name}: game {number} has a warning and an error"
+        );
+    }
     assert_eq!(total as usize, games, "{name}: summary games");
     assert_eq!(
         errors as usize,
@@ -139,6 +164,12 @@ fn messy_generated_file_loses_no_game() {
     for jobs in ["1", "2"] {
         let out = run(&["-j", jobs], Some(&pgn));
         assert_nothing_lost(&format!("messy, -j {jobs}"), &out, 261, Some(&bad));
+        // Each game whose result the board contradicts is written, with its warning.
+        let contradicted: Vec<u64> = (1..=260).filter(|i| i % 14 == 13).collect();
+        assert_eq!(out.warned, contradicted, "-j {jobs}");
+        for i in &contradicted {
+            assert!(out.written.contains(&i.to_string()), "game {i} written");
+        }
         // Written in input order.
         let numbers: Vec<usize> = out.written.iter().map(|e| e.parse().unwrap()).collect();
         assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");

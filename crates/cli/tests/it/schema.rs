@@ -8,6 +8,8 @@ pub(crate) enum Kind {
     Str,
     /// A non-negative integer.
     Uint,
+    /// An integer.
+    Int,
     Bool,
     /// An array of strings.
     Strs,
@@ -15,6 +17,12 @@ pub(crate) enum Kind {
     Pairs,
     /// An error object: `file`, `message`, optional `line`, `column`, `game`.
     Error,
+    /// An array of non-negative integers and nulls.
+    OptUints,
+    /// An evaluation: `{"cp": n}` or `{"mate": n}`, optional `"depth"`.
+    Eval,
+    /// An array of evaluations and nulls.
+    OptEvals,
 }
 
 /// A field of an object: its name, type, and whether it must be present.
@@ -55,6 +63,7 @@ fn is_kind(value: &Value, kind: Kind) -> bool {
     match kind {
         Kind::Str => value.is_string(),
         Kind::Uint => value.is_u64(),
+        Kind::Int => value.is_i64(),
         Kind::Bool => value.is_boolean(),
         Kind::Strs => value
             .as_array()
@@ -69,6 +78,16 @@ fn is_kind(value: &Value, kind: Kind) -> bool {
             check(value, ERROR);
             true
         }
+        Kind::OptUints => value
+            .as_array()
+            .is_some_and(|a| a.iter().all(|v| v.is_null() || v.is_u64())),
+        Kind::Eval => {
+            check(value, EVAL);
+            value.get("cp").is_some() != value.get("mate").is_some()
+        }
+        Kind::OptEvals => value
+            .as_array()
+            .is_some_and(|a| a.iter().all(|v| v.is_null() || is_kind(v, Kind::Eval))),
     }
 }
 
@@ -81,6 +100,13 @@ pub(crate) const ERROR: &[Field] = &[
     ("message", Kind::Str, true),
 ];
 
+/// An evaluation (`[%eval]`) in `pgn --json` and `epd --json`.
+pub(crate) const EVAL: &[Field] = &[
+    ("cp", Kind::Int, false),
+    ("mate", Kind::Int, false),
+    ("depth", Kind::Uint, false),
+];
+
 /// `tabia pgn --json` (README, "JSON output").
 pub(crate) const PGN: &[Field] = &[
     ("file", Kind::Str, true),
@@ -88,6 +114,9 @@ pub(crate) const PGN: &[Field] = &[
     ("line", Kind::Uint, true),
     ("tags", Kind::Pairs, true),
     ("moves", Kind::Strs, true),
+    ("clocks", Kind::OptUints, true),
+    ("emts", Kind::OptUints, true),
+    ("evals", Kind::OptEvals, true),
     ("result", Kind::Str, true),
     ("pgn", Kind::Str, true),
 ];
@@ -121,6 +150,8 @@ pub(crate) const EPD: &[Field] = &[
     ("san", Kind::Str, false),
     ("epd", Kind::Str, false),
     ("fen", Kind::Str, false),
+    ("clock", Kind::Uint, false),
+    ("eval", Kind::Eval, false),
 ];
 
 /// `tabia eco --json` of games.

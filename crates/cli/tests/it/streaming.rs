@@ -104,7 +104,10 @@ fn output_and_diagnostics_keep_the_input_order_with_two_jobs() {
         .collect();
     let bad: Vec<String> = (1..=300).map(|i| (i * 10).to_string()).collect();
     assert_eq!(games, bad);
-    assert!(stderr.ends_with("games 3000, errors 300\n"), "{stderr}");
+    assert!(
+        stderr.ends_with("games 3000, errors 300, warnings 0\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -118,7 +121,7 @@ fn bad_games_are_reported_with_file_line_column_and_status_1() {
         .stderr(
             "<stdin>:39:7: game 10: invalid SAN move\n\
              <stdin>:79:7: game 20: invalid SAN move\n\
-             games 20, errors 2\n",
+             games 20, errors 2, warnings 0\n",
         );
 }
 
@@ -146,7 +149,7 @@ fn no_progress_when_standard_error_is_not_a_terminal() {
         .write_stdin(numbered_games(9))
         .assert()
         .success()
-        .stderr("games 9, errors 0\n");
+        .stderr("games 9, errors 0, warnings 0\n");
 }
 
 #[test]
@@ -165,7 +168,7 @@ fn missing_input_is_status_2_and_the_other_inputs_still_run() {
             missing.display()
         )))
         .stderr(predicate::str::ends_with(
-            "games 1, errors 0, unreadable inputs 1\n",
+            "games 1, errors 0, warnings 0, unreadable inputs 1\n",
         ));
     tabia()
         .args(["pgn"])

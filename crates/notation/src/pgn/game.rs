@@ -83,6 +83,42 @@ impl Move {
     }
 }
 
+impl Move {
+    /// The clock left after the move (`[%clk]` in its comments), in milliseconds.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Eval, Game, Score};
+    ///
+    /// let game: Game = "1. e4 { [%eval 0.35] [%clk 0:02:59.5] } 1-0".parse()?;
+    /// let e4 = &game.mainline.moves[0];
+    /// assert_eq!(e4.clock(), Some(179_500));
+    /// assert_eq!(e4.eval(), Some(Eval { score: Score::Cp(35), depth: None }));
+    /// assert_eq!(e4.emt(), None);
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn clock(&self) -> Option<u64> {
+        self.first(|c| c.clock())
+    }
+
+    /// The time the move took (`[%emt]` in its comments), in milliseconds.
+    pub fn emt(&self) -> Option<u64> {
+        self.first(|c| c.emt())
+    }
+
+    /// The evaluation after the move (`[%eval]` in its comments).
+    pub fn eval(&self) -> Option<super::Eval> {
+        self.first(|c| c.eval())
+    }
+
+    /// The first value `get` finds in the comments after the move.
+    fn first<T>(&self, get: impl Fn(&super::Comment<'_>) -> Option<T>) -> Option<T> {
+        self.comments
+            .iter()
+            .filter(|c| c.contains("[%"))
+            .find_map(|c| get(&super::Comment::parse(c)))
+    }
+}
+
 impl Drop for Line {
     /// Drops nested variations from an explicit stack: a tree nested a million deep does not
     /// overflow the call stack.
@@ -219,6 +255,37 @@ impl Game {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Removes the commands of the given kinds from every comment of the game, variations
+    /// included ([`strip_commands`](super::strip_commands)); a comment left empty is dropped.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{CommandKind, Game};
+    ///
+    /// let mut game: Game = "1. e4 { [%clk 0:03:00] } (1. d4 { [%eval 0.2] ok }) 1-0".parse()?;
+    /// game.strip_commands(&[CommandKind::Clock, CommandKind::Eval]);
+    /// assert!(game.mainline.moves[0].comments.is_empty());
+    /// assert_eq!(game.mainline.moves[0].variations[0].moves[0].comments, [" ok "]);
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn strip_commands(&mut self, kinds: &[super::CommandKind]) {
+        fn strip(comments: &mut Vec<String>, kinds: &[super::CommandKind]) {
+            for comment in comments.iter_mut() {
+                if comment.contains("[%") {
+                    *comment = super::strip_commands(comment, kinds);
+                }
+            }
+            comments.retain(|c| !c.is_empty());
+        }
+        let mut stack = vec![&mut self.mainline];
+        while let Some(line) = stack.pop() {
+            strip(&mut line.comments, kinds);
+            for m in &mut line.moves {
+                strip(&mut m.comments, kinds);
+                stack.extend(m.variations.iter_mut());
+            }
+        }
     }
 
     /// Parses the first game in `bytes`; returns it and how many bytes it took (up to the end

@@ -55,6 +55,7 @@
 //! visitor in pieces ([`Visitor::partial_comment`]); skipping never buffers. The owned [`Game`]
 //! tree holds what it stores, and [`RawGame`] holds the game's bytes.
 
+mod command;
 mod comment;
 mod game;
 mod movetext;
@@ -65,6 +66,10 @@ mod visitor;
 mod writer;
 
 pub use crate::{Nag, san::SanPlus};
+pub use command::{
+    Arrow, Command, CommandKind, Comment, Eval, MarkColor, Piece, Score, SquareMark,
+    UnknownCommandKind, strip_commands,
+};
 pub use comment::RawComment;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;

@@ -5,6 +5,7 @@
 //! `TABIA_BLESS=1` to (re)write the expected files from what the code produces, then review
 //! the diff.
 
+mod command;
 mod epd;
 mod fen;
 mod hostile;

@@ -9,13 +9,21 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use tabia_notation::pgn::{GameError, RawGame, Reader};
 use tabia_position::{
-    CheckError, Checked, Checker, ReplayError, Termination, check_game, check_reader,
+    CheckError, Checked, Checker, ReplayError, Termination, Warning, check_game, check_reader,
     shakmaty::{self, Position as _, san::SanPlus},
 };
 
 /// The verdict on one game, as text.
-fn ok(plies: u32, end: Option<Termination>) -> String {
-    format!("ok, {plies} plies, end {end:?}")
+fn ok(plies: u32, end: Option<Termination>, warnings: &[Warning]) -> String {
+    let mut text = format!("ok, {plies} plies, end {end:?}");
+    for warning in warnings {
+        let at = warning.origin().unwrap_or_default();
+        text.push_str(&format!(
+            "; warning {}:{}:{}: {warning}",
+            at.offset, at.line, at.column
+        ));
+    }
+    text
 }
 
 fn rules(err: &ReplayError) -> String {
@@ -32,7 +40,7 @@ fn syntax(err: &GameError) -> String {
 
 fn checked(result: Result<Checked, ReplayError>) -> String {
     match result {
-        Ok(done) => ok(done.plies, done.end),
+        Ok(done) => ok(done.plies, done.end, &done.warnings),
         Err(err) => rules(&err),
     }
 }
@@ -45,7 +53,7 @@ fn tree(game: Result<tabia_notation::pgn::Game, GameError>) -> String {
                 let decided = done.termination.filter(|t| {
                     matches!(t, Termination::Checkmate { .. } | Termination::Stalemate)
                 });
-                ok(done.plies, decided)
+                ok(done.plies, decided, &done.warnings)
             }
             Err(err) => rules(&err),
         },
@@ -60,7 +68,7 @@ fn by_tree(bytes: &[u8]) -> Vec<String> {
 fn by_checker(bytes: &[u8]) -> Vec<String> {
     check_reader(bytes)
         .map(|game| match game.expect("no read error") {
-            Ok(done) => ok(done.plies, done.end),
+            Ok(done) => ok(done.plies, done.end, &done.warnings),
             Err(CheckError::Rules(err)) => rules(&err),
             Err(CheckError::Syntax(err)) => syntax(&err),
             Err(other) => panic!("{other}"),

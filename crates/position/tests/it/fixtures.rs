@@ -3,7 +3,9 @@
 //! - `err/*.fen`: one position per line; `.err` lists every problem as `LINE: message`.
 //! - `ok/*.pgn`: games; `.out` is the EPD after every mainline ply, a blank line after each
 //!   game, then the final FEN of each game.
-//! - `err/*.pgn`: games, some bad; `.err` has `LINE:COL: game N: message` for each bad game.
+//! - `err/*.pgn`: games, some bad; `.err` has `LINE:COL: game N: message` for each bad game,
+//!   `game N: ok, P plies` for each good one, then its warnings as
+//!   `LINE:COL: game N: warning: message`.
 //!
 //! `TABIA_BLESS=1 cargo test -p tabia-position --test it fixtures` rewrites the expected files
 //! (review the diff before committing it).
@@ -92,7 +94,13 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             match game {
                 Ok(game) => match check_game(&game) {
                     Ok(done) => {
-                        actual.push_str(&format!("game {number}: ok, {} plies\n", done.plies))
+                        actual.push_str(&format!("game {number}: ok, {} plies\n", done.plies));
+                        for warning in &done.warnings {
+                            let at = warning
+                                .origin()
+                                .map_or(String::new(), |o| format!("{}:{}: ", o.line, o.column));
+                            actual.push_str(&format!("{at}game {number}: warning: {warning}\n"));
+                        }
                     }
                     Err(err) => {
                         let at = err

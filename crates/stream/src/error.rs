@@ -1,0 +1,151 @@
+//! The error of opening or reading an input.
+
+use std::{error, fmt, io};
+
+/// What went wrong with an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be opened (missing, no permission, ...).
+    Open,
+    /// The path names a directory.
+    IsADirectory,
+    /// Reading failed: the file, the pipe, or the decompressor (corrupt or cut-off data).
+    Read,
+}
+
+/// An input that could not be opened or read to the end: its kind, the input's name when it is
+/// known, the line after which reading failed when it is known, and the I/O error behind it.
+///
+/// Displayed as `cannot open games.pgn`, `cannot read games: is a directory`, or
+/// `games.pgn.zst: read error after line 1200`; the I/O error is its [`source`](error::Error::source),
+/// so that `anyhow`'s `{:#}` prints `cannot open x.pgn: No such file or directory (os error 2)`.
+///
+/// ```
+/// let err = tabia_stream::Input::open("no/such/file.pgn").unwrap_err();
+/// assert_eq!(err.kind(), tabia_stream::ErrorKind::Open);
+/// assert_eq!(err.to_string(), "cannot open no/such/file.pgn");
+/// assert_eq!(err.io().map(|io| io.kind()), Some(std::io::ErrorKind::NotFound));
+/// ```
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+    name: Option<String>,
+    line: Option<u64>,
+    source: Option<io::Error>,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind, source: Option<io::Error>) -> Error {
+        Error {
+            kind,
+            name: None,
+            line: None,
+            source,
+        }
+    }
+
+    /// A read error (mid-stream).
+    pub(crate) fn read(source: io::Error) -> Error {
+        Error::new(ErrorKind::Read, Some(source))
+    }
+
+    /// Sets the name of the input.
+    #[must_use]
+    pub(crate) fn named(mut self, name: Option<&str>) -> Error {
+        self.name = name.map(str::to_owned);
+        self
+    }
+
+    /// Sets the line after which reading failed.
+    #[must_use]
+    pub(crate) fn after_line(mut self, line: u64) -> Error {
+        self.line = Some(line);
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The input's name, when the error knows it.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The last line read completely before the error, when known.
+    pub fn line(&self) -> Option<u64> {
+        self.line
+    }
+
+    /// The I/O error behind this one.
+    pub fn io(&self) -> Option<&io::Error> {
+        self.source.as_ref()
+    }
+
+    /// The I/O error behind this one, by value (an `io::Error` of kind `Other` carrying this
+    /// error's text when there is none).
+    pub fn into_io(self) -> io::Error {
+        match self.source {
+            Some(io) => io,
+            None => io::Error::other(self.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.name.as_deref().unwrap_or("input");
+        match self.kind {
+            ErrorKind::Open => write!(f, "cannot open {name}"),
+            ErrorKind::IsADirectory => write!(f, "cannot read {name}: is a directory"),
+            ErrorKind::Read => {
+                if let Some(name) = &self.name {
+                    write!(f, "{name}: ")?;
+                }
+                f.write_str("read error")?;
+                if let Some(line) = self.line {
+                    write!(f, " after line {line}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl error::Error for Error {
+    fn source(&self) -> Option<&(dyn error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|io| io as &(dyn error::Error + 'static))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_the_input_and_the_line() {
+        let eof = || io::Error::from(io::ErrorKind::UnexpectedEof);
+        assert_eq!(
+            Error::read(eof())
+                .named(Some("g.zst"))
+                .after_line(7)
+                .to_string(),
+            "g.zst: read error after line 7"
+        );
+        assert_eq!(Error::read(eof()).to_string(), "read error");
+        assert_eq!(
+            Error::new(ErrorKind::IsADirectory, None)
+                .named(Some("d"))
+                .to_string(),
+            "cannot read d: is a directory"
+        );
+        let err = Error::new(ErrorKind::Open, Some(eof())).named(Some("x"));
+        assert_eq!(err.to_string(), "cannot open x");
+        assert!(error::Error::source(&err).is_some());
+        assert_eq!(err.into_io().kind(), io::ErrorKind::UnexpectedEof);
+    }
+}

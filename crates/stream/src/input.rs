@@ -1,0 +1,511 @@
+//! Opening inputs: files, standard input or any reader, decompressed by magic bytes.
+
+use std::{
+    fmt,
+    fs::File,
+    io::{self, BufRead, BufReader, Read},
+    path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use crate::{
+    error::{Error, ErrorKind},
+    split::{Games, Lines},
+};
+
+/// Size of the read buffers, before and after decompression.
+const BUFFER: usize = 1 << 16;
+
+/// Where an input comes from: a file, or standard input.
+///
+/// The conventions of command-line tools: no file at all, or `-`, is standard input.
+///
+/// ```
+/// use std::path::PathBuf;
+///
+/// use tabia_stream::Source;
+///
+/// let files = [PathBuf::from("a.pgn"), PathBuf::from("-")];
+/// assert_eq!(
+///     Source::from_args(&files),
+///     [Source::File("a.pgn".into()), Source::Stdin]
+/// );
+/// assert_eq!(Source::from_args(&[]), [Source::Stdin]);
+/// assert_eq!(Source::Stdin.name(), "<stdin>");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+impl Source {
+    /// The sources named on a command line: none, or `-`, is standard input.
+    pub fn from_args(files: &[PathBuf]) -> Vec<Source> {
+        if files.is_empty() {
+            return vec![Source::Stdin];
+        }
+        files.iter().map(|f| Source::from(f.as_path())).collect()
+    }
+
+    /// The name used in diagnostics (`<stdin>` for standard input).
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::File(path) => path.display().to_string(),
+        }
+    }
+
+    /// Opens the source, decompressing it if its first bytes say it is compressed.
+    pub fn open(&self) -> Result<Input, Error> {
+        match self {
+            Source::Stdin => Input::stdin(),
+            Source::File(path) => Input::open(path),
+        }
+    }
+}
+
+impl From<&Path> for Source {
+    /// `-` is standard input, anything else a file.
+    fn from(path: &Path) -> Source {
+        if path.as_os_str() == "-" {
+            Source::Stdin
+        } else {
+            Source::File(path.to_path_buf())
+        }
+    }
+}
+
+/// An opened input: its decompressed bytes, and what a progress meter needs (the size of the
+/// file, and how many of its bytes have been read so far).
+///
+/// zstd, gzip, bzip2 and xz are recognised by their magic bytes whatever the input is called,
+/// also on standard input; concatenated frames, members and streams are all read. Nothing is
+/// loaded whole. An `Input` is a [`BufRead`] of the decompressed bytes; split it into games with
+/// [`Input::games`] or into lines with [`Input::lines`].
+///
+/// ```
+/// use std::io::Read;
+///
+/// use tabia_stream::{Compression, Input};
+///
+/// // Any reader will do; here, gzip bytes made on the spot.
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+/// std::io::Write::write_all(&mut gz, b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n")?;
+/// let bytes = gz.finish()?;
+///
+/// let input = Input::from_reader("games.pgn.gz", std::io::Cursor::new(bytes))?;
+/// assert_eq!(input.compression(), Compression::Gzip);
+/// let games: Vec<_> = input.games().collect::<Result<_, _>>()?;
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].start.line, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Input {
+    name: String,
+    reader: Box<dyn BufRead + Send>,
+    compression: Compression,
+    size: Option<u64>,
+    read: BytesRead,
+}
+
+impl Input {
+    /// Opens the file at `path` (`-` is not special here: see [`Source`]).
+    pub fn open(path: impl AsRef<Path>) -> Result<Input, Error> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let named = |err: Error| err.named(Some(&name));
+        let file = File::open(path).map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+        let meta = file
+            .metadata()
+            .map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+        if meta.is_dir() {
+            return Err(named(Error::new(ErrorKind::IsADirectory, None)));
+        }
+        // A pipe or a device has no meaningful size.
+        let size = meta.is_file().then_some(meta.len());
+        Input::with_size(name, file, size)
+    }
+
+    /// Opens standard input, named `<stdin>`.
+    pub fn stdin() -> Result<Input, Error> {
+        Input::from_reader("<stdin>", io::stdin())
+    }
+
+    /// Wraps any reader; `name` is used in diagnostics.
+    pub fn from_reader(
+        name: impl Into<String>,
+        reader: impl Read + Send + 'static,
+    ) -> Result<Input, Error> {
+        Input::with_size(name.into(), reader, None)
+    }
+
+    fn with_size(
+        name: String,
+        raw: impl Read + Send + 'static,
+        size: Option<u64>,
+    ) -> Result<Input, Error> {
+        let read = BytesRead::default();
+        let counted = Counting {
+            inner: raw,
+            read: read.clone(),
+        };
+        let (compression, reader) = decompress(counted).map_err(|io| {
+            Error::new(ErrorKind::Read, Some(io))
+                .named(Some(&name))
+                .after_line(0)
+        })?;
+        Ok(Input {
+            name,
+            reader,
+            compression,
+            size,
+            read,
+        })
+    }
+
+    /// The name used in diagnostics: the path as given, `<stdin>`, or the reader's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How the bytes were compressed.
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The size of the file in bytes (compressed), when known.
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// A handle on the count of bytes read from the file itself (compressed bytes), which a
+    /// progress meter on another thread compares with [`Input::size`].
+    pub fn bytes_read(&self) -> BytesRead {
+        self.read.clone()
+    }
+
+    /// The decompressed bytes, as a buffered reader.
+    pub fn into_reader(self) -> Box<dyn BufRead + Send> {
+        self.reader
+    }
+
+    /// The PGN games of the input, as raw bytes with their byte offset and line (see
+    /// [`Games`]).
+    pub fn games(self) -> Games<Box<dyn BufRead + Send>> {
+        let name = self.name;
+        Games::new(self.reader).named(name)
+    }
+
+    /// The lines of the input (see [`Lines`]).
+    pub fn lines(self) -> Lines<Box<dyn BufRead + Send>> {
+        let name = self.name;
+        Lines::new(self.reader).named(name)
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf)
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.reader.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.reader.consume(amount);
+    }
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("name", &self.name)
+            .field("compression", &self.compression)
+            .field("size", &self.size)
+            .field("read", &self.read.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// How many bytes of an input have been read from its file so far (compressed bytes), shared
+/// with the thread that reads it.
+#[derive(Debug, Clone, Default)]
+pub struct BytesRead(Arc<AtomicU64>);
+
+impl BytesRead {
+    /// The bytes read so far.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn add(&self, n: usize) {
+        self.0.fetch_add(n as u64, Ordering::Relaxed);
+    }
+}
+
+/// A compression format, as recognised by its magic bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Not compressed.
+    None,
+    /// Zstandard: `28 B5 2F FD`.
+    Zstd,
+    /// gzip: `1F 8B 08`.
+    Gzip,
+    /// bzip2: `BZh` and a block size digit `1`–`9`.
+    Bzip2,
+    /// xz: `FD 37 7A 58 5A 00`.
+    Xz,
+}
+
+impl Compression {
+    /// The longest magic number.
+    const MAGIC_LEN: usize = 6;
+
+    /// The format that `head`, the first bytes of an input, announces.
+    ///
+    /// ```
+    /// use tabia_stream::Compression;
+    ///
+    /// assert_eq!(Compression::sniff(b"\x28\xB5\x2F\xFD\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::sniff(b"BZh9"), Compression::Bzip2);
+    /// assert_eq!(Compression::sniff(b"BZhx"), Compression::None);
+    /// assert_eq!(Compression::sniff(b"[Event"), Compression::None);
+    /// ```
+    pub fn sniff(head: &[u8]) -> Compression {
+        match head {
+            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            [0x1F, 0x8B, 0x08, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Compression::Bzip2,
+            [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
+            _ => Compression::None,
+        }
+    }
+}
+
+/// Peeks at the first bytes of `raw` and wraps it in the matching decoder; gives the format
+/// found and the decompressed bytes.
+///
+/// ```
+/// use std::io::Read;
+///
+/// let bytes = zstd::encode_all(&b"1. e4 *\n"[..], 3)?;
+/// let (format, mut reader) = tabia_stream::decompress(std::io::Cursor::new(bytes))?;
+/// assert_eq!(format, tabia_stream::Compression::Zstd);
+/// let mut text = String::new();
+/// reader.read_to_string(&mut text)?;
+/// assert_eq!(text, "1. e4 *\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn decompress<R: Read + Send + 'static>(
+    mut raw: R,
+) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
+    // Read the magic bytes in a loop: a pipe may deliver them one at a time.
+    let mut head = [0; Compression::MAGIC_LEN];
+    let mut len = 0;
+    while len < head.len() {
+        match raw.read(&mut head[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    let head = head.get(..len).unwrap_or_default().to_vec();
+    let compression = Compression::sniff(&head);
+    let buffered = BufReader::with_capacity(BUFFER, io::Cursor::new(head).chain(raw));
+    let reader: Box<dyn BufRead + Send> = match compression {
+        Compression::None => Box::new(buffered),
+        Compression::Zstd => Box::new(BufReader::with_capacity(
+            BUFFER,
+            zstd::Decoder::with_buffer(buffered)?,
+        )),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            BUFFER,
+            flate2::bufread::MultiGzDecoder::new(buffered),
+        )),
+        Compression::Bzip2 => Box::new(BufReader::with_capacity(
+            BUFFER,
+            bzip2::bufread::MultiBzDecoder::new(buffered),
+        )),
+        Compression::Xz => Box::new(BufReader::with_capacity(
+            BUFFER,
+            liblzma::bufread::XzDecoder::new_multi_decoder(buffered),
+        )),
+    };
+    Ok((compression, reader))
+}
+
+/// A reader that counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    read: BytesRead,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.add(n);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    const TEXT: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+
+    fn read_all(reader: &mut dyn BufRead) -> Vec<u8> {
+        let mut out = Vec::new();
+        reader.read_to_end(&mut out).unwrap();
+        out
+    }
+
+    fn twice<F: Fn(&[u8]) -> Vec<u8>>(encode: F) -> Vec<u8> {
+        // Two frames/members back to back: both must be read.
+        let mut bytes = encode(TEXT);
+        bytes.extend(encode(TEXT));
+        bytes
+    }
+
+    fn roundtrip(bytes: Vec<u8>, expected: Compression) {
+        let (compression, mut reader) = decompress(io::Cursor::new(bytes)).unwrap();
+        assert_eq!(compression, expected);
+        assert_eq!(read_all(&mut reader), [TEXT, TEXT].concat());
+    }
+
+    #[test]
+    fn plain_text_passes_through() {
+        roundtrip([TEXT, TEXT].concat(), Compression::None);
+    }
+
+    #[test]
+    fn zstd_frames() {
+        roundtrip(
+            twice(|t| zstd::encode_all(t, 3).unwrap()),
+            Compression::Zstd,
+        );
+    }
+
+    #[test]
+    fn gzip_members() {
+        roundtrip(
+            twice(|t| {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(t).unwrap();
+                e.finish().unwrap()
+            }),
+            Compression::Gzip,
+        );
+    }
+
+    #[test]
+    fn bzip2_streams() {
+        roundtrip(
+            twice(|t| {
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(t).unwrap();
+                e.finish().unwrap()
+            }),
+            Compression::Bzip2,
+        );
+    }
+
+    #[test]
+    fn xz_streams() {
+        roundtrip(
+            twice(|t| {
+                let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+                e.write_all(t).unwrap();
+                e.finish().unwrap()
+            }),
+            Compression::Xz,
+        );
+    }
+
+    /// A reader that hands out one byte per call, like a slow pipe.
+    struct Trickle(io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let one = buf.len().min(1);
+            self.0.read(&mut buf[..one])
+        }
+    }
+
+    #[test]
+    fn magic_split_over_reads_is_recognised() {
+        let bytes = zstd::encode_all(TEXT, 1).unwrap();
+        let (compression, mut reader) = decompress(Trickle(io::Cursor::new(bytes))).unwrap();
+        assert_eq!(compression, Compression::Zstd);
+        assert_eq!(read_all(&mut reader), TEXT);
+    }
+
+    #[test]
+    fn short_and_empty_inputs() {
+        for text in [&b""[..], b"B", b"BZh", b"\x28\xB5"] {
+            let (compression, mut reader) = decompress(io::Cursor::new(text.to_vec())).unwrap();
+            assert_eq!(compression, Compression::None);
+            assert_eq!(read_all(&mut reader), text);
+        }
+    }
+
+    #[test]
+    fn text_that_looks_almost_compressed_is_text() {
+        assert_eq!(Compression::sniff(b"BZhx"), Compression::None);
+        assert_eq!(Compression::sniff(b"\x1f\x8b\x07"), Compression::None);
+    }
+
+    #[test]
+    fn corrupt_data_is_a_read_error() {
+        let mut bytes = zstd::encode_all(TEXT, 1).unwrap();
+        let n = bytes.len();
+        bytes.truncate(n - 4);
+        bytes.extend_from_slice(b"\0\0\0\0garbage");
+        let (_, mut reader) = decompress(io::Cursor::new(bytes)).unwrap();
+        let mut out = Vec::new();
+        assert!(reader.read_to_end(&mut out).is_err());
+    }
+
+    #[test]
+    fn file_open_counts_compressed_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.txt"); // the name says nothing
+        let bytes = zstd::encode_all(TEXT, 1).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let mut input = Source::File(path).open().unwrap();
+        assert_eq!(input.compression(), Compression::Zstd);
+        assert_eq!(input.size(), Some(bytes.len() as u64));
+        let read = input.bytes_read();
+        assert_eq!(read_all(&mut input), TEXT);
+        assert_eq!(read.get(), bytes.len() as u64);
+    }
+
+    #[test]
+    fn missing_file_and_directory_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nope.pgn");
+        let missing = Source::File(path.clone()).open().unwrap_err();
+        assert_eq!(missing.kind(), ErrorKind::Open);
+        assert_eq!(
+            missing.to_string(),
+            format!("cannot open {}", path.display())
+        );
+        let is_dir = Source::File(dir.path().to_path_buf()).open().unwrap_err();
+        assert_eq!(is_dir.kind(), ErrorKind::IsADirectory);
+        assert!(is_dir.to_string().ends_with(": is a directory"));
+    }
+}

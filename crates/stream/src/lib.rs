@@ -1,0 +1,75 @@
+//! Files in, games out, on all cores, in input order.
+//!
+//! `tabia-stream` is the machinery under every `tabia` subcommand that reads games, for library
+//! users who want to read a 30 GB lichess dump on all cores without copying it:
+//!
+//! 1. **Open** an input: [`Input::open`] (a path), [`Input::stdin`], [`Input::from_reader`]
+//!    (anything that reads), or [`Source`] for the command-line convention (`-` is standard
+//!    input). zstd, gzip, bzip2 and xz are recognised by their magic bytes whatever the name,
+//!    concatenated frames and members included ([`Compression`], [`decompress`]).
+//! 2. **Split** it into items: [`Games`] gives each PGN game as raw bytes with its byte offset
+//!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`Lines`]
+//!    gives lines for FEN and EPD files.
+//! 3. **Process** the items on N workers and receive the results in input order:
+//!    [`Pipeline::map`] (one result per item) or [`Pipeline::fold`] (one accumulator per batch).
+//!    Memory is bounded whatever the input size: at most `2 × jobs + 2` batches of about
+//!    [`BATCH_BYTES`] exist at once.
+//!
+//! Counting the games of each result in a (possibly compressed) PGN file on all cores:
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//!
+//! use tabia_stream::{Pipeline, Source};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A command-line tool would take `std::env::args()`; `-` is standard input.
+//!     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+//!     let input = Source::from(std::path::Path::new(file)).open()?;
+//!     let name = input.name().to_owned();
+//!
+//!     let mut results: BTreeMap<String, u64> = BTreeMap::new();
+//!     let outcome = Pipeline::new() // one worker per core
+//!         .fold(
+//!             input.games(),
+//!             // On a worker: parse each game of the batch, count its result.
+//!             |counts: &mut BTreeMap<String, u64>, _number, game| {
+//!                 let result = match game.parse() {
+//!                     Ok(game) => game.result.as_str().to_owned(),
+//!                     Err(_) => "unreadable".to_owned(),
+//!                 };
+//!                 *counts.entry(result).or_default() += 1;
+//!             },
+//!             // On this thread, batch after batch in input order.
+//!             |counts, _numbers| {
+//!                 for (result, n) in counts {
+//!                     *results.entry(result).or_default() += n;
+//!                 }
+//!                 Ok::<(), std::convert::Infallible>(())
+//!             },
+//!         )?;
+//!     if let Some(err) = outcome.input_error {
+//!         eprintln!("{err}"); // e.g. `games.pgn.zst: read error`: a cut-off file
+//!     }
+//!     println!("{name}: {} games", outcome.items);
+//!     for (result, n) in &results {
+//!         println!("{result:>8} {n}");
+//!     }
+//!     assert_eq!(results.values().sum::<u64>(), outcome.items);
+//!     Ok(())
+//! }
+//! ```
+
+#![deny(missing_docs)]
+
+mod error;
+mod input;
+mod pipeline;
+mod split;
+
+pub use error::{Error, ErrorKind};
+pub use input::{BytesRead, Compression, Input, Source, decompress};
+pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
+pub use split::{Games, Line, Lines};
+/// A game as raw bytes with where it starts: the item [`Games`] gives.
+pub use tabia_notation::pgn::{Origin, RawGame};

@@ -1,0 +1,733 @@
+//! The ordered parallel pipeline: items (games, lines) are read on one thread, grouped into
+//! batches of about [`BATCH_BYTES`], processed by `jobs` workers, and their results handed back
+//! in exactly the input order.
+//!
+//! ```text
+//! reader ──queue──▶ worker 1..=jobs ──done──▶ caller (reorder buffer keyed by batch index)
+//!    ▲                                             │
+//!    └────────────── one slot per batch ◀──────────┘
+//! ```
+//!
+//! **Memory bound.** The reader takes a slot before it starts filling a batch and the caller's
+//! thread frees the slot once that batch's results are consumed; there are `2 × jobs + 2`
+//! slots. So at most `2 × jobs + 2` batches exist at any time — being filled, queued, processed,
+//! or waiting in the reorder buffer — each holding about [`BATCH_BYTES`] of input (more only
+//! when one item is larger) plus the results made from it. The bound does not depend on the
+//! size of the input.
+
+use std::{
+    collections::{BTreeMap, VecDeque},
+    mem,
+    ops::Range,
+    sync::{Condvar, Mutex, MutexGuard, PoisonError},
+    thread,
+};
+
+use tabia_notation::pgn::RawGame;
+
+use crate::split::Line;
+
+/// How many bytes of input a batch holds, by default, before it is handed to a worker.
+pub const BATCH_BYTES: usize = 256 << 10;
+
+/// Something the pipeline can carry: it knows roughly how many bytes it holds, so that batches
+/// are of a similar size whatever the items are.
+pub trait Weigh: Send {
+    /// The approximate memory held, in bytes.
+    fn weight(&self) -> usize;
+}
+
+impl Weigh for RawGame {
+    fn weight(&self) -> usize {
+        self.bytes.len() + mem::size_of::<RawGame>()
+    }
+}
+
+impl Weigh for Line {
+    fn weight(&self) -> usize {
+        self.bytes.len() + mem::size_of::<Line>()
+    }
+}
+
+impl Weigh for Vec<u8> {
+    fn weight(&self) -> usize {
+        self.len() + mem::size_of::<Vec<u8>>()
+    }
+}
+
+impl Weigh for String {
+    fn weight(&self) -> usize {
+        self.len() + mem::size_of::<String>()
+    }
+}
+
+/// An ordered parallel pipeline: how many workers, how large the batches.
+///
+/// [`Pipeline::map`] runs a function on every item and hands the results back one by one, in
+/// input order; [`Pipeline::fold`] lets each worker accumulate the results of a whole batch
+/// (into an output buffer, a tally) and hands back the batches in input order. Both read the
+/// items on a thread of their own, and consume the results on the calling thread. With one job
+/// everything runs on the calling thread, in the same order.
+///
+/// An error from the items (a read error) ends the stream: the items before it are still
+/// processed and consumed, and the error is given back in the [`Outcome`]. An error from the
+/// consumer (such as writing to a closed pipe) stops every thread and is returned at once.
+///
+/// Counting the games of each result, on all cores:
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// use tabia_stream::{Input, Pipeline};
+///
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+///     // Any file: plain, or compressed with zstd, gzip, bzip2 or xz.
+///     let input = Input::open(path)?;
+///     let mut results = BTreeMap::new();
+///     let outcome = Pipeline::new().map(
+///         input.games(),
+///         // On the workers: parse each game (syntax only), keep its result.
+///         |_number, game| game.parse().map(|game| game.result.as_str()),
+///         // On this thread, in input order.
+///         |_number, result| {
+///             *results.entry(result.unwrap_or("unreadable")).or_insert(0) += 1;
+///             Ok::<_, std::convert::Infallible>(())
+///         },
+///     )?;
+///     if let Some(err) = outcome.input_error {
+///         return Err(err.into()); // the file could not be read to the end
+///     }
+///     for (result, games) in &results {
+///         println!("{result}\t{games}");
+///     }
+///     assert_eq!(results.values().sum::<u64>(), outcome.items);
+///     Ok(())
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pipeline {
+    jobs: usize,
+    batch_bytes: usize,
+}
+
+impl Default for Pipeline {
+    fn default() -> Pipeline {
+        Pipeline::new()
+    }
+}
+
+/// What a run of the pipeline over one stream of items gave.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Outcome<E> {
+    /// Items processed (and their results consumed).
+    pub items: u64,
+    /// The error that ended the items early, if any.
+    pub input_error: Option<E>,
+}
+
+impl Pipeline {
+    /// A pipeline with one worker per core and batches of [`BATCH_BYTES`].
+    pub fn new() -> Pipeline {
+        Pipeline {
+            jobs: 0,
+            batch_bytes: BATCH_BYTES,
+        }
+        .with_jobs(0)
+    }
+
+    /// Sets the number of workers; 0 is one per core. With 1, items are processed on the
+    /// calling thread, without threads.
+    ///
+    /// ```
+    /// let pipeline = tabia_stream::Pipeline::new().with_jobs(3);
+    /// assert_eq!((pipeline.jobs(), pipeline.slots()), (3, 8));
+    /// assert!(tabia_stream::Pipeline::new().with_jobs(0).jobs() >= 1);
+    /// ```
+    #[must_use]
+    pub fn with_jobs(mut self, jobs: usize) -> Pipeline {
+        self.jobs = match jobs {
+            0 => thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        self
+    }
+
+    /// Sets how many bytes of items (by their [`Weigh::weight`]) a batch holds before it is
+    /// handed to a worker (at least one item).
+    #[must_use]
+    pub fn with_batch_bytes(mut self, bytes: usize) -> Pipeline {
+        self.batch_bytes = bytes.max(1);
+        self
+    }
+
+    /// The number of workers.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// The bytes of items per batch.
+    pub fn batch_bytes(&self) -> usize {
+        self.batch_bytes
+    }
+
+    /// The most batches that exist at once: `2 × jobs + 2` (see the memory bound in the crate
+    /// docs).
+    pub fn slots(&self) -> usize {
+        2 * self.jobs + 2
+    }
+
+    /// Runs `work` on every item (it gets the item's 1-based number and the item) on the
+    /// workers, and `consume` on each result, in input order, on the calling thread.
+    ///
+    /// ```
+    /// let items = (1..=1000u64).map(|i| Ok::<_, ()>(i.to_string()));
+    /// let mut squares = Vec::new();
+    /// let outcome = tabia_stream::Pipeline::new().with_jobs(4).with_batch_bytes(64).map(
+    ///     items,
+    ///     |number, item| {
+    ///         assert_eq!(item.parse::<u64>(), Ok(number));
+    ///         number * number
+    ///     },
+    ///     |_, square| {
+    ///         squares.push(square);
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )?;
+    /// assert_eq!(outcome.items, 1000);
+    /// assert!(squares.iter().zip(1u64..).all(|(&s, i)| s == i * i));
+    /// # Ok::<(), ()>(())
+    /// ```
+    pub fn map<T, R, E, X, I, W, C>(
+        &self,
+        items: I,
+        work: W,
+        mut consume: C,
+    ) -> Result<Outcome<E>, X>
+    where
+        T: Weigh,
+        R: Send,
+        E: Send,
+        I: IntoIterator<Item = Result<T, E>>,
+        I::IntoIter: Send,
+        W: Fn(u64, &T) -> R + Sync,
+        C: FnMut(u64, R) -> Result<(), X>,
+    {
+        self.fold(
+            items,
+            |results: &mut Vec<R>, number, item| results.push(work(number, item)),
+            |results, numbers| {
+                for (number, result) in numbers.zip(results) {
+                    consume(number, result)?;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Runs `work` on every item on the workers, accumulating the results of each batch in an
+    /// `A` (made with `A::default()` for each batch), and `consume` on each batch's `A` with the
+    /// numbers of its items, in input order, on the calling thread.
+    ///
+    /// This is [`Pipeline::map`] without an allocation per item: a worker writes the output of
+    /// a whole batch into one buffer, or adds up a tally.
+    ///
+    /// ```
+    /// use tabia_stream::{Games, Pipeline};
+    ///
+    /// let pgn = b"1. e4 e5 1-0\n\n1. d4 0-1\n\n1. c4 1-0\n".repeat(100);
+    /// let mut out = Vec::new();
+    /// let outcome = Pipeline::new().with_batch_bytes(100).fold(
+    ///     Games::new(&pgn[..]),
+    ///     // One line per game, into the batch's buffer.
+    ///     |buffer: &mut Vec<u8>, number, game| {
+    ///         buffer.extend(format!("{number}: line {}\n", game.start.line).bytes());
+    ///     },
+    ///     |buffer, numbers| {
+    ///         assert!(numbers.start >= 1 && numbers.end <= 301);
+    ///         out.extend(buffer);
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(outcome.items, 300);
+    /// assert!(String::from_utf8(out).unwrap().starts_with("1: line 1\n2: line 3\n3: line 5\n"));
+    /// ```
+    pub fn fold<T, A, E, X, I, W, C>(
+        &self,
+        items: I,
+        work: W,
+        mut consume: C,
+    ) -> Result<Outcome<E>, X>
+    where
+        T: Weigh,
+        A: Default + Send,
+        E: Send,
+        I: IntoIterator<Item = Result<T, E>>,
+        I::IntoIter: Send,
+        W: Fn(&mut A, u64, &T) + Sync,
+        C: FnMut(A, Range<u64>) -> Result<(), X>,
+    {
+        let batches = Batches {
+            items: items.into_iter(),
+            batch_bytes: self.batch_bytes,
+            index: 0,
+            number: 1,
+            error: None,
+            ended: false,
+        };
+        let mut outcome = Outcome {
+            items: 0,
+            input_error: None,
+        };
+        if self.jobs <= 1 {
+            for batch in batches {
+                match batch {
+                    Ok(batch) => {
+                        let (done, _) = process(&work, batch);
+                        outcome.items += done.numbers.end - done.numbers.start;
+                        consume(done.acc, done.numbers)?;
+                    }
+                    Err(err) => outcome.input_error = Some(err),
+                }
+            }
+            return Ok(outcome);
+        }
+        let shared = Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                done: BTreeMap::new(),
+                used: Vec::new(),
+                free_slots: self.slots(),
+                reading: true,
+                workers: self.jobs,
+                stopped: false,
+            }),
+            for_reader: Condvar::new(),
+            for_workers: Condvar::new(),
+            for_consumer: Condvar::new(),
+        };
+        thread::scope(|scope| {
+            let shared = &shared;
+            let reader = scope.spawn(move || read(batches, shared));
+            for _ in 0..self.jobs {
+                let work = &work;
+                scope.spawn(move || process_batches(shared, work));
+            }
+            let consumed = consume_in_order(shared, &mut consume, &mut outcome);
+            if consumed.is_err() {
+                // Stop the reader and the workers: nobody will consume what they make.
+                shared.lock().stopped = true;
+                shared.for_reader.notify_all();
+                shared.for_workers.notify_all();
+            }
+            // The reader does not panic; if it did, the scope passes the panic on.
+            outcome.input_error = reader.join().ok().flatten();
+            consumed.map(|()| outcome)
+        })
+    }
+}
+
+/// A group of consecutive items.
+struct Batch<T> {
+    /// 0-based position of the batch in the input.
+    index: u64,
+    /// 1-based number of its first item in the input.
+    first: u64,
+    items: Vec<T>,
+}
+
+/// A processed batch.
+struct Done<A> {
+    index: u64,
+    numbers: Range<u64>,
+    acc: A,
+}
+
+/// Groups items into batches; an input error comes after the batch of the items before it, and
+/// ends the batches.
+struct Batches<I, E> {
+    items: I,
+    batch_bytes: usize,
+    index: u64,
+    number: u64,
+    error: Option<E>,
+    ended: bool,
+}
+
+impl<T: Weigh, E, I: Iterator<Item = Result<T, E>>> Iterator for Batches<I, E> {
+    type Item = Result<Batch<T>, E>;
+
+    fn next(&mut self) -> Option<Result<Batch<T>, E>> {
+        if let Some(err) = self.error.take() {
+            self.ended = true;
+            return Some(Err(err));
+        }
+        if self.ended {
+            return None;
+        }
+        let mut items = Vec::new();
+        let mut bytes = 0;
+        while bytes < self.batch_bytes {
+            match self.items.next() {
+                Some(Ok(item)) => {
+                    bytes += item.weight();
+                    items.push(item);
+                }
+                Some(Err(err)) => {
+                    self.error = Some(err);
+                    break;
+                }
+                None => break,
+            }
+        }
+        if items.is_empty() {
+            self.ended = true;
+            return self.error.take().map(Err);
+        }
+        let batch = Batch {
+            index: self.index,
+            first: self.number,
+            items,
+        };
+        self.index += 1;
+        self.number += batch.items.len() as u64;
+        Some(Ok(batch))
+    }
+}
+
+/// Processes a batch; gives its result and its items, so that the thread that allocated them
+/// can free them (a free in another thread's malloc arena contends for that arena's lock).
+fn process<T, A: Default, W: Fn(&mut A, u64, &T)>(work: &W, batch: Batch<T>) -> (Done<A>, Vec<T>) {
+    let mut acc = A::default();
+    let numbers = batch.first..batch.first + batch.items.len() as u64;
+    for (number, item) in numbers.clone().zip(&batch.items) {
+        work(&mut acc, number, item);
+    }
+    let done = Done {
+        index: batch.index,
+        numbers,
+        acc,
+    };
+    (done, batch.items)
+}
+
+/// What the threads share. Waiting threads park on a condition variable at once (channels
+/// that spin before they park cost a third more CPU on two cores).
+struct Shared<T, A> {
+    state: Mutex<State<T, A>>,
+    /// Signalled when a slot is freed (or the run stops).
+    for_reader: Condvar,
+    /// Signalled when a batch is queued (or reading ends, or the run stops).
+    for_workers: Condvar,
+    /// Signalled when a batch is done (or a worker ends).
+    for_consumer: Condvar,
+}
+
+struct State<T, A> {
+    /// Batches read, waiting for a worker.
+    queue: VecDeque<Batch<T>>,
+    /// Batches processed, waiting for their turn to be consumed (the reorder buffer).
+    done: BTreeMap<u64, Done<A>>,
+    /// Items processed, for the reader to free (their memory is from its malloc arena).
+    used: Vec<Vec<T>>,
+    /// How many more batches may be started: the memory bound.
+    free_slots: usize,
+    /// Whether the reader may still queue batches.
+    reading: bool,
+    /// Workers still running.
+    workers: usize,
+    /// The consumer failed: everybody stops.
+    stopped: bool,
+}
+
+impl<T, A> Shared<T, A> {
+    /// The state; a thread that panicked while holding it left it consistent enough to stop.
+    fn lock(&self) -> MutexGuard<'_, State<T, A>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Ends reading (also when the reader panics): the workers drain the queue and stop.
+struct EndReading<'a, T, A>(&'a Shared<T, A>);
+
+impl<T, A> Drop for EndReading<'_, T, A> {
+    fn drop(&mut self) {
+        self.0.lock().reading = false;
+        self.0.for_workers.notify_all();
+    }
+}
+
+/// Counts a worker out (also when it panics), so that the consumer does not wait for it.
+struct EndWorker<'a, T, A>(&'a Shared<T, A>);
+
+impl<T, A> Drop for EndWorker<'_, T, A> {
+    fn drop(&mut self) {
+        self.0.lock().workers -= 1;
+        self.0.for_consumer.notify_one();
+    }
+}
+
+/// The reader thread: takes a slot, fills a batch, queues it; gives the input error, if any.
+fn read<T, A, E, I>(mut batches: Batches<I, E>, shared: &Shared<T, A>) -> Option<E>
+where
+    T: Weigh,
+    I: Iterator<Item = Result<T, E>>,
+{
+    let _end = EndReading(shared);
+    loop {
+        let used = {
+            let mut state = shared.lock();
+            while state.free_slots == 0 && !state.stopped {
+                state = shared
+                    .for_reader
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            if state.stopped {
+                return None;
+            }
+            state.free_slots -= 1;
+            mem::take(&mut state.used)
+        };
+        drop(used);
+        match batches.next()? {
+            Ok(batch) => {
+                shared.lock().queue.push_back(batch);
+                shared.for_workers.notify_one();
+            }
+            Err(err) => return Some(err),
+        }
+    }
+}
+
+/// A worker thread: processes queued batches until reading has ended and the queue is empty.
+fn process_batches<T, A: Default, W: Fn(&mut A, u64, &T)>(shared: &Shared<T, A>, work: &W) {
+    let _end = EndWorker(shared);
+    loop {
+        let batch = {
+            let mut state = shared.lock();
+            loop {
+                if state.stopped {
+                    return;
+                }
+                if let Some(batch) = state.queue.pop_front() {
+                    break batch;
+                }
+                if !state.reading {
+                    return;
+                }
+                state = shared
+                    .for_workers
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        let (done, items) = process(work, batch);
+        {
+            let mut state = shared.lock();
+            state.done.insert(done.index, done);
+            state.used.push(items);
+        }
+        shared.for_consumer.notify_one();
+    }
+}
+
+/// The consumer (the calling thread): consumes the batches in order as they are done, and
+/// frees their slots.
+fn consume_in_order<T, A, E, X, C>(
+    shared: &Shared<T, A>,
+    consume: &mut C,
+    outcome: &mut Outcome<E>,
+) -> Result<(), X>
+where
+    C: FnMut(A, Range<u64>) -> Result<(), X>,
+{
+    let mut next = 0;
+    loop {
+        let done = {
+            let mut state = shared.lock();
+            loop {
+                if let Some(done) = state.done.remove(&next) {
+                    break done;
+                }
+                if state.workers == 0 {
+                    return Ok(());
+                }
+                state = shared
+                    .for_consumer
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        outcome.items += done.numbers.end - done.numbers.start;
+        consume(done.acc, done.numbers)?;
+        next += 1;
+        shared.lock().free_slots += 1;
+        shared.for_reader.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(n: u64) -> impl Iterator<Item = Result<String, String>> + Send {
+        (1..=n).map(|i| Ok(i.to_string()))
+    }
+
+    /// Doubles each number; odd ones take a little longer so that batches finish out of order.
+    #[allow(clippy::ptr_arg)] // the pipeline hands out `&T`, here `T = String`
+    fn double(number: u64, item: &String) -> u64 {
+        let value: u64 = item.parse().unwrap();
+        assert_eq!(value, number, "numbers are 1-based input positions");
+        if value % 2 == 1 {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+        value * 2
+    }
+
+    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (Vec<u64>, Outcome<String>) {
+        let pipeline = Pipeline::new()
+            .with_jobs(jobs)
+            .with_batch_bytes(batch_bytes);
+        let mut got = Vec::new();
+        let outcome = pipeline
+            .map(numbers(n), double, |number, value| {
+                assert_eq!(value, 2 * number);
+                got.push(value);
+                Ok::<_, ()>(())
+            })
+            .unwrap();
+        (got, outcome)
+    }
+
+    #[test]
+    fn results_keep_input_order_whatever_the_jobs() {
+        let expected: Vec<u64> = (1..=2000).map(|i| 2 * i).collect();
+        for jobs in [1, 2, 3, 8] {
+            for batch_bytes in [1, 64, 4096] {
+                let (got, outcome) = run_with(jobs, batch_bytes, 2000);
+                assert_eq!(got, expected, "jobs {jobs}, batch {batch_bytes}");
+                assert_eq!(outcome.items, 2000);
+                assert!(outcome.input_error.is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn empty_input() {
+        for jobs in [1, 4] {
+            let (got, outcome) = run_with(jobs, 64, 0);
+            assert_eq!((got.len(), outcome.items), (0, 0));
+        }
+    }
+
+    #[test]
+    fn input_error_comes_after_the_items_before_it() {
+        for jobs in [1, 2] {
+            let items = numbers(10)
+                .chain(std::iter::once(Err("broken".to_owned())))
+                .chain(numbers(3));
+            let mut got = Vec::new();
+            let outcome = Pipeline::new()
+                .with_jobs(jobs)
+                .with_batch_bytes(16)
+                .map(items, double, |_, v| {
+                    got.push(v);
+                    Ok::<_, ()>(())
+                })
+                .unwrap();
+            assert_eq!(outcome.items, 10, "jobs {jobs}");
+            assert_eq!(outcome.input_error.as_deref(), Some("broken"));
+            assert_eq!(got, (1..=10).map(|i| 2 * i).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn consumer_error_stops_every_thread_and_is_returned() {
+        for jobs in [1, 2, 4] {
+            // An endless input: the run must stop because of the consumer, not the input.
+            let endless = (1..).map(|i: u64| Ok::<_, ()>(i.to_string()));
+            let mut seen = 0;
+            let result = Pipeline::new().with_jobs(jobs).with_batch_bytes(64).map(
+                endless,
+                double,
+                |number, _| {
+                    seen += 1;
+                    if number == 500 { Err("closed") } else { Ok(()) }
+                },
+            );
+            assert_eq!(result.unwrap_err(), "closed", "jobs {jobs}");
+            assert_eq!(seen, 500);
+        }
+    }
+
+    #[test]
+    fn fold_gives_each_batch_with_its_numbers() {
+        let mut ranges = Vec::new();
+        let outcome = Pipeline::new()
+            .with_jobs(2)
+            .with_batch_bytes(1)
+            .fold(
+                numbers(5),
+                |sum: &mut u64, _, item| *sum += item.parse::<u64>().unwrap(),
+                |sum, numbers| {
+                    assert_eq!(sum, numbers.clone().sum::<u64>());
+                    ranges.push(numbers);
+                    Ok::<_, ()>(())
+                },
+            )
+            .unwrap();
+        assert_eq!(outcome.items, 5);
+        assert_eq!(ranges, [1..2, 2..3, 3..4, 4..5, 5..6]);
+    }
+
+    #[test]
+    fn batches_exist_at_most_slots_at_a_time() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        static ALIVE: AtomicUsize = AtomicUsize::new(0);
+        static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+        /// An item that counts how many of its kind are alive.
+        struct Tracked;
+        impl Tracked {
+            fn new() -> Tracked {
+                let alive = ALIVE.fetch_add(1, Ordering::SeqCst) + 1;
+                PEAK.fetch_max(alive, Ordering::SeqCst);
+                Tracked
+            }
+        }
+        impl Drop for Tracked {
+            fn drop(&mut self) {
+                ALIVE.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        impl Weigh for Tracked {
+            fn weight(&self) -> usize {
+                1
+            }
+        }
+
+        let pipeline = Pipeline::new().with_jobs(2).with_batch_bytes(1);
+        let items = (0..500).map(|_| Ok::<_, ()>(Tracked::new()));
+        // Slow workers, so that the reader is always ahead.
+        let slow = |_: u64, _: &Tracked| {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        };
+        let mut seen = 0;
+        let outcome = pipeline
+            .map(items, slow, |_, ()| {
+                seen += 1;
+                Ok::<_, ()>(())
+            })
+            .unwrap();
+        assert_eq!((outcome.items, seen), (500, 500));
+        // Items are freed once their batch is processed (by the reader, when it takes its next
+        // slot), so the slots bound the items alive, give or take the batches waiting to be
+        // freed.
+        assert!(PEAK.load(Ordering::SeqCst) <= 2 * pipeline.slots());
+    }
+}
