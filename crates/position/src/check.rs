@@ -373,7 +373,10 @@ mod tests {
     use super::*;
 
     /// The checker's verdict on the first game of `text`, as `check_game` would say it.
-    fn both(text: &str) -> (Result<Checked, String>, Result<(u32, Vec<Warning>), String>) {
+    /// A verdict of the tree path: mainline plies and warnings, or the error.
+    type Verdict = Result<(u32, Vec<Warning>), String>;
+
+    fn both(text: &str) -> (Result<Checked, String>, Verdict) {
         let raw = RawGame {
             bytes: text.as_bytes().to_vec(),
             start: Origin {

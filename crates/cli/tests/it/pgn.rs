@@ -166,8 +166,13 @@ fn json_carries_the_warnings() {
 
 /// The standard error of `tabia pgn ARGS FILE`.
 fn stderr_of(args: &[&str], file: &str) -> String {
-    let out = tabia().args(["pgn"]).args(args).arg(file).output().unwrap();
-    String::from_utf8(out.stderr).unwrap()
+    let out = tabia()
+        .args(["pgn"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("run tabia");
+    String::from_utf8(out.stderr).expect("UTF-8")
 }
 
 #[test]
@@ -190,11 +195,11 @@ fn check_streams_and_says_what_the_game_tree_says() {
                  (2. Nc3 Nc6 3. Ke3) d6) 2. Nf3 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n\
                  1. e4 *\n\n1. e4 f5 2. Qh5+ -- *\n\n1. d4 ( 1. e4 { open\n e5 *\n\n1. c4 $1 !? \
                  e5 2. Nc3 Nf6 3. -- Bb4 1/2-1/2\n";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temporary folder");
     let lines: Vec<&str> = messy.split_inclusive('\n').collect();
     for n in 1..=lines.len() {
         let path = dir.path().join(format!("messy{n}.pgn"));
-        std::fs::write(&path, lines[..n].concat()).unwrap();
+        std::fs::write(&path, lines[..n].concat()).expect("write");
         files.push(path.display().to_string());
     }
     let mut warned = 0;
