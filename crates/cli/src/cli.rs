@@ -40,6 +40,12 @@ pub(crate) enum Command {
     /// Render a position: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
     #[command(after_help = SHOW_EXAMPLES)]
     Show(cmd::show::Args),
+    /// The opening tree of games: every move from a position, how often, how it scored.
+    #[command(after_help = TREE_EXAMPLES)]
+    Tree(cmd::tree::Args),
+    /// Polyglot opening books: build from games, probe, dump, merge.
+    #[command(after_help = BOOK_EXAMPLES)]
+    Book(cmd::book::Args),
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
@@ -78,7 +84,9 @@ Examples:
   tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
   tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
-  tabia pgn -j 2 --quiet big.pgn.zst | head";
+  tabia pgn -j 2 --quiet big.pgn.zst | head
+  tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
+  tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
 
 const FEN_EXAMPLES: &str = "\
 Examples:
@@ -110,6 +118,22 @@ Examples:
   tabia show startpos                      an ASCII diagram
   tabia show startpos --format unicode --flip
   tabia show startpos --format png --last-move e2e4 -o board.png";
+
+const TREE_EXAMPLES: &str = "\
+Examples:
+  tabia tree games.pgn                     the moves from the start position, with figures
+  tabia tree --depth 3 --min-games 50 games.pgn.zst   three plies deep, rare moves folded
+  tabia tree --position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -' games.pgn
+  tabia tree --json games.pgn | jq '.moves[0]'
+  tabia tree --html tree.html games.pgn    a page to browse: board, moves, score bars";
+
+const BOOK_EXAMPLES: &str = "\
+Examples:
+  tabia book build games.pgn -o book.bin   moves of at least 3 games, 30 plies, weighted by games
+  tabia book build --only white --weight score --min-games 10 games.pgn.zst -o white.bin
+  tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
+  tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
+  tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
 
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,7 +182,9 @@ mod tests {
         let help = cmd.render_help().to_string();
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
-        for sub in ["pgn", "fen", "epd", "eco", "validate", "show"] {
+        for sub in [
+            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book",
+        ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();
             assert!(help.contains("Examples:\n  tabia "), "{help}");

@@ -11,12 +11,15 @@
 //! - `parallel`: the `Sink` each worker writes a batch's output and diagnostics into, over
 //!   `tabia-stream`'s ordered parallel pipeline;
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
+//! - `form`: the output-form options shared by the subcommands that write games;
 //! - `progress`, `report`, `output`: the progress meter, diagnostics, NDJSON and TSV helpers.
 
 #![deny(missing_docs)]
 
 mod cli;
 mod cmd;
+mod form;
+mod grow;
 mod input;
 mod output;
 mod parallel;

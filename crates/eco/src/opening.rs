@@ -68,6 +68,29 @@ impl Opening {
     pub fn ply(&self) -> usize {
         self.ply as usize
     }
+
+    /// Adds or corrects a game's `ECO`, `Opening` and `Variation` tags from this opening (a
+    /// stale `Variation` or `SubVariation` is removed: the name already holds any
+    /// sub-variation).
+    ///
+    /// ```
+    /// use tabia_eco::{Table, position::notation::pgn::Game};
+    ///
+    /// let mut game: Game = "[SubVariation \"x\"]\n\n1. e4 e6 2. d4 d5 *".parse()?;
+    /// let table = Table::embedded();
+    /// let m = table.classify_game(&game)?.matched().expect("named");
+    /// m.opening.set_tags(&mut game);
+    /// assert_eq!(game.tag("ECO"), Some("C00"));
+    /// assert_eq!(game.tag("Opening"), Some("French Defense"));
+    /// assert_eq!(game.tag("SubVariation"), None);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_tags(&self, game: &mut tabia_position::notation::pgn::Game) {
+        game.set_tag("ECO", Some(self.eco()));
+        game.set_tag("Opening", Some(self.family()));
+        game.set_tag("Variation", self.variation());
+        game.set_tag("SubVariation", None);
+    }
 }
 
 impl fmt::Display for Opening {

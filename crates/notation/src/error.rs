@@ -65,6 +65,8 @@ pub enum ErrorKind {
     InvalidLan,
     /// A square name is malformed.
     InvalidSquare,
+    /// A set of piece letters is malformed (six distinct letters are needed).
+    InvalidPieces,
 
     // --- PGN ---
     /// A tag pair is malformed.
@@ -120,6 +122,7 @@ impl ErrorKind {
             InvalidUci => "invalid UCI move",
             InvalidLan => "invalid long algebraic move",
             InvalidSquare => "invalid square",
+            InvalidPieces => "invalid piece letters",
             InvalidTag => "invalid tag pair",
             UnterminatedTag => "tag pair not closed by `]`",
             UnterminatedComment => "comment not closed by `}`",

@@ -46,6 +46,7 @@
 mod check;
 mod convert;
 mod edit;
+mod form;
 mod key;
 mod moves;
 mod outcome;
@@ -61,14 +62,15 @@ mod write;
 pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
 pub use convert::variant_mode;
 pub use edit::Editor;
+pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, replay,
-    replay_mainline, start_position,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
+    replay, replay_mainline, start_position,
 };
 pub use shakmaty;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};

@@ -474,7 +474,17 @@ fn claimed_result(game: &Game) -> String {
 ///
 /// [`ReplayError`]: the first illegal move, or a bad start position.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
-    let mut replayed = replay(game, |_| {})?;
+    check_game_with(game, |_| {})
+}
+
+/// [`check_game`], calling `f` after every ply as [`replay`] does: one replay for the check
+/// and for what the caller computes (a digest of the mainline, say).
+///
+/// # Errors
+///
+/// As [`check_game`].
+pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
+    let mut replayed = replay(game, f)?;
     // Only mate and stalemate decide a result beyond doubt: databases score time forfeits
     // against a bare king, and games drawn by the 75-move rule or fivefold repetition, in
     // ways a check would flag wrongly.

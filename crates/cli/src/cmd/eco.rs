@@ -12,7 +12,7 @@ use std::{
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
-use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
+use tabia_notation::pgn::{GameError, Origin, RawGame, Reader};
 use tabia_position::{ParsePositionError, Position};
 
 use crate::{
@@ -242,33 +242,13 @@ fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGa
     match table.classify_game(&game) {
         Ok(class) => {
             if let Some(m) = class.matched() {
-                set_tags(&mut game, m.opening);
+                m.opening.set_tags(&mut game);
             }
             // Writing to a Vec cannot fail.
             let _ = write!(sink.out, "{game}\n\n");
         }
         Err(err) => sink.error(&classify_error(name, number, &err)),
     }
-}
-
-/// Adds or corrects the `ECO`, `Opening` and `Variation` tags (a stale `Variation` or
-/// `SubVariation` is removed; the name already holds any sub-variation).
-fn set_tags(game: &mut Game, opening: &Opening) {
-    let set = |game: &mut Game, tag: &str, value: Option<&str>| {
-        let at = game.tags.iter().position(|(n, _)| n == tag);
-        match (at, value) {
-            (Some(i), Some(v)) => v.clone_into(&mut game.tags[i].1),
-            (None, Some(v)) => game.tags.push((tag.to_owned(), v.to_owned())),
-            (Some(i), None) => {
-                game.tags.remove(i);
-            }
-            (None, None) => {}
-        }
-    };
-    set(game, "ECO", Some(opening.eco()));
-    set(game, "Opening", Some(opening.family()));
-    set(game, "Variation", opening.variation());
-    set(game, "SubVariation", None);
 }
 
 /// `--position`: names each position given.

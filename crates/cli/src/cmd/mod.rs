@@ -1,10 +1,12 @@
 //! One module per subcommand: each has its `Args` and a `run` that calls the libraries.
 
+pub(crate) mod book;
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod fen;
 pub(crate) mod pgn;
 pub(crate) mod show;
+pub(crate) mod tree;
 pub(crate) mod validate;
 
 use crate::cli::{Cli, Command, Status};
@@ -18,5 +20,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Eco(args) => eco::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Tree(args) => tree::run(&args),
+        Command::Book(args) => book::run(&args),
     }
 }

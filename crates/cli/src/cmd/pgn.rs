@@ -12,11 +12,13 @@
 use std::{io::Write as _, mem, path::PathBuf};
 
 use serde::Serialize;
+use tabia_collect::Form;
 use tabia_notation::pgn::{Game, Move, RawGame};
 use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
 use crate::{
     cli::{RunArgs, Status},
+    form::FormArgs,
     input::{Source, raw_games},
     output::{self, JsonEval},
     parallel::{Sink, Weigh},
@@ -43,10 +45,13 @@ pub(crate) struct Args {
     pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
+    #[command(flatten)]
+    pub(crate) form: FormArgs,
 }
 
 /// Runs `tabia pgn`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let form = args.form.form()?;
     let mut session = Session::new(&args.run, "games");
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
@@ -68,7 +73,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })?;
         } else {
             session.pipeline(input, raw_games, |sink, number, raw| {
-                game(&name, args, sink, number, raw);
+                game(&name, args, &form, sink, number, raw);
             })?;
         }
     }
@@ -143,7 +148,7 @@ fn checked(
 }
 
 /// Parses, checks and writes one game.
-fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
+fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw: &RawGame) {
     let game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
@@ -163,9 +168,12 @@ fn game(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) {
     }
     if args.json {
         output::json_line(&mut sink.out, &Record::new(name, number, &game, &warnings));
-    } else if !args.check {
+    } else if args.check {
+    } else if form.is_export() {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
+    } else if let Err(err) = form.write(game, &mut sink.out) {
+        sink.reject(&form_error(name, number, &err), false);
     }
 }
 
@@ -227,6 +235,16 @@ impl<'a> Record<'a> {
             pgn: game.to_string(),
             warnings,
         }
+    }
+}
+
+/// A game that could not be written in the output form (only a game whose moves are not
+/// legal, which the check before has already turned away).
+pub(crate) fn form_error(name: &str, number: u64, err: &tabia_collect::FormError) -> Diagnostic {
+    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+    match err.origin() {
+        Some(at) => diagnostic.at(at.line, at.column),
+        None => diagnostic,
     }
 }
 

@@ -4,13 +4,15 @@
 use crate::support::{CODECS, compress, numbered_games, tabia};
 
 /// The streaming subcommands and the arguments that make them read their inputs.
-const COMMANDS: [&[&str]; 6] = [
+const COMMANDS: [&[&str]; 8] = [
     &["pgn"],
     &["pgn", "--json"],
     &["epd", "--start"],
     &["epd", "--json"],
     &["eco"],
     &["eco", "--tag"],
+    &["tree", "--depth", "3"],
+    &["tree", "--json", "--depth", "2"],
 ];
 
 /// Runs `tabia ARGS` with `stdin`: exit code, stdout, stderr.

@@ -1,9 +1,11 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod book;
 mod eco;
 mod epd;
 mod every;
 mod fen;
+mod forms;
 mod general;
 mod json;
 mod lossless;
@@ -12,6 +14,7 @@ mod schema;
 mod show;
 mod streaming;
 mod support;
+mod tree;
 mod validate;
 
 /// The `tabia` binary built for these tests.

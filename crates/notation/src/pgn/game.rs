@@ -257,6 +257,28 @@ impl Game {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Sets the first tag named `name` to `value` (added at the end if the game has none), or
+    /// with `None` removes every tag of that name.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Game;
+    ///
+    /// let mut game: Game = "[ECO \"A00\"]\n\n*".parse()?;
+    /// game.set_tag("ECO", Some("B20"));
+    /// game.set_tag("PlyCount", Some("0"));
+    /// assert_eq!(game.tag("ECO"), Some("B20"));
+    /// game.set_tag("ECO", None);
+    /// assert_eq!(game.tags, [("PlyCount".to_owned(), "0".to_owned())]);
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn set_tag(&mut self, name: &str, value: Option<&str>) {
+        match (self.tags.iter().position(|(n, _)| n == name), value) {
+            (Some(i), Some(v)) => v.clone_into(&mut self.tags[i].1),
+            (None, Some(v)) => self.tags.push((name.to_owned(), v.to_owned())),
+            (_, None) => self.tags.retain(|(n, _)| n != name),
+        }
+    }
+
     /// Removes the commands of the given kinds from every comment of the game, variations
     /// included ([`strip_commands`](super::strip_commands)); a comment left empty is dropped.
     ///

@@ -57,6 +57,7 @@
 
 mod command;
 mod comment;
+mod edit;
 mod game;
 mod movetext;
 mod reader;
@@ -71,8 +72,10 @@ pub use command::{
     UnknownCommandKind, strip_commands,
 };
 pub use comment::RawComment;
+pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
 pub use visitor::{Skip, Visitor};
+pub use writer::{MoveText, SanText, WriteOptions};

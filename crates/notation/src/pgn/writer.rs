@@ -1,14 +1,98 @@
-//! The PGN export format: Seven Tag Roster first, movetext lines under 80 characters.
+//! The PGN export format: Seven Tag Roster first, movetext lines under 80 characters; and the
+//! output forms around it ([`WriteOptions`], [`MoveText`]).
 
 use std::fmt::{self, Write as _};
 
-use super::{Game, Line, tag::write_quoted};
+use super::{Game, Line, Move, tag::write_quoted};
+use crate::san::Pieces;
 
 /// The tags of the Seven Tag Roster, in their export order.
-const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+pub(crate) const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// The longest movetext line the writer makes (a lone comment longer than this is kept whole).
+/// The longest movetext line the export makes (a lone comment longer than this is kept whole).
 const MAX_LINE: usize = 79;
+
+/// How [`Game::write`] lays a game out: the choices of an output form that need no chess
+/// rules. The default is the PGN export format (what `Display` writes).
+///
+/// What is written of the tree (comments, NAGs, variations, which tags) is chosen by editing
+/// the tree first ([`Game::strip`]); how each move is spelled, by a [`MoveText`].
+///
+/// ```
+/// use tabia_notation::pgn::{Game, SanText, WriteOptions};
+///
+/// let game: Game = "[White \"Tal\"]\n\n1. e4 {best} e5 2. Nf3 1-0".parse()?;
+/// let mut options = WriteOptions::default();
+/// options.tags = false;
+/// options.move_numbers = false;
+/// assert_eq!(game.write(&options, &mut SanText), "e4 {best} e5 Nf3 1-0");
+/// options.result = false;
+/// options.pieces = "BSLTDK".parse()?;
+/// assert_eq!(game.write(&options, &mut SanText), "e4 {best} e5 Sf3");
+/// # Ok::<_, tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Write the tags ([`Game::roster_tags`]) and the blank line after them.
+    pub tags: bool,
+    /// Write move numbers (`1.`, `3...`).
+    pub move_numbers: bool,
+    /// Write the game termination marker at the end.
+    pub result: bool,
+    /// The longest line, in characters (a single longer token is kept whole); `0` writes the
+    /// whole game on one line, tags included, separated by spaces (a comment containing `}`,
+    /// written as a `;` comment, still ends its line).
+    pub line_length: usize,
+    /// The piece letters of moves written by [`SanText`] (and by other [`MoveText`]s that honour
+    /// them).
+    pub pieces: Pieces,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            tags: true,
+            move_numbers: true,
+            result: true,
+            line_length: MAX_LINE,
+            pieces: Pieces::ENGLISH,
+        }
+    }
+}
+
+/// How a writer spells each move: the game's SAN ([`SanText`]), or a form that needs the
+/// position, such as UCI or long algebraic (tabia-position implements those).
+///
+/// The writer calls it for each move it writes, in text order: a move, then its variations
+/// (each opened by [`MoveText::begin_variation`] and closed by [`MoveText::end_variation`]),
+/// then the next move. An implementation that replays the game keeps a stack of positions.
+pub trait MoveText {
+    /// Appends the text of `mv` to `out`.
+    fn write_move(&mut self, mv: &Move, pieces: &Pieces, out: &mut String);
+
+    /// A comment written after the move and its own comments (a FEN, for example).
+    fn comment_after(&mut self, _mv: &Move) -> Option<String> {
+        None
+    }
+
+    /// A variation begins: it is an alternative to the move written last.
+    fn begin_variation(&mut self) {}
+
+    /// The innermost open variation ends.
+    fn end_variation(&mut self) {}
+}
+
+/// The [`MoveText`] that writes each move's SAN as the tree holds it (in the letters of
+/// [`WriteOptions::pieces`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SanText;
+
+impl MoveText for SanText {
+    fn write_move(&mut self, mv: &Move, pieces: &Pieces, out: &mut String) {
+        pieces.write_san(&mv.san, out);
+    }
+}
 
 /// The value the export writes for a missing roster tag (§8.1.1); `None` for `Result`, which
 /// comes from the movetext.
@@ -118,16 +202,55 @@ impl fmt::Display for Game {
     /// # Ok::<_, tabia_notation::Error>(())
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (name, value) in self.roster_tags() {
-            write!(f, "[{name} ")?;
-            write_quoted(f, value)?;
-            f.write_str("]\n")?;
+        f.write_str(&self.write(&WriteOptions::default(), &mut SanText))
+    }
+}
+
+impl Game {
+    /// Writes the game in the form `options` asks for, each move spelled by `moves`.
+    ///
+    /// With the default options and [`SanText`] this is the export format of `Display`.
+    pub fn write(&self, options: &WriteOptions, moves: &mut dyn MoveText) -> String {
+        let mut out = String::new();
+        self.write_into(options, moves, &mut out);
+        out
+    }
+
+    /// Like [`Game::write`], appending to `out` (no line end after the game).
+    pub fn write_into(&self, options: &WriteOptions, moves: &mut dyn MoveText, out: &mut String) {
+        let one_line = options.line_length == 0;
+        let mut w = Wrap {
+            out: std::mem::take(out),
+            max: if one_line {
+                usize::MAX
+            } else {
+                options.line_length
+            },
+            ..Wrap::default()
+        };
+        if options.tags {
+            let mut tag = String::new();
+            for (name, value) in self.roster_tags() {
+                tag.clear();
+                let _ = write!(tag, "[{name} ");
+                let _ = write_quoted(&mut tag, value);
+                tag.push(']');
+                if one_line {
+                    w.token(&tag);
+                } else {
+                    w.out.push_str(&tag);
+                    w.out.push('\n');
+                }
+            }
+            if !one_line {
+                w.out.push('\n');
+            }
         }
-        f.write_char('\n')?;
-        let mut w = Wrap::default();
-        write_movetext(&mut w, self);
-        w.token(self.result.as_str());
-        f.write_str(&w.out)
+        write_movetext(&mut w, self, options, moves);
+        if options.result {
+            w.token(self.result.as_str());
+        }
+        *out = w.out;
     }
 }
 
@@ -157,7 +280,7 @@ struct Frame<'a> {
     written: bool,
 }
 
-fn write_movetext(w: &mut Wrap, game: &Game) {
+fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut dyn MoveText) {
     let (number, white) = first_move(game);
     // In u128: no fullmove number a FEN tag can hold overflows it.
     let ply0 = u128::from(number - 1) * 2 + u128::from(!white);
@@ -177,6 +300,7 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
         let Some(m) = top.line.moves.get(top.i) else {
             stack.pop();
             if !stack.is_empty() {
+                moves.end_variation();
                 w.close();
                 need_number = true;
             }
@@ -187,15 +311,17 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
             top.written = true;
             text.clear();
             let number = ply / 2 + 1;
-            if ply.is_multiple_of(2) {
-                let _ = write!(text, "{number}.");
-                w.token(&text);
-            } else if need_number {
-                let _ = write!(text, "{number}...");
-                w.token(&text);
+            if options.move_numbers {
+                if ply.is_multiple_of(2) {
+                    let _ = write!(text, "{number}.");
+                    w.token(&text);
+                } else if need_number {
+                    let _ = write!(text, "{number}...");
+                    w.token(&text);
+                }
             }
             text.clear();
-            let _ = write!(text, "{}", m.san);
+            moves.write_move(m, &options.pieces, &mut text);
             w.token(&text);
             for nag in &m.nags {
                 text.clear();
@@ -206,9 +332,14 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
             for comment in &m.comments {
                 w.comment(comment);
             }
+            if let Some(comment) = moves.comment_after(m) {
+                w.comment(&comment);
+                need_number = true;
+            }
         }
         if let Some(variation) = m.variations.get(top.v) {
             top.v += 1;
+            moves.begin_variation();
             w.open();
             for comment in &variation.comments {
                 w.comment(comment);
@@ -229,10 +360,12 @@ fn write_movetext(w: &mut Wrap, game: &Game) {
     }
 }
 
-/// Movetext being wrapped into lines of at most [`MAX_LINE`] characters.
+/// Movetext being wrapped into lines of at most `max` characters.
 #[derive(Default)]
 struct Wrap {
     out: String,
+    /// The longest line.
+    max: usize,
     /// Characters on the current line.
     col: usize,
     /// `(` waiting to be glued to the next token.
@@ -244,7 +377,7 @@ struct Wrap {
 impl Wrap {
     fn token(&mut self, token: &str) {
         let len = self.open + token.chars().count();
-        if self.force_break || (self.col > 0 && self.col + 1 + len > MAX_LINE) {
+        if self.force_break || (self.col > 0 && self.col + 1 + len > self.max) {
             self.out.push('\n');
             self.col = 0;
             self.force_break = false;
@@ -282,7 +415,7 @@ impl Wrap {
         if self.open > 0 {
             self.open -= 1;
             self.token("()");
-        } else if self.force_break || self.col + 1 > MAX_LINE {
+        } else if self.force_break || self.col + 1 > self.max {
             self.out.push('\n');
             self.out.push(')');
             self.col = 1;
@@ -377,6 +510,81 @@ mod tests {
             game.to_string().parse::<Game>().unwrap(),
             game.clone().with_roster()
         );
+    }
+
+    /// Counts variations and adds a comment after each move.
+    struct Probe(Vec<String>);
+
+    impl MoveText for Probe {
+        fn write_move(&mut self, mv: &Move, pieces: &Pieces, out: &mut String) {
+            pieces.write_san(&mv.san, out);
+        }
+        fn comment_after(&mut self, mv: &Move) -> Option<String> {
+            Some(format!("after {}", mv.san))
+        }
+        fn begin_variation(&mut self) {
+            self.0.push("(".into());
+        }
+        fn end_variation(&mut self) {
+            self.0.push(")".into());
+        }
+    }
+
+    #[test]
+    fn options_and_move_text_hooks() {
+        let game: Game = "[White \"a b\"]\n\n1. e4 e5 (1... c5 (1... e6)) 2. Nf3 1-0"
+            .parse()
+            .unwrap();
+        let options = WriteOptions {
+            tags: false,
+            line_length: 0,
+            ..WriteOptions::default()
+        };
+        let mut probe = Probe(Vec::new());
+        assert_eq!(
+            game.write(&options, &mut probe),
+            "1. e4 {after e4} 1... e5 {after e5} (1... c5 {after c5} (1... e6 {after e6})) \
+             2. Nf3 {after Nf3} 1-0"
+        );
+        assert_eq!(probe.0, ["(", "(", ")", ")"]);
+        let one_line = WriteOptions {
+            line_length: 0,
+            ..WriteOptions::default()
+        };
+        let text = game.write(&one_line, &mut SanText);
+        assert_eq!(
+            text,
+            "[Event \"?\"] [Site \"?\"] [Date \"????.??.??\"] [Round \"?\"] [White \"a b\"] \
+             [Black \"?\"] [Result \"1-0\"] 1. e4 e5 (1... c5 (1... e6)) 2. Nf3 1-0"
+        );
+        assert_eq!(text.parse::<Game>().unwrap(), game.clone().with_roster());
+        let bare = WriteOptions {
+            tags: false,
+            move_numbers: false,
+            result: false,
+            line_length: 10,
+            pieces: Pieces::FIGURINE,
+        };
+        assert_eq!(
+            game.write(&bare, &mut SanText),
+            "e4 e5 (c5\n(e6)) \u{2658}f3"
+        );
+    }
+
+    #[test]
+    fn line_length_is_honoured() {
+        let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat(30);
+        let game: Game = format!("{moves}*").parse().unwrap();
+        for max in [20, 40, 100] {
+            let options = WriteOptions {
+                line_length: max,
+                ..WriteOptions::default()
+            };
+            let out = game.write(&options, &mut SanText);
+            assert!(out.lines().all(|l| l.chars().count() <= max), "{out}");
+            assert!(out.lines().any(|l| l.chars().count() > max - 8), "{out}");
+            assert_eq!(out.parse::<Game>().unwrap(), game.clone().with_roster());
+        }
     }
 
     #[test]

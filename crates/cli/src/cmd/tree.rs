@@ -1,0 +1,88 @@
+//! `tabia tree`: the opening tree of a collection — every move played from a position, how
+//! often and how it scored — as text, JSON or a self-contained HTML page.
+//!
+//! Each worker adds the games it gets to a tree of its own (`tabia-book`'s `Tree`); the trees
+//! are merged at the end, so the figures are the same for any `-j` (see `Tree` for the one
+//! exception: which rare moves a `--max-nodes` budget prunes).
+
+use std::{num::NonZeroU32, path::PathBuf};
+
+use tabia_book::{Report, ReportOptions, TreeOptions};
+use tabia_eco::Table;
+use tabia_position::Position;
+
+use crate::{
+    cli::{RunArgs, Status},
+    grow::read_tree,
+    session::Session,
+};
+
+/// Arguments of `tabia tree` (its examples are in `cli.rs`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The position to show: a FEN, a partial FEN, an EPD or `startpos`.
+    #[arg(long, value_name = "POS", default_value = "startpos")]
+    position: String,
+    /// Show the tree this many plies deep, indented [default: 1; 8 with --html].
+    #[arg(long, value_name = "N")]
+    depth: Option<NonZeroU32>,
+    /// Fold moves played by fewer games into "others" (not expanded).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    min_games: u32,
+    /// Index the first N plies of each game.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    max_ply: u32,
+    /// Hold at most N moves-from-positions (about 120 bytes each); past it, rare moves are
+    /// pruned (README: "Memory") [default: no limit].
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
+    /// One JSON object: the position, its figures and its moves (nested with --depth).
+    #[arg(long, conflicts_with = "html")]
+    json: bool,
+    /// Write a self-contained HTML page (board, move table, clickable moves) to FILE.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs `tabia tree`.
+pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let position = match Position::from_arg(&args.position) {
+        Ok(pos) => pos,
+        Err(err) => anyhow::bail!("bad --position: {err}"),
+    };
+    let options = TreeOptions {
+        max_ply: args.max_ply,
+        max_nodes: args.max_nodes,
+    };
+    let mut session = Session::new(&args.run, "games");
+    let tree = read_tree(&mut session, &args.files, &args.run, options)?;
+    let table = Table::embedded();
+    let depth = args
+        .depth
+        .map_or(if args.html.is_some() { 8 } else { 1 }, NonZeroU32::get);
+    let report_options = ReportOptions {
+        depth,
+        min_games: args.min_games,
+    };
+    if let Some(path) = &args.html {
+        let page = tabia_book::html_page(&tree, &position, report_options, table);
+        if let Err(err) = std::fs::write(path, page) {
+            anyhow::bail!("cannot write {}: {err}", path.display());
+        }
+    } else {
+        let report = Report::new(&tree, &position, report_options, table);
+        let out = session.out();
+        if args.json {
+            serde_json::to_writer(&mut *out, &report)?;
+            out.write_all(b"\n")?;
+        } else {
+            out.write_all(report.to_text().as_bytes())?;
+        }
+    }
+    Ok(session.finish()?)
+}

