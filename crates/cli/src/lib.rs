@@ -16,9 +16,11 @@
 
 #![deny(missing_docs)]
 
+mod check;
 mod cli;
 mod cmd;
 mod form;
+mod frames;
 mod grow;
 mod input;
 mod output;

@@ -53,6 +53,19 @@ impl Session<'static> {
 }
 
 impl<'a> Session<'a> {
+    /// A session writing to `out` instead of standard output (a command's own files, or an
+    /// ordered stage that decodes [`frames`](crate::frames)), standard error as usual.
+    pub(crate) fn with_output(
+        out: impl Write + 'a,
+        args: &RunArgs,
+        noun: &'static str,
+    ) -> Session<'a> {
+        let progress = !args.quiet && io::stderr().is_terminal();
+        Session::with_writers(out, io::stderr(), args, noun, progress)
+    }
+}
+
+impl<'a> Session<'a> {
     /// A session on the given writers (for tests).
     pub(crate) fn with_writers(
         out: impl Write + 'a,

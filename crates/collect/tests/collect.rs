@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use tabia_collect::{
-    Form,
+    DedupBy, Digester, Form, Location, Seen,
     notation::{
         Nag,
         pgn::{Game, Line, Move, Outcome, Strip},
@@ -123,5 +123,48 @@ proptest! {
         }
         let expected: Vec<_> = game.mainline.moves.iter().map(|m| m.san).collect();
         prop_assert_eq!(sans, expected);
+    }
+}
+
+/// The games `--keep first` keeps, as their indexes in `games`.
+fn dedup(games: &[Game], by: DedupBy) -> Vec<usize> {
+    let mut seen = Seen::default();
+    let mut kept = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        let digest = Digester::digest(game, by).expect("a legal game");
+        let at = Location {
+            input: 0,
+            game: i as u64 + 1,
+        };
+        if seen.first(digest, at).is_none() {
+            kept.push(i);
+        }
+    }
+    kept
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// dedup(A ++ A) = dedup(A), and dedup(A) holds no two games with the same moves.
+    #[test]
+    fn dedup_of_a_collection_twice_is_dedup_of_it(
+        pool in prop::collection::vec(arb_game(), 1..6),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..20),
+        position: bool,
+    ) {
+        let by = if position { DedupBy::Position } else { DedupBy::Moves };
+        let a: Vec<Game> = picks.iter().map(|i| pool[i.index(pool.len())].clone()).collect();
+        let twice: Vec<Game> = a.iter().chain(&a).cloned().collect();
+        let once = dedup(&a, by);
+        prop_assert_eq!(dedup(&twice, by), once.clone());
+        let moves = |g: &Game| g.mainline.moves.iter().map(|m| m.san.san).collect::<Vec<_>>();
+        for (x, &i) in once.iter().enumerate() {
+            for &j in &once[x + 1..] {
+                if by == DedupBy::Moves {
+                    prop_assert_ne!(moves(&a[i]), moves(&a[j]));
+                }
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand: each has its `Args` and a `run` that calls the libraries.
 
 pub(crate) mod book;
+pub(crate) mod dedup;
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod fen;
@@ -15,6 +16,7 @@ use crate::cli::{Cli, Command, Status};
 pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
     match cli.command {
         Command::Pgn(args) => pgn::run(&args),
+        Command::Dedup(args) => dedup::run(&args),
         Command::Fen(args) => fen::run(&args),
         Command::Epd(args) => epd::run(&args),
         Command::Eco(args) => eco::run(&args),

@@ -1,6 +1,7 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
 mod book;
+mod dedup;
 mod eco;
 mod epd;
 mod every;
