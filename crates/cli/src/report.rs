@@ -211,14 +211,17 @@ impl<'a> Reporter<'a> {
         self.progress = progress;
     }
 
-    /// Writes diagnostics that are already formatted, one per line.
+    /// Writes diagnostics that are already formatted, one per line (with the progress line
+    /// erased meanwhile).
     pub(crate) fn write_raw(&mut self, text: &[u8]) {
         if text.is_empty() {
             return;
         }
-        self.clear_progress();
-        let _ = self.err.write_all(text);
-        let _ = self.err.flush();
+        let err = &mut self.err;
+        self.progress.suspend(|| {
+            let _ = err.write_all(text);
+            let _ = err.flush();
+        });
     }
 
     /// Writes one diagnostic.
@@ -233,17 +236,12 @@ impl<'a> Reporter<'a> {
 
     /// Shows that `items` of the current input are done (rate-limited).
     pub(crate) fn tick(&mut self, items: u64) {
-        if let Some(line) = self.progress.update(items) {
-            let _ = self.err.write_all(line.as_bytes());
-            let _ = self.err.flush();
-        }
+        self.progress.update(items);
     }
 
-    /// Erases the progress line, if one is shown.
+    /// Erases the progress line for good, if one is shown.
     pub(crate) fn clear_progress(&mut self) {
-        if let Some(clear) = self.progress.clear() {
-            let _ = self.err.write_all(clear.as_bytes());
-        }
+        self.progress.clear();
     }
 
     /// Ends the run: erases the progress line, writes the summary (unless quiet) and gives the
@@ -332,26 +330,69 @@ mod tests {
     }
 
     #[test]
-    fn reporter_clears_progress_before_diagnostics_and_summarises() {
-        let mut buf = Vec::new();
+    fn reporter_erases_progress_for_diagnostics_and_at_the_end() {
+        use indicatif::{InMemoryTerm, ProgressDrawTarget};
+
+        use std::{cell::RefCell, rc::Rc};
+
+        /// Standard error: what is written, and what the terminal showed at each write.
+        #[derive(Clone, Default)]
+        struct Screen {
+            term: Option<InMemoryTerm>,
+            shown: Rc<RefCell<Vec<String>>>,
+            bytes: Rc<RefCell<Vec<u8>>>,
+        }
+        impl Write for Screen {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                if let Some(term) = &self.term {
+                    self.shown.borrow_mut().push(term.contents());
+                }
+                self.bytes.borrow_mut().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+
+        let term = InMemoryTerm::new(4, 100);
+        let screen = Screen {
+            term: Some(term.clone()),
+            ..Screen::default()
+        };
         {
-            let mut r = Reporter::new(&mut buf, "games", false);
-            r.set_progress(Progress::new(true, "g", "games", Box::new(|| 1), None));
+            let mut r = Reporter::new(screen.clone(), "games", false);
+            let target = ProgressDrawTarget::term_like(Box::new(term.clone()));
+            r.set_progress(Progress::with_target(
+                Some(target),
+                "g",
+                "games",
+                Box::new(|| 1),
+                None,
+            ));
             r.tick(1);
+            assert!(term.contents().starts_with("g: 1 B, 1 games"));
             r.diagnostic(&Diagnostic::new("g", "bad").game(1));
+            assert!(
+                term.contents().starts_with("g: 1 B, 1 games"),
+                "drawn again"
+            );
             let status = r.finish(&Tally {
                 items: 1,
                 bad: 1,
                 ..Tally::default()
             });
             assert_eq!(status, Status::SomeBad);
+            assert_eq!(term.contents(), "", "erased at the end");
         }
-        let text = String::from_utf8(buf).unwrap();
-        assert!(text.starts_with("\rg: 1 B, 1 games"), "{text:?}");
+        let shown = screen.shown.borrow();
+        assert_eq!(shown.len(), 3, "{shown:?}");
         assert!(
-            text.ends_with("\r\x1b[Kg: game 1: bad\ngames 1, errors 1, warnings 0\n"),
-            "{text:?}"
+            shown.iter().all(String::is_empty),
+            "no progress line on the screen while writing: {shown:?}"
         );
+        let text = String::from_utf8(screen.bytes.borrow().clone()).unwrap();
+        assert_eq!(text, "g: game 1: bad\ngames 1, errors 1, warnings 0\n");
     }
 
     #[test]

@@ -25,7 +25,7 @@ use std::{fmt, ops::Range, str::FromStr};
 
 use crate::{
     Color, Error, ErrorKind, Square,
-    fen::{self, Board, Castling, Fen, ParseMode},
+    fen::{self, Board, Castling, Checks, Fen, ParseMode, Pockets},
     san::SanPlus,
     syntax::{self, PResult, fail},
     types::{color, decimal},
@@ -142,6 +142,13 @@ pub struct Epd {
     pub castling: Castling,
     /// The en-passant target square.
     pub ep_square: Option<Square>,
+    /// Crazyhouse: the squares of promoted pieces (`Q~`), bit `8 × rank + file` (a1 = 0).
+    pub promoted: u64,
+    /// Crazyhouse: the pieces in hand (`[QPpp]` or a ninth rank), when given.
+    pub pockets: Option<Pockets>,
+    /// Three-check: the checks each side still has to give (`3+3` after the en-passant
+    /// field), when given.
+    pub checks: Option<Checks>,
     /// The operations in the order given, unknown opcodes included.
     pub operations: Vec<Operation>,
 }
@@ -180,6 +187,9 @@ impl Epd {
             turn: fen.turn,
             castling: fen.castling,
             ep_square: fen.ep_square,
+            promoted: fen.promoted,
+            pockets: fen.pockets,
+            checks: fen.checks,
             operations: Vec::new(),
         }
     }
@@ -193,6 +203,9 @@ impl Epd {
             ep_square: self.ep_square,
             halfmoves: self.hmvc()?.unwrap_or(0),
             fullmoves: self.fmvn()?.unwrap_or(1),
+            promoted: self.promoted,
+            pockets: self.pockets,
+            checks: self.checks,
         })
     }
 
@@ -454,14 +467,18 @@ impl Epd {
     fn fields_len(&self) -> usize {
         let ep = if self.ep_square.is_some() { 2 } else { 1 };
         let castling = self.castling.len().max(1);
-        self.board.to_string().len() + 1 + 1 + 1 + castling + 1 + ep
+        let promoted = self.promoted.count_ones() as usize;
+        let pockets = self.pockets.map_or(0, |p| p.len() + 2);
+        let checks = if self.checks.is_some() { 4 } else { 0 };
+        self.board.to_string().len() + promoted + pockets + 1 + 1 + 1 + castling + 1 + ep + checks
     }
 }
 
-// epd = board sep color sep castling sep ep-square *(*(" " / %x09) operation)
+// epd = placement sep color sep castling sep ep-square [sep checks-remaining]
+//       *(*(" " / %x09) operation)
 //     ; the first operation follows a space, the others may follow their `;` directly
 fn epd(i: &[u8]) -> PResult<'_, Epd> {
-    let (i, board) = fen::board(i)?;
+    let (i, placement) = fen::placement(i)?;
     let (i, ()) = fen::field_end(i, ErrorKind::InvalidPlacement, "a piece placement")?;
     let (i, turn) = required(
         i,
@@ -484,6 +501,12 @@ fn epd(i: &[u8]) -> PResult<'_, Epd> {
         ErrorKind::InvalidEnPassant,
         "a square such as `e3`, or `-`",
     )?;
+    let mut checks = None;
+    if let Some(field) = fen::next_field(i).filter(|f| fen::is_checks_field(f)) {
+        let (rest, counters) = fen::checks_remaining(field)?;
+        checks = Some(counters);
+        i = rest;
+    }
     let mut operations = Vec::new();
     loop {
         let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
@@ -498,10 +521,13 @@ fn epd(i: &[u8]) -> PResult<'_, Epd> {
         }
     }
     let epd = Epd {
-        board,
+        board: placement.board,
         turn,
         castling,
         ep_square,
+        promoted: placement.promoted,
+        pockets: placement.pockets,
+        checks,
         operations,
     };
     Ok((i, epd))
@@ -671,10 +697,14 @@ fn classify(text: &[u8]) -> Operand {
 
 impl fmt::Display for Epd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {} ", self.board, self.turn, self.castling)?;
+        fen::write_placement(f, &self.board, self.promoted, self.pockets.as_ref())?;
+        write!(f, " {} {} ", self.turn, self.castling)?;
         match self.ep_square {
             Some(sq) => write!(f, "{sq}")?,
             None => f.write_str("-")?,
+        }
+        if let Some(checks) = self.checks {
+            write!(f, " {checks}")?;
         }
         for op in &self.operations {
             write!(f, " {op}")?;

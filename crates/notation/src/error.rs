@@ -37,6 +37,10 @@ pub enum ErrorKind {
     InvalidHalfmoveClock,
     /// The fullmove number is not a positive integer.
     InvalidFullmoveNumber,
+    /// A Crazyhouse pocket (`[QPpp]` or a ninth rank) is malformed.
+    InvalidPocket,
+    /// Three-check counters (`3+3` or `+0+0`) are malformed.
+    InvalidChecks,
     /// A required field is missing.
     MissingField,
     /// Two fields are not separated by white space.
@@ -110,6 +114,8 @@ impl ErrorKind {
             InvalidEnPassant => "invalid en-passant field",
             InvalidHalfmoveClock => "invalid halfmove clock",
             InvalidFullmoveNumber => "invalid fullmove number",
+            InvalidPocket => "invalid pocket",
+            InvalidChecks => "invalid check counters",
             MissingField => "missing field",
             MissingSeparator => "missing space between fields",
             TrailingInput => "unexpected input after the end",

@@ -169,6 +169,12 @@ const PLACEMENT: &str = "a piece letter, a digit 1 to 8 or `/`";
 
 // board = rank 7("/" rank)
 pub(crate) fn board(i: &[u8]) -> PResult<'_, Board> {
+    board_marked(i, None)
+}
+
+/// The `board` rule; with `promoted`, a `~` after a piece (Crazyhouse) marks it promoted and
+/// sets its square's bit, without it a `~` is an error.
+fn board_marked<'a>(i: &'a [u8], mut promoted: Option<&mut u64>) -> PResult<'a, Board> {
     if field_len(i) == 0 {
         return fail(i, 0, ErrorKind::MissingField, "the piece placement");
     }
@@ -176,10 +182,12 @@ pub(crate) fn board(i: &[u8]) -> PResult<'_, Board> {
     let mut board = Board::empty();
     let mut i = i;
     for rank_index in (0..8u8).rev() {
-        let (rest, ()) = rank(i, rank_index, &mut board)?;
+        let (rest, ()) = rank(i, rank_index, &mut board, promoted.as_deref_mut())?;
         i = rest;
         match i {
             [b'/', rest @ ..] if rank_index > 0 => i = rest,
+            // A ninth rank is a Crazyhouse pocket, for the `placement` rule to read.
+            [b'/', ..] if promoted.is_some() => {}
             [b'/', ..] => {
                 return fail(i, field_len(i), ErrorKind::InvalidRankCount, "8 ranks");
             }
@@ -193,10 +201,16 @@ pub(crate) fn board(i: &[u8]) -> PResult<'_, Board> {
     Ok((i, board))
 }
 
-// rank = 1*(piece-letter / empty-count)       ; describing exactly 8 squares
+// rank = 1*(piece-letter ["~"] / empty-count)       ; describing exactly 8 squares
 // piece-letter = "P" / "N" / "B" / "R" / "Q" / "K" / "p" / "n" / "b" / "r" / "q" / "k"
 // empty-count = "1" / "2" / "3" / "4" / "5" / "6" / "7" / "8"
-fn rank<'a>(i: &'a [u8], rank_index: u8, board: &mut Board) -> PResult<'a, ()> {
+//                                              ; "~" (a promoted piece) only in Crazyhouse
+fn rank<'a>(
+    i: &'a [u8],
+    rank_index: u8,
+    board: &mut Board,
+    mut promoted: Option<&mut u64>,
+) -> PResult<'a, ()> {
     let start = i;
     let mut file = 0u32;
     let mut i = i;
@@ -206,15 +220,24 @@ fn rank<'a>(i: &'a [u8], rank_index: u8, board: &mut Board) -> PResult<'a, ()> {
                 file += u32::from(d - b'0');
                 i = rest;
             }
-            [b, rest @ ..] if !b.is_ascii_whitespace() && *b != b'/' => {
+            [b, rest @ ..] if !b.is_ascii_whitespace() && *b != b'/' && *b != b'[' => {
                 let Some(piece) = Piece::from_char(char::from(*b)) else {
                     return fail(i, 1, ErrorKind::InvalidPlacement, PLACEMENT);
                 };
                 if let Ok(f) = u8::try_from(file) {
                     board.put(f, rank_index, Some(piece));
                 }
-                file += 1;
                 i = rest;
+                if let [b'~', rest @ ..] = i {
+                    let Some(mask) = promoted.as_deref_mut() else {
+                        return fail(i, 1, ErrorKind::InvalidPlacement, PLACEMENT);
+                    };
+                    if file < 8 {
+                        *mask |= 1 << (u32::from(rank_index) * 8 + file);
+                    }
+                    i = rest;
+                }
+                file += 1;
             }
             _ => break,
         }
@@ -265,6 +288,281 @@ impl FromStr for Board {
     fn from_str(s: &str) -> Result<Board, Error> {
         Board::from_ascii(s.as_bytes())
     }
+}
+
+/// Crazyhouse pockets: how many pieces of each kind each side holds in hand, written `[QPpp]`
+/// after the placement (or as a ninth rank, `.../RNBQKBNR/QPpp`) and read in both forms.
+///
+/// ```
+/// use tabia_notation::{Color, Role, fen::Pockets};
+///
+/// let pockets: Pockets = "Ppq".parse()?;
+/// assert_eq!(pockets.get(Color::Black, Role::Pawn), 1);
+/// assert_eq!(pockets.to_string(), "[Pqp]");
+/// assert_eq!(Pockets::default().to_string(), "[]");
+/// # Ok::<(), tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pockets {
+    /// Counts by colour (white first), then role (pawn … king).
+    counts: [[u8; 6]; 2],
+}
+
+impl Pockets {
+    /// How many `role` pieces `color` holds.
+    pub fn get(&self, color: Color, role: Role) -> u8 {
+        self.counts[color_index(color)][role_index(role)]
+    }
+
+    /// Sets how many `role` pieces `color` holds.
+    pub fn set(&mut self, color: Color, role: Role, count: u8) {
+        self.counts[color_index(color)][role_index(role)] = count;
+    }
+
+    /// Whether both pockets are empty.
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().flatten().all(|&n| n == 0)
+    }
+
+    /// The number of pieces in both pockets.
+    pub fn len(&self) -> usize {
+        self.counts.iter().flatten().map(|&n| usize::from(n)).sum()
+    }
+
+    /// The pieces in hand, one per piece: white's then black's, kings first and pawns last
+    /// (the order they are written in).
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        Color::ALL.into_iter().flat_map(move |color| {
+            Role::ALL.into_iter().rev().flat_map(move |role| {
+                std::iter::repeat_n(Piece { color, role }, usize::from(self.get(color, role)))
+            })
+        })
+    }
+
+    /// Parses the pocket letters (without brackets), e.g. `QPpp`.
+    pub fn from_ascii(bytes: &[u8]) -> Result<Pockets, Error> {
+        syntax::run_all(bytes, pocket_letters)
+    }
+}
+
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn role_index(role: Role) -> usize {
+    match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    }
+}
+
+impl fmt::Display for Pockets {
+    /// `[` white's pieces then black's, kings first and pawns last `]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for piece in self.pieces() {
+            write!(f, "{}", piece.char())?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl FromStr for Pockets {
+    type Err = Error;
+
+    /// The pocket letters, with or without brackets: `QPpp` or `[QPpp]`.
+    fn from_str(s: &str) -> Result<Pockets, Error> {
+        let inner = s
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .unwrap_or(s);
+        Pockets::from_ascii(inner.as_bytes())
+    }
+}
+
+const POCKET: &str = "pocket pieces such as `QPpp`";
+
+// pocket-letters = *piece-letter          ; at most 64 pieces
+fn pocket_letters(i: &[u8]) -> PResult<'_, Pockets> {
+    let mut pockets = Pockets::default();
+    let mut i = i;
+    let mut total = 0;
+    while let [b, rest @ ..] = i {
+        let Some(piece) = Piece::from_char(char::from(*b)) else {
+            break;
+        };
+        total += 1;
+        if total > 64 {
+            return fail(
+                i,
+                1,
+                ErrorKind::InvalidPocket,
+                "at most 64 pieces in the pockets",
+            );
+        }
+        let slot = &mut pockets.counts[color_index(piece.color)][role_index(piece.role)];
+        *slot += 1;
+        i = rest;
+    }
+    Ok((i, pockets))
+}
+
+// pockets = "[" pocket-letters "]" / "/" pocket-letters
+fn pockets(i: &[u8]) -> PResult<'_, Option<Pockets>> {
+    match i {
+        [b'[', rest @ ..] => {
+            let (rest, pockets) = pocket_letters(rest)?;
+            match rest {
+                [b']', rest @ ..] => Ok((rest, Some(pockets))),
+                _ => fail(
+                    rest,
+                    field_len(rest).max(1),
+                    ErrorKind::InvalidPocket,
+                    POCKET,
+                ),
+            }
+        }
+        [b'/', rest @ ..] => {
+            let (rest, pockets) = pocket_letters(rest)?;
+            if field_len(rest) > 0 {
+                // Not a pocket but more ranks.
+                return fail(i, field_len(i), ErrorKind::InvalidRankCount, "8 ranks");
+            }
+            Ok((rest, Some(pockets)))
+        }
+        _ => Ok((i, None)),
+    }
+}
+
+/// The piece placement with what Crazyhouse adds to it: promoted marks and pockets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Placement {
+    pub(crate) board: Board,
+    pub(crate) promoted: u64,
+    pub(crate) pockets: Option<Pockets>,
+}
+
+// placement = board [pockets]
+pub(crate) fn placement(i: &[u8]) -> PResult<'_, Placement> {
+    let mut promoted = 0;
+    let (i, board) = board_marked(i, Some(&mut promoted))?;
+    let (i, pockets) = pockets(i)?;
+    Ok((
+        i,
+        Placement {
+            board,
+            promoted,
+            pockets,
+        },
+    ))
+}
+
+/// Three-check: how many more checks each side must give to win, each 0 to 3.
+///
+/// Written `3+3` (remaining, white first) as the field after the en-passant square, as lichess
+/// and python-chess write it; the older `+0+0` form (checks given, after the fullmove number)
+/// is read too.
+///
+/// ```
+/// use tabia_notation::fen::Checks;
+///
+/// let checks: Checks = "2+3".parse()?;
+/// assert_eq!((checks.white, checks.black), (2, 3));
+/// assert_eq!("+1+0".parse::<Checks>()?, checks);
+/// assert_eq!(checks.to_string(), "2+3");
+/// # Ok::<(), tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Checks {
+    /// The checks White still has to give.
+    pub white: u8,
+    /// The checks Black still has to give.
+    pub black: u8,
+}
+
+impl Default for Checks {
+    /// No check given yet: `3+3`.
+    fn default() -> Checks {
+        Checks { white: 3, black: 3 }
+    }
+}
+
+impl Checks {
+    /// Parses either form, `3+3` (remaining) or `+0+0` (given).
+    pub fn from_ascii(bytes: &[u8]) -> Result<Checks, Error> {
+        syntax::run_all(bytes, |i| match i.first() {
+            Some(b'+') => checks_given(i),
+            _ => checks_remaining(i),
+        })
+    }
+}
+
+impl fmt::Display for Checks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}+{}", self.white, self.black)
+    }
+}
+
+impl FromStr for Checks {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Checks, Error> {
+        Checks::from_ascii(s.as_bytes())
+    }
+}
+
+const CHECKS: &str = "check counters such as `3+3` or `+0+0`";
+
+/// One digit 0 to 3.
+fn check_count(i: &[u8]) -> PResult<'_, u8> {
+    match i {
+        [d @ b'0'..=b'3', rest @ ..] => Ok((rest, d - b'0')),
+        _ => fail(i, field_len(i).max(1), ErrorKind::InvalidChecks, CHECKS),
+    }
+}
+
+// checks-remaining = check-count "+" check-count      ; check-count = "0" / "1" / "2" / "3"
+pub(crate) fn checks_remaining(i: &[u8]) -> PResult<'_, Checks> {
+    let (i, white) = check_count(i)?;
+    let i = match i {
+        [b'+', rest @ ..] => rest,
+        _ => return fail(i, field_len(i).max(1), ErrorKind::InvalidChecks, CHECKS),
+    };
+    let (i, black) = check_count(i)?;
+    Ok((i, Checks { white, black }))
+}
+
+// checks-given = "+" check-count "+" check-count
+pub(crate) fn checks_given(i: &[u8]) -> PResult<'_, Checks> {
+    let i = match i {
+        [b'+', rest @ ..] => rest,
+        _ => return fail(i, field_len(i).max(1), ErrorKind::InvalidChecks, CHECKS),
+    };
+    let (i, given) = checks_remaining(i)?;
+    Ok((
+        i,
+        Checks {
+            white: 3 - given.white,
+            black: 3 - given.black,
+        },
+    ))
+}
+
+/// Whether a field is the check counters of the `3+3` form.
+pub(crate) fn is_checks_field(i: &[u8]) -> bool {
+    matches!(i, [b'0'..=b'3', b'+', b'0'..=b'3', rest @ ..] if field_len(rest) == 0)
+}
+
+/// Whether a field is the check counters of the `+0+0` form.
+fn is_checks_given_field(i: &[u8]) -> bool {
+    matches!(i, [b'+', b'0'..=b'3', b'+', b'0'..=b'3', rest @ ..] if field_len(rest) == 0)
 }
 
 /// One token of the castling field, without its colour.
@@ -552,6 +850,12 @@ pub struct Fen {
     pub halfmoves: u32,
     /// Field 6: the number of the move, starting at 1 and incremented after Black's move.
     pub fullmoves: u32,
+    /// Crazyhouse: the squares of promoted pieces (`Q~`), bit `8 × rank + file` (a1 = 0).
+    pub promoted: u64,
+    /// Crazyhouse: the pieces in hand (`[QPpp]` or a ninth rank), when given.
+    pub pockets: Option<Pockets>,
+    /// Three-check: the checks each side still has to give (`3+3`), when given.
+    pub checks: Option<Checks>,
 }
 
 impl Fen {
@@ -564,6 +868,9 @@ impl Fen {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            promoted: 0,
+            pockets: None,
+            checks: None,
         }
     }
 
@@ -576,6 +883,9 @@ impl Fen {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            promoted: 0,
+            pockets: None,
+            checks: None,
         }
     }
 
@@ -616,12 +926,15 @@ impl Default for Fen {
     }
 }
 
-// fen = board sep color sep castling sep ep-square sep halfmove-clock sep fullmove-number
+// fen = placement sep color sep castling sep ep-square [sep checks-remaining]
+//       sep halfmove-clock sep fullmove-number [sep checks-given]
 // sep = 1*(" " / %x09)
 fn fen(i: &[u8], mode: ParseMode) -> PResult<'_, Fen> {
-    let (i, board) = board(i)?;
+    let (i, placement) = placement(i)?;
     let (i, ()) = field_end(i, ErrorKind::InvalidPlacement, PLACEMENT)?;
-    let mut fen = Fen::from_board(board);
+    let mut fen = Fen::from_board(placement.board);
+    fen.promoted = placement.promoted;
+    fen.pockets = placement.pockets;
     let (i, turn) = then_field(
         i,
         mode,
@@ -658,6 +971,12 @@ fn fen(i: &[u8], mode: ParseMode) -> PResult<'_, Fen> {
         return Ok((i, fen));
     };
     fen.ep_square = ep;
+    let mut i = i;
+    if let Some(field) = next_field(i).filter(|f| is_checks_field(f)) {
+        let (rest, checks) = checks_remaining(field)?;
+        fen.checks = Some(checks);
+        i = rest;
+    }
     let (i, halfmoves) = then_field(
         i,
         mode,
@@ -678,18 +997,74 @@ fn fen(i: &[u8], mode: ParseMode) -> PResult<'_, Fen> {
         ErrorKind::InvalidFullmoveNumber,
         "a move number such as `1`",
     )?;
-    if let Some(fullmoves) = fullmoves {
-        fen.fullmoves = fullmoves;
+    let Some(fullmoves) = fullmoves else {
+        return Ok((i, fen));
+    };
+    fen.fullmoves = fullmoves;
+    if fen.checks.is_none()
+        && let Some(field) = next_field(i).filter(|f| is_checks_given_field(f))
+    {
+        let (rest, checks) = checks_given(field)?;
+        fen.checks = Some(checks);
+        return Ok((rest, fen));
     }
     Ok((i, fen))
 }
 
+/// Writes the placement with its promoted marks and pockets, as the first FEN field.
+pub(crate) fn write_placement(
+    f: &mut fmt::Formatter<'_>,
+    board: &Board,
+    promoted: u64,
+    pockets: Option<&Pockets>,
+) -> fmt::Result {
+    if promoted == 0 {
+        write!(f, "{board}")?;
+    } else {
+        for rank in (0..8u8).rev() {
+            let mut empty = 0u8;
+            for file in 0..8u8 {
+                let piece = Square::from_coords(file, rank).and_then(|sq| board.get(sq));
+                match piece {
+                    Some(piece) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", piece.char())?;
+                        if promoted >> (u32::from(rank) * 8 + u32::from(file)) & 1 == 1 {
+                            f.write_str("~")?;
+                        }
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+    }
+    if let Some(pockets) = pockets {
+        write!(f, "{pockets}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Fen {
+    /// The six fields; pockets after the placement (`[QPpp]`) and check counters after the
+    /// en-passant field (`3+3`) when present.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {} ", self.board, self.turn, self.castling)?;
+        write_placement(f, &self.board, self.promoted, self.pockets.as_ref())?;
+        write!(f, " {} {} ", self.turn, self.castling)?;
         match self.ep_square {
             Some(sq) => write!(f, "{sq}")?,
             None => f.write_str("-")?,
+        }
+        if let Some(checks) = self.checks {
+            write!(f, " {checks}")?;
         }
         write!(f, " {} {}", self.halfmoves, self.fullmoves)
     }

@@ -56,6 +56,14 @@ pub enum San {
     },
     /// Castling: `O-O` or `O-O-O`.
     Castle(CastlingSide),
+    /// A piece dropped from the pocket (Crazyhouse): `N@f3`, `@e4` for a pawn (`P@e4` is
+    /// read too).
+    Put {
+        /// The dropped piece.
+        role: Role,
+        /// The square it is dropped on.
+        to: Square,
+    },
     /// A null move: `--` (also read as `Z0`).
     Null,
 }
@@ -199,14 +207,16 @@ fn check_mark(i: &[u8]) -> PResult<'_, Option<Suffix>> {
     })
 }
 
-// san = castle / null / piece-move / pawn-move      ; chosen by the first byte
+// san = castle / null / drop / piece-move / pawn-move      ; chosen by the first bytes
 #[inline(always)]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, San> {
     match i.first() {
         Some(b'a'..=b'h') => pawn_move(i),
+        Some(b'N' | b'B' | b'R' | b'Q' | b'K') if i.get(1) == Some(&b'@') => drop(i),
         Some(b'N' | b'B' | b'R' | b'Q' | b'K') => piece_move(i),
         Some(b'O' | b'0') => castle(i).map_err(|_| bad_san(i, i, "`O-O` or `O-O-O`")),
         Some(b'-' | b'Z') => null(i),
+        Some(b'@' | b'P') => drop(i),
         _ => fail(
             i,
             1,
@@ -273,6 +283,23 @@ fn piece_move(i: &[u8]) -> PResult<'_, San> {
         }
         _ => Err(bad_san(start, i, "a target square such as `f3`")),
     }
+}
+
+// drop = [drop-piece] "@" square
+// drop-piece = "P" / "N" / "B" / "R" / "Q" / "K"
+fn drop(i: &[u8]) -> PResult<'_, San> {
+    let start = i;
+    let (i, role) = match i {
+        [b'@', ..] => (i, Role::Pawn),
+        [b'P', rest @ ..] => (rest, Role::Pawn),
+        _ => piece(i)?,
+    };
+    let i = match i {
+        [b'@', rest @ ..] => rest,
+        _ => return Err(bad_san(start, i, "`@` and a square, as in `P@e4`")),
+    };
+    let (i, to) = try_square(i).ok_or_else(|| bad_san(start, after1(i), "a square after `@`"))?;
+    Ok((i, San::Put { role, to }))
 }
 
 // piece = "N" / "B" / "R" / "Q" / "K"
@@ -399,6 +426,12 @@ impl fmt::Display for San {
                 Ok(())
             }
             San::Castle(side) => f.write_str(side.san()),
+            San::Put { role, to } => {
+                if role != Role::Pawn {
+                    write!(f, "{}", role.upper_char())?;
+                }
+                write!(f, "@{to}")
+            }
             San::Null => f.write_str("--"),
         }
     }
@@ -654,6 +687,13 @@ pub enum Uci {
         /// The piece a pawn promotes to.
         promotion: Option<Role>,
     },
+    /// A piece dropped from the pocket (Crazyhouse): `N@f3`, `P@e4`.
+    Put {
+        /// The dropped piece.
+        role: Role,
+        /// The square it is dropped on.
+        to: Square,
+    },
     /// The null move `0000`.
     Null,
 }
@@ -680,13 +720,20 @@ fn bad_uci<'a>(start: &'a [u8], at: &'a [u8]) -> nom::Err<Fail<'a>> {
     })
 }
 
-// uci = "0000" / square square [uci-promotion]
+// uci = "0000" / uci-drop / square square [uci-promotion]
 // uci-promotion = "n" / "b" / "r" / "q" / "k"
+// uci-drop = drop-letter "@" square      ; drop-letter: P N B R Q K, either case
 fn uci(i: &[u8]) -> PResult<'_, Uci> {
     if let [b'0', b'0', b'0', b'0', rest @ ..] = i {
         return Ok((rest, Uci::Null));
     }
     let start = i;
+    if let [letter, b'@', rest @ ..] = i {
+        let role = Role::from_char(char::from(letter.to_ascii_lowercase()))
+            .ok_or_else(|| bad_uci(start, start))?;
+        let (rest, to) = try_square(rest).ok_or_else(|| bad_uci(start, &start[2..]))?;
+        return Ok((rest, Uci::Put { role, to }));
+    }
     let (i, from) = square(i).map_err(|e| bad_uci(start, failed_at(e, start)))?;
     let (i, to) = square(i).map_err(|e| bad_uci(start, failed_at(e, start)))?;
     let (i, promotion) = match i {
@@ -731,6 +778,7 @@ impl fmt::Display for Uci {
                 }
                 Ok(())
             }
+            Uci::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
             Uci::Null => f.write_str("0000"),
         }
     }

@@ -3,7 +3,6 @@
 
 use std::{fmt, io};
 
-use shakmaty::Position as _;
 use tabia_notation::pgn::{GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 
 use crate::{
@@ -30,7 +29,8 @@ struct Line {
 /// legal (null moves `--` only when not in check). The first problem in text order is the
 /// game's [`ReplayError`], with the line and column of the move (or of the game, for its tags).
 /// A game that passes gets the same [`Warning`]s as from `check_game`, in [`Checked::warnings`]
-/// (a result that contradicts a checkmate or stalemate at the end of the mainline).
+/// (a result that contradicts a checkmate, stalemate or variant ending at the end of the
+/// mainline).
 ///
 /// No game tree is built: the checker keeps one position per open variation (a stack, reused
 /// from game to game), so checking allocates nothing per move. Every event of the game is still
@@ -81,7 +81,8 @@ pub struct Checked {
     pub plies: u32,
     /// The number of plies in the variations, at every depth.
     pub variation_plies: u32,
-    /// Checkmate or stalemate at the end of the mainline.
+    /// Checkmate, stalemate or a variant's own ending at the end of the mainline: what
+    /// decides a result beyond doubt.
     pub end: Option<Termination>,
     /// What looks wrong, in input order (as [`Replayed::warnings`](crate::Replayed::warnings)
     /// of [`check_game`](crate::check_game)): the game was read all the same.
@@ -116,21 +117,6 @@ impl Checker {
             None => self.outcome.as_str().into(),
         }
     }
-}
-
-/// Checkmate or stalemate, if the side to move has no legal move.
-fn mate_or_stalemate(pos: &Position) -> Option<Termination> {
-    let chess = pos.chess();
-    if !chess.legal_moves().is_empty() {
-        return None;
-    }
-    Some(if chess.is_check() {
-        Termination::Checkmate {
-            winner: !chess.turn(),
-        }
-    } else {
-        Termination::Stalemate
-    })
 }
 
 impl Visitor for Checker {
@@ -238,7 +224,7 @@ impl Visitor for Checker {
                 warnings: Vec::new(),
             });
         };
-        let end = mate_or_stalemate(&main.pos);
+        let end = main.pos.decided();
         let mut warnings = Vec::new();
         if let Some(termination) = end {
             let result = self.claimed();
@@ -386,7 +372,7 @@ mod tests {
             },
         };
         let fast = raw
-            .read(&mut Checker::new())
+            .visit(&mut Checker::new())
             .map_err(|e| e.to_string())
             .and_then(|r| r.map_err(|e| format!("{}: {e}", e.origin().unwrap_or_default())));
         let tree = raw

@@ -1,6 +1,9 @@
 //! Conversions between the syntax types of `tabia-notation` and shakmaty's.
 
-use shakmaty::{Bitboard, Board, CastlingMode, File, Rank, Square, san::San, uci::UciMove};
+use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, CastlingMode, File, Rank, RemainingChecks, Square, san::San,
+    uci::UciMove,
+};
 use tabia_notation as nt;
 
 use crate::{edit::Editor, position::EpRule};
@@ -58,6 +61,10 @@ pub(crate) fn san(san: nt::san::San) -> San {
             promotion: promotion.map(role),
         },
         nt::san::San::Castle(side) => San::Castle(castling_side(side)),
+        nt::san::San::Put { role: r, to } => San::Put {
+            role: role(r),
+            to: square(to),
+        },
         nt::san::San::Null => San::Null,
     }
 }
@@ -74,8 +81,23 @@ pub(crate) fn uci(uci: nt::san::Uci) -> UciMove {
             to: square(to),
             promotion: promotion.map(role),
         },
+        nt::san::Uci::Put { role: r, to } => UciMove::Put {
+            role: role(r),
+            to: square(to),
+        },
         nt::san::Uci::Null => UciMove::Null,
     }
+}
+
+/// Crazyhouse pockets as shakmaty's.
+pub(crate) fn pockets(pockets: &nt::fen::Pockets) -> ByColor<ByRole<u8>> {
+    let mut out = ByColor::<ByRole<u8>>::default();
+    for c in nt::Color::ALL {
+        for r in nt::Role::ALL {
+            *out.get_mut(color(c)).get_mut(role(r)) = pockets.get(c, r);
+        }
+    }
+    out
 }
 
 pub(crate) fn board(board: &nt::fen::Board) -> Board {
@@ -151,6 +173,12 @@ impl Editor {
         ed.set_en_passant(fen.ep_square.map(square));
         ed.set_halfmove_clock(fen.halfmoves);
         ed.set_fullmove_number(fen.fullmoves);
+        ed.set_promoted(Bitboard(fen.promoted));
+        ed.set_pockets(fen.pockets.map(|p| pockets(&p)));
+        ed.set_remaining_checks(fen.checks.map(|c| ByColor {
+            white: RemainingChecks::new(u32::from(c.white)),
+            black: RemainingChecks::new(u32::from(c.black)),
+        }));
         ed
     }
 }

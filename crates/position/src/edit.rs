@@ -3,12 +3,14 @@
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Color, Piece, Rank, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, CastlingSide, Color, Piece, Rank,
+    RemainingChecks, Role, Setup, Square, variant::Variant,
 };
 
 use crate::{
     position::{EpRule, Position, SetupError},
     validate::{Problem, validate_setup},
+    variant::GameVariant,
 };
 
 /// A position being edited: any placement, side to move, castling rights, en-passant square
@@ -38,6 +40,12 @@ pub struct Editor {
     ep: Option<Square>,
     halfmoves: u32,
     fullmoves: u32,
+    /// Crazyhouse: promoted pieces.
+    promoted: Bitboard,
+    /// Crazyhouse: the pockets, when given.
+    pockets: Option<ByColor<ByRole<u8>>>,
+    /// Three-check: the checks each side still has to give, when given.
+    remaining_checks: Option<ByColor<RemainingChecks>>,
 }
 
 impl Default for Editor {
@@ -67,6 +75,9 @@ impl Editor {
             ep: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.get(),
+            promoted: setup.promoted,
+            pockets: setup.pockets,
+            remaining_checks: setup.remaining_checks,
         }
     }
 
@@ -213,8 +224,115 @@ impl Editor {
             ep_square: self.ep,
             halfmoves: self.halfmoves,
             fullmoves: NonZeroU32::new(self.fullmoves).unwrap_or(NonZeroU32::MIN),
-            ..Setup::empty()
+            promoted: self.promoted,
+            pockets: self.pockets,
+            remaining_checks: self.remaining_checks,
         }
+    }
+
+    /// Crazyhouse: the pockets, when given.
+    pub fn pockets(&self) -> Option<&ByColor<ByRole<u8>>> {
+        self.pockets.as_ref()
+    }
+
+    /// Sets the Crazyhouse pockets.
+    pub fn set_pockets(&mut self, pockets: Option<ByColor<ByRole<u8>>>) {
+        self.pockets = pockets;
+    }
+
+    /// Crazyhouse: the promoted pieces.
+    pub fn promoted(&self) -> Bitboard {
+        self.promoted
+    }
+
+    /// Sets the promoted pieces (Crazyhouse).
+    pub fn set_promoted(&mut self, promoted: Bitboard) {
+        self.promoted = promoted;
+    }
+
+    /// Three-check: the checks each side still has to give, when given.
+    pub fn remaining_checks(&self) -> Option<&ByColor<RemainingChecks>> {
+        self.remaining_checks.as_ref()
+    }
+
+    /// Sets the Three-check counters.
+    pub fn set_remaining_checks(&mut self, checks: Option<ByColor<RemainingChecks>>) {
+        self.remaining_checks = checks;
+    }
+
+    /// The variant the position's own fields suggest when nothing else says: Crazyhouse when
+    /// it has pockets, Three-check when it has check counters, else standard chess.
+    pub fn implied_variant(&self) -> Variant {
+        if self.pockets.is_some() {
+            Variant::Crazyhouse
+        } else if self.remaining_checks.is_some() {
+            Variant::ThreeCheck
+        } else {
+            Variant::Chess
+        }
+    }
+
+    /// Every problem of the position under the rules of `variant`; for standard chess as
+    /// [`Editor::problems`].
+    pub fn problems_variant(&self, variant: GameVariant) -> Vec<Problem> {
+        if variant.is_standard() {
+            let mut problems = self.problems();
+            if variant.chess960
+                && problems.is_empty()
+                && let Err(err) = self.position_with_mode(CastlingMode::Chess960)
+            {
+                problems = err.problems().to_vec();
+            }
+            return problems;
+        }
+        match self.position_variant(variant) {
+            Ok(_) => Vec::new(),
+            Err(err) => err.problems().to_vec(),
+        }
+    }
+
+    /// The legal position under the rules of `variant` (Chess960 castling if it says so, else
+    /// as the castling rights imply).
+    ///
+    /// ```
+    /// use tabia_position::{EpRule, Editor, Variant};
+    ///
+    /// let ed = Editor::from_arg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1")?;
+    /// let pos = ed.position_variant(ed.implied_variant().into())?;
+    /// assert_eq!(pos.variant(), Variant::Crazyhouse);
+    /// assert_eq!(pos.epd(EpRule::Legal), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq -");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] listing every problem.
+    pub fn position_variant(&self, variant: GameVariant) -> Result<Position, SetupError> {
+        let mode = variant
+            .castling_mode()
+            .unwrap_or_else(|| self.castling_mode());
+        let mut foreign = Vec::new();
+        if variant.variant != Variant::Crazyhouse && (self.pockets.is_some() || self.promoted.any())
+        {
+            foreign.push(Problem::Other {
+                message: format!("pockets or promoted pieces, which {variant} does not have"),
+            });
+        }
+        if variant.variant != Variant::ThreeCheck && self.remaining_checks.is_some() {
+            foreign.push(Problem::Other {
+                message: format!("check counters, which {variant} does not have"),
+            });
+        }
+        if !foreign.is_empty() {
+            return Err(SetupError::new(foreign));
+        }
+        if variant.is_standard() {
+            return self.position_with_mode(mode);
+        }
+        if self.fullmoves == 0 {
+            return Err(SetupError::new(vec![Problem::FullmoveNumber]));
+        }
+        Position::from_setup_variant(self.setup(), variant.variant, mode)
     }
 
     /// The castling mode the rights imply.

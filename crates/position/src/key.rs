@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use shakmaty::{Bitboard, Board, ByColor, ByRole, Chess, Color, File, Position as _, Rank, Square};
+use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, Chess, Color, File, Position as _, Rank, Role, Square,
+    variant::{Variant, VariantPosition},
+};
 
 use crate::write;
 
@@ -10,7 +13,7 @@ use crate::write;
 /// square only when an en-passant capture is legal. Move counters are left out, so a position
 /// has one key however it was reached (1.d4 f5 2.g3 and 1.g3 f5 2.d4 meet).
 ///
-/// It is 40 bytes, `Copy`, and hashes and compares fast: use it as a `HashMap` key. Its
+/// It is 48 bytes, `Copy`, and hashes and compares fast: use it as a `HashMap` key. Its
 /// `Display` is the string form of chess-fen's `fenstr2key`: the EPD's four fields
 /// (`rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -`).
 ///
@@ -33,14 +36,68 @@ pub struct PositionKey {
     /// Bit 0: black to move; bits 1–4: en-passant file + 1 (0 for none); bits 8–15: castling
     /// rook files on rank 1; bits 16–23: castling rook files on rank 8.
     meta: u32,
+    /// 0 for standard chess. Variants: bits 0–2 the variant ([`VARIANTS`]), bits 3–6 the
+    /// remaining checks (white, black; 2 bits each), bits 7–56 the pocket counts (white then
+    /// black, pawn to queen, 5 bits each, at most 31).
+    extra: u64,
 }
 
 /// Length of [`PositionKey::to_bytes`].
-const KEY_BYTES: usize = 36;
+const KEY_BYTES: usize = 44;
+
+/// The variants by their code in [`PositionKey`] (0 is standard chess).
+const VARIANTS: [Variant; 8] = [
+    Variant::Chess,
+    Variant::Atomic,
+    Variant::Antichess,
+    Variant::KingOfTheHill,
+    Variant::ThreeCheck,
+    Variant::Crazyhouse,
+    Variant::RacingKings,
+    Variant::Horde,
+];
+
+/// The roles a pocket can hold, in key order.
+const POCKET_ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 
 impl PositionKey {
     /// The key of a shakmaty position (same as [`crate::Position::key`]).
     pub fn from_chess(pos: &Chess) -> PositionKey {
+        PositionKey::of(pos, 0)
+    }
+
+    /// The key of a position of any variant: the fields of [`PositionKey::from_chess`], the
+    /// variant, the remaining checks and the pockets (not which pieces are promoted).
+    pub fn from_variant(pos: &VariantPosition) -> PositionKey {
+        let code = VARIANTS
+            .iter()
+            .position(|v| *v == pos.variant())
+            .unwrap_or(0) as u64;
+        let mut extra = code;
+        if let Some(checks) = pos.remaining_checks() {
+            extra |= u64::from(u32::from(checks.white).min(3)) << 3;
+            extra |= u64::from(u32::from(checks.black).min(3)) << 5;
+        }
+        if let Some(pockets) = pos.pockets() {
+            let mut shift = 7;
+            for color in Color::ALL {
+                for role in POCKET_ROLES {
+                    extra |= u64::from((*pockets.get(color).get(role)).min(31)) << shift;
+                    shift += 5;
+                }
+            }
+        }
+        PositionKey::of(pos, extra)
+    }
+
+    #[inline]
+    fn of<P: shakmaty::Position>(pos: &P, extra: u64) -> PositionKey {
         let board = pos.board();
         let pawn = board.pawns().0;
         let knight = board.knights().0;
@@ -60,7 +117,37 @@ impl PositionKey {
             | (ep << 1)
             | (((rights & 0xff) as u32) << 8)
             | (((rights >> 56) as u32) << 16);
-        PositionKey { planes, meta }
+        PositionKey {
+            planes,
+            meta,
+            extra,
+        }
+    }
+
+    /// The variant whose rules the key's position follows.
+    pub fn variant(&self) -> Variant {
+        VARIANTS[(self.extra & 7) as usize]
+    }
+
+    /// Three-check: the checks each side still has to give (white, black).
+    pub fn remaining_checks(&self) -> Option<(u8, u8)> {
+        (self.variant() == Variant::ThreeCheck)
+            .then_some((((self.extra >> 3) & 3) as u8, ((self.extra >> 5) & 3) as u8))
+    }
+
+    /// Crazyhouse: the pieces in hand of each side.
+    pub fn pockets(&self) -> Option<ByColor<ByRole<u8>>> {
+        (self.variant() == Variant::Crazyhouse).then(|| {
+            let mut pockets = ByColor::<ByRole<u8>>::default();
+            let mut shift = 7;
+            for color in Color::ALL {
+                for role in POCKET_ROLES {
+                    *pockets.get_mut(color).get_mut(role) = ((self.extra >> shift) & 31) as u8;
+                    shift += 5;
+                }
+            }
+            pockets
+        })
     }
 
     /// The board of the key.
@@ -110,7 +197,8 @@ impl PositionKey {
         for (chunk, plane) in out.chunks_exact_mut(8).zip(self.planes) {
             chunk.copy_from_slice(&plane.to_le_bytes());
         }
-        out[32..].copy_from_slice(&self.meta.to_le_bytes());
+        out[32..36].copy_from_slice(&self.meta.to_le_bytes());
+        out[36..].copy_from_slice(&self.extra.to_le_bytes());
         out
     }
 
@@ -124,14 +212,20 @@ impl PositionKey {
         for (plane, chunk) in planes.iter_mut().zip(bytes.chunks_exact(8)) {
             *plane = u64::from_le_bytes(chunk.try_into().ok()?);
         }
-        let meta = u32::from_le_bytes(bytes[32..].try_into().ok()?);
+        let meta = u32::from_le_bytes(bytes[32..36].try_into().ok()?);
+        let extra = u64::from_le_bytes(bytes[36..].try_into().ok()?);
         let [white, b0, b1, b2] = planes;
         let occupied = b0 | b1 | b2;
         let valid = b0 & b1 & b2 == 0
             && white & !occupied == 0
             && meta & 0xff00_00e0 == 0
-            && (meta >> 1) & 0xf <= 8;
-        valid.then_some(PositionKey { planes, meta })
+            && (meta >> 1) & 0xf <= 8
+            && extra >> 57 == 0;
+        valid.then_some(PositionKey {
+            planes,
+            meta,
+            extra,
+        })
     }
 }
 
@@ -141,6 +235,9 @@ impl fmt::Display for PositionKey {
         let board = self.board();
         let mut buf = Vec::with_capacity(80);
         write::push_placement(&mut buf, &board);
+        if let Some(pockets) = self.pockets() {
+            write::push_pockets(&mut buf, &pockets);
+        }
         buf.push(b' ');
         buf.push(self.turn().fold_wb(b'w', b'b'));
         buf.push(b' ');
@@ -152,6 +249,12 @@ impl fmt::Display for PositionKey {
                 buf.push(sq.rank().char() as u8);
             }
             None => buf.push(b'-'),
+        }
+        if let Some((white, black)) = self.remaining_checks() {
+            buf.push(b' ');
+            write::push_u32(&mut buf, u32::from(white));
+            buf.push(b'+');
+            write::push_u32(&mut buf, u32::from(black));
         }
         f.write_str(&String::from_utf8_lossy(&buf))
     }

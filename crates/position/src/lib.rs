@@ -56,6 +56,7 @@ mod replay;
 mod square;
 mod stream;
 mod validate;
+mod variant;
 mod warning;
 mod write;
 
@@ -73,10 +74,12 @@ pub use replay::{
     replay, replay_mainline, start_position,
 };
 pub use shakmaty;
+pub use shakmaty::variant::Variant;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
+pub use variant::{GameVariant, UnknownVariant, parse_variant};
 pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.

@@ -3,13 +3,13 @@
 use std::fmt;
 
 use shakmaty::{
-    Bitboard, CastlingSide, Color, Move, MoveList, Piece, Position as _, Rank, Role, Square,
-    attacks,
+    Bitboard, CastlingSide, Color, Move, Piece, Rank, Role, Square, attacks,
     san::{San, SanPlus},
     uci::UciMove,
+    variant::Variant,
 };
 
-use crate::position::Position;
+use crate::position::{Position, with_pos};
 
 /// Why a move is not legal in a position (or is not a move at all).
 #[non_exhaustive]
@@ -80,6 +80,20 @@ pub enum MoveErrorKind {
     },
     /// A null move (`--`, `Z0`) or a piece drop, which are not moves of chess.
     NotAChessMove,
+    /// A piece drop (Crazyhouse) that is not legal.
+    IllegalDrop {
+        /// The dropped piece.
+        piece: Piece,
+        /// Where it was to go.
+        to: Square,
+        /// Why it cannot.
+        reason: &'static str,
+    },
+    /// A move that the rules of the variant forbid (a capture is compulsory in Antichess, …).
+    VariantRule {
+        /// The rule.
+        reason: &'static str,
+    },
     /// A null move in a game, while the side to move is in check.
     NullMoveInCheck,
 }
@@ -218,6 +232,13 @@ impl fmt::Display for MoveErrorKind {
             MoveErrorKind::NullMoveInCheck => {
                 f.write_str("a null move is not possible while in check")
             }
+            MoveErrorKind::IllegalDrop { piece, to, reason } => write!(
+                f,
+                "cannot drop a {} {} on {to}: {reason}",
+                color_name(piece.color),
+                role_name(piece.role)
+            ),
+            MoveErrorKind::VariantRule { reason } => f.write_str(reason),
         }
     }
 }
@@ -232,7 +253,12 @@ impl std::error::Error for MoveError {}
 
 /// Squares from which a `piece` could move to `to` by the movement rules alone (ignoring
 /// checks): pushes and double pushes for pawns when `capture` is false, attacks otherwise.
-fn pseudo_sources(pos: &shakmaty::Chess, piece: Piece, to: Square, capture: bool) -> Bitboard {
+fn pseudo_sources<P: shakmaty::Position>(
+    pos: &P,
+    piece: Piece,
+    to: Square,
+    capture: bool,
+) -> Bitboard {
     let board = pos.board();
     let occupied = board.occupied();
     if board.by_color(piece.color).contains(to) {
@@ -272,6 +298,8 @@ fn pseudo_sources(pos: &shakmaty::Chess, piece: Piece, to: Square, capture: bool
 /// A move found here is the one `to_move` finds (tested against it).
 #[inline]
 fn quick_san(pos: &shakmaty::Chess, san: San) -> Option<Move> {
+    use shakmaty::Position as _;
+
     let San::Normal {
         role,
         file,
@@ -382,12 +410,97 @@ impl Position {
             .map_err(|kind| MoveError::new(san.to_string(), kind))
     }
 
+    #[inline]
     pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
-        let pos = self.chess();
-        // Fastest path: one piece can go there and it is not pinned, the king not in check.
-        if let Some(m) = quick_san(pos, san) {
+        // Fastest path (standard chess, Chess960): one piece can go there and it is not
+        // pinned, the king not in check.
+        if let Some(m) = self.as_chess().and_then(|chess| quick_san(chess, san)) {
             return Ok(m);
         }
+        let variant = self.variant();
+        with_pos!(self, |p| resolve_san_in(p, variant, san))
+    }
+
+    /// Resolves a parsed UCI move (`e2e4`, `e7e8q`, `e1g1` or Chess960's `e1h1`, `N@f3`).
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`]: no piece on the origin, wrong side, unreachable, self-check, promotion.
+    pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
+        self.resolve_uci_kind(uci, None, None)
+            .map_err(|kind| MoveError::new(uci.to_string(), kind))
+    }
+
+    /// Resolves a move given by its origin and destination, optionally checking the named piece
+    /// and whether the text says capture (long algebraic notation: `Ng1-f3`, `e4xd5`).
+    pub(crate) fn resolve_uci_kind(
+        &self,
+        uci: UciMove,
+        named: Option<Role>,
+        capture: Option<bool>,
+    ) -> Result<Move, MoveErrorKind> {
+        let variant = self.variant();
+        with_pos!(self, |p| resolve_uci_in(p, variant, uci, named, capture))
+    }
+
+    /// The canonical SAN (with `+`/`#`) of every legal move, e.g. for a "did you mean".
+    pub fn legal_sans(&self) -> Vec<SanPlus> {
+        self.legal_moves().iter().map(|m| self.san(*m)).collect()
+    }
+}
+
+/// Why a drop the rules refuse is illegal.
+fn explain_drop<P: shakmaty::Position>(
+    pos: &P,
+    variant: Variant,
+    role: Role,
+    to: Square,
+) -> MoveErrorKind {
+    let piece = role.of(pos.turn());
+    let reason = if variant != Variant::Crazyhouse {
+        "pieces are dropped only in Crazyhouse"
+    } else if pos
+        .pockets()
+        .is_none_or(|p| *p.get(piece.color).get(role) == 0)
+    {
+        "there is none in the pocket"
+    } else if pos.board().occupied().contains(to) {
+        "the square is not empty"
+    } else if role == Role::Pawn && (to.rank() == Rank::First || to.rank() == Rank::Eighth) {
+        "pawns are not dropped on the first or last rank"
+    } else if pos.is_check() {
+        "the drop does not escape the check"
+    } else {
+        "the rules do not allow it"
+    };
+    MoveErrorKind::IllegalDrop { piece, to, reason }
+}
+
+/// Why a move the piece could make by its movement is still illegal: the variant's own rule,
+/// or a king left in check.
+fn explain_pseudo_legal<P: shakmaty::Position>(pos: &P, variant: Variant) -> MoveErrorKind {
+    match variant {
+        Variant::Antichess if !pos.capture_moves().is_empty() => MoveErrorKind::VariantRule {
+            reason: "a capture is compulsory in Antichess",
+        },
+        Variant::Atomic => MoveErrorKind::VariantRule {
+            reason: "in Atomic the move would explode its own king or leave it in check",
+        },
+        Variant::RacingKings => MoveErrorKind::VariantRule {
+            reason: "in Racing Kings no move may give check or leave the king in check",
+        },
+        _ => MoveErrorKind::SelfCheck {
+            in_check: pos.is_check(),
+        },
+    }
+}
+
+fn resolve_san_in<P: shakmaty::Position + Clone>(
+    pos: &P,
+    variant: Variant,
+    san: San,
+) -> Result<Move, MoveErrorKind> {
+    {
         // Fast path: shakmaty finds the one legal move that matches everything written.
         if let Ok(m) = san.to_move(pos) {
             return Ok(m);
@@ -414,7 +527,10 @@ impl Position {
                     [m] => return Ok(*m),
                     [] => {}
                     many => {
-                        let candidates = many.iter().map(|m| self.san(*m).to_string()).collect();
+                        let candidates = many
+                            .iter()
+                            .map(|m| SanPlus::from_move(pos.clone(), *m).to_string())
+                            .collect();
                         return Err(MoveErrorKind::Ambiguous { candidates });
                     }
                 }
@@ -444,9 +560,7 @@ impl Position {
                     })
                 };
                 if filter(pseudo_sources(pos, role.of(turn), to, capture)) {
-                    return Err(MoveErrorKind::SelfCheck {
-                        in_check: pos.is_check(),
-                    });
+                    return Err(explain_pseudo_legal(pos, variant));
                 }
                 if filter(pseudo_sources(pos, role.of(!turn), to, capture)) {
                     return Err(MoveErrorKind::WrongSide { turn });
@@ -471,30 +585,27 @@ impl Position {
                 };
                 Err(MoveErrorKind::CannotCastle { side, reason })
             }
-            San::Put { .. } | San::Null => Err(MoveErrorKind::NotAChessMove),
+            San::Put { role, to } => Err(explain_drop(pos, variant, role, to)),
+            San::Null => Err(MoveErrorKind::NotAChessMove),
         }
     }
+}
 
-    /// Resolves a parsed UCI move (`e2e4`, `e7e8q`, `e1g1` or Chess960's `e1h1`).
-    ///
-    /// # Errors
-    ///
-    /// [`MoveError`]: no piece on the origin, wrong side, unreachable, self-check, promotion.
-    pub fn resolve_uci(&self, uci: UciMove) -> Result<Move, MoveError> {
-        self.resolve_uci_kind(uci, None, None)
-            .map_err(|kind| MoveError::new(uci.to_string(), kind))
-    }
-
-    /// Resolves a move given by its origin and destination, optionally checking the named piece
-    /// and whether the text says capture (long algebraic notation: `Ng1-f3`, `e4xd5`).
-    pub(crate) fn resolve_uci_kind(
-        &self,
-        uci: UciMove,
-        named: Option<Role>,
-        capture: Option<bool>,
-    ) -> Result<Move, MoveErrorKind> {
-        let pos = self.chess();
+fn resolve_uci_in<P: shakmaty::Position + Clone>(
+    pos: &P,
+    variant: Variant,
+    uci: UciMove,
+    named: Option<Role>,
+    capture: Option<bool>,
+) -> Result<Move, MoveErrorKind> {
+    {
         let turn = pos.turn();
+        if let UciMove::Put { role, to } = uci {
+            return match uci.to_move(pos) {
+                Ok(m) => Ok(m),
+                Err(_) => Err(explain_drop(pos, variant, role, to)),
+            };
+        }
         let UciMove::Normal {
             from,
             to,
@@ -532,30 +643,20 @@ impl Position {
             return Err(MoveErrorKind::MissingPromotion);
         }
         if reachable {
-            return Err(MoveErrorKind::SelfCheck {
-                in_check: pos.is_check(),
-            });
+            return Err(explain_pseudo_legal(pos, variant));
         }
         if piece.role == Role::King && from.distance(to) == 2 && from.rank() == to.rank() {
             let side = CastlingSide::from_king_side(to.file() > from.file());
-            return self.resolve_san_kind(San::Castle(side));
+            return resolve_san_in(pos, variant, San::Castle(side));
         }
         Err(MoveErrorKind::Unreachable { piece, from, to })
-    }
-
-    /// The legal moves.
-    pub fn legal_moves(&self) -> MoveList {
-        self.chess().legal_moves()
-    }
-
-    /// The canonical SAN (with `+`/`#`) of every legal move, e.g. for a "did you mean".
-    pub fn legal_sans(&self) -> Vec<SanPlus> {
-        self.legal_moves().iter().map(|m| self.san(*m)).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::Position as _;
+
     use super::*;
 
     fn at(fen: &str) -> Position {

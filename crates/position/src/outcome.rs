@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use shakmaty::{Color, Position as _};
+use shakmaty::{Color, Outcome, variant::Variant};
 
-use crate::position::Position;
+use crate::position::{Position, with_pos};
 
 /// Why the game is over, or may be declared drawn.
 #[non_exhaustive]
@@ -26,6 +26,14 @@ pub enum Termination {
     FivefoldRepetition,
     /// 100 plies without a capture or pawn move: a draw may be claimed.
     FiftyMoveRule,
+    /// The game ended by a rule of its variant: a king on the hill, a third check, an
+    /// explosion, a king across the finish line, the horde or all pieces gone, …
+    VariantEnd {
+        /// The variant.
+        variant: Variant,
+        /// The winner; `None` for a draw (two kings finishing the race together).
+        winner: Option<Color>,
+    },
     /// The same position a third time: a draw may be claimed.
     ThreefoldRepetition,
 }
@@ -49,6 +57,10 @@ impl Termination {
             Termination::Checkmate {
                 winner: Color::Black,
             } => "0-1",
+            Termination::VariantEnd {
+                winner: Some(winner),
+                ..
+            } => winner.fold_wb("1-0", "0-1"),
             _ => "1/2-1/2",
         }
     }
@@ -56,7 +68,19 @@ impl Termination {
 
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Termination::VariantEnd { variant, winner } = *self {
+            let name = crate::variant::display_name(variant);
+            return match winner {
+                Some(winner) => write!(
+                    f,
+                    "a {} win by the rules of {name}",
+                    winner.fold_wb("white", "black")
+                ),
+                None => write!(f, "a draw by the rules of {name}"),
+            };
+        }
         f.write_str(match self {
+            Termination::VariantEnd { .. } => "variant end",
             Termination::Checkmate {
                 winner: Color::White,
             } => "white mates",
@@ -128,8 +152,23 @@ impl Position {
     /// # Ok::<_, tabia_position::MoveError>(())
     /// ```
     pub fn termination(&self, history: &History) -> Option<Termination> {
-        let chess = self.chess();
-        let halfmoves = chess.halfmoves();
+        with_pos!(self, |p| self.termination_of(p, history))
+    }
+
+    /// How the game ends in this position whatever led to it, the endings that decide a
+    /// result beyond doubt: a variant's own ending, checkmate, stalemate. The first thing
+    /// [`Position::termination`] looks at.
+    pub(crate) fn decided(&self) -> Option<Termination> {
+        with_pos!(self, |p| self.decided_of(p))
+    }
+
+    fn decided_of<P: shakmaty::Position>(&self, chess: &P) -> Option<Termination> {
+        if let Outcome::Known(outcome) = chess.variant_outcome() {
+            return Some(Termination::VariantEnd {
+                variant: self.variant(),
+                winner: outcome.winner(),
+            });
+        }
         if chess.legal_moves().is_empty() {
             return Some(if chess.is_check() {
                 Termination::Checkmate {
@@ -138,6 +177,18 @@ impl Position {
             } else {
                 Termination::Stalemate
             });
+        }
+        None
+    }
+
+    fn termination_of<P: shakmaty::Position>(
+        &self,
+        chess: &P,
+        history: &History,
+    ) -> Option<Termination> {
+        let halfmoves = chess.halfmoves();
+        if let Some(decided) = self.decided_of(chess) {
+            return Some(decided);
         }
         if chess.is_insufficient_material() {
             return Some(Termination::InsufficientMaterial);
@@ -178,7 +229,7 @@ mod tests {
     fn repetitions_are_counted() {
         let shuffle = "Nf3 Nf6 Ng1 Ng8";
         let (pos, history) = play(shuffle);
-        assert_eq!(history.repetitions(pos.chess().halfmoves()), 2);
+        assert_eq!(history.repetitions(pos.halfmoves()), 2);
         assert_eq!(pos.termination(&history), None);
         let (pos, history) = play(&[shuffle; 2].join(" "));
         assert_eq!(

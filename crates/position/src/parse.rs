@@ -15,6 +15,7 @@ use crate::{
     edit::Editor,
     moves::{MoveError, MoveErrorKind},
     position::{Position, SetupError},
+    variant::GameVariant,
 };
 
 /// Why a position argument could not be read: bad syntax, or an illegal position.
@@ -96,9 +97,41 @@ impl Position {
     /// [`ParsePositionError`]: the syntax error with its position, or every problem of an
     /// illegal position.
     pub fn from_arg(text: &str) -> Result<Position, ParsePositionError> {
-        Editor::from_arg(text)
-            .map_err(ParsePositionError::Syntax)?
-            .position()
+        Position::from_arg_variant(text, None)
+    }
+
+    /// Reads a position argument under the rules of `variant`; with `None`, the rules the
+    /// position's own fields imply (Crazyhouse when it has pockets, Three-check when it has
+    /// check counters, else standard chess or Chess960 as the castling letters say).
+    /// `startpos` is the variant's starting position.
+    ///
+    /// ```
+    /// use tabia_position::{EpRule, Position, parse_variant};
+    ///
+    /// let horde = parse_variant("Horde")?;
+    /// let pos = Position::from_arg_variant("startpos", Some(horde))?;
+    /// assert_eq!(pos.epd(EpRule::Legal), "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq -");
+    /// let pos = Position::from_arg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +1+0")?;
+    /// assert_eq!(pos.epd(EpRule::Legal), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+3");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::from_arg`].
+    pub fn from_arg_variant(
+        text: &str,
+        variant: Option<GameVariant>,
+    ) -> Result<Position, ParsePositionError> {
+        if text.trim() == "startpos"
+            && let Some(variant) = variant
+        {
+            return Ok(Position::new_variant(variant.variant));
+        }
+        let editor = Editor::from_arg(text).map_err(ParsePositionError::Syntax)?;
+        let variant = variant.unwrap_or_else(|| editor.implied_variant().into());
+        editor
+            .position_variant(variant)
             .map_err(ParsePositionError::Illegal)
     }
 

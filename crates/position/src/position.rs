@@ -3,8 +3,13 @@
 
 use std::{fmt, str::FromStr};
 
+use std::num::NonZeroU32;
+
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position as _, Setup, san::SanPlus,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move,
+    MoveList, Position as _, RemainingChecks, Setup,
+    san::SanPlus,
+    variant::{Variant, VariantPosition},
     zobrist::Zobrist64,
 };
 
@@ -99,10 +104,58 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-/// A legal position of standard chess or Chess960, with the rules of [`shakmaty::Chess`].
+/// The rules of a [`Position`]: standard chess (and Chess960) straight on [`Chess`], every
+/// other variant through shakmaty's [`VariantPosition`] (boxed, so that a standard position
+/// stays small and cheap to copy).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Rules {
+    /// Standard chess or Chess960.
+    Chess(Chess),
+    /// Any other variant (never `VariantPosition::Chess`).
+    Variant(Box<VariantPosition>),
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::Chess(Chess::default())
+    }
+}
+
+/// Evaluates `$body` with `$p` bound to the shakmaty position of a [`Position`], once per
+/// arm: standard chess runs on `Chess` itself, without any dispatch per call.
+macro_rules! with_pos {
+    ($pos:expr, |$p:ident| $body:expr) => {
+        match &$pos.rules {
+            $crate::position::Rules::Chess($p) => $body,
+            $crate::position::Rules::Variant(v) => {
+                let $p: &shakmaty::variant::VariantPosition = v;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_pos;
+
+/// Like [`with_pos`], with `$p` mutable.
+macro_rules! with_pos_mut {
+    ($pos:expr, |$p:ident| $body:expr) => {
+        match &mut $pos.rules {
+            $crate::position::Rules::Chess($p) => $body,
+            $crate::position::Rules::Variant(v) => {
+                let $p: &mut shakmaty::variant::VariantPosition = v;
+                $body
+            }
+        }
+    };
+}
+
+/// A legal position of standard chess, Chess960 or a lichess variant (Antichess, Atomic,
+/// Crazyhouse, Horde, King of the Hill, Racing Kings, Three-check), with shakmaty's rules.
 ///
 /// It keeps the en-passant square of every double push, so its writers can emit any
 /// [`EpRule`]; equality and [`PositionKey`] only see the square when a capture is legal.
+/// Standard chess is played on [`shakmaty::Chess`] directly; the variants through
+/// [`VariantPosition`].
 ///
 /// ```
 /// use tabia_position::{EpRule, Position};
@@ -111,15 +164,54 @@ impl std::error::Error for SetupError {}
 /// assert_eq!(pos.fen(EpRule::Always), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 /// assert_eq!(pos.zobrist(), 0x463b_9618_1691_fc9c);
 /// ```
+///
+/// A variant:
+///
+/// ```
+/// use tabia_position::{EpRule, Position, Variant};
+///
+/// let mut pos = Position::new_variant(Variant::Crazyhouse);
+/// for san in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qxa2", "Rxa2"] {
+///     pos = pos.after(san)?;
+/// }
+/// assert_eq!(pos.fen(EpRule::Legal), "rnb1kbnr/ppp1pppp/8/8/8/2N5/RPPP1PPP/2BQKBNR[QPpp] b Kkq - 0 4");
+/// let pos = pos.after("@b4")?;
+/// assert_eq!(pos.epd(EpRule::Legal), "rnb1kbnr/ppp1pppp/8/8/1p6/2N5/RPPP1PPP/2BQKBNR[QPp] w Kkq -");
+/// # Ok::<_, tabia_position::MoveError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Position {
-    chess: Chess,
+    pub(crate) rules: Rules,
 }
 
 impl Position {
     /// The standard starting position.
     pub fn new() -> Position {
         Position::default()
+    }
+
+    /// The starting position of `variant`.
+    ///
+    /// ```
+    /// use tabia_position::{EpRule, Position, Variant};
+    ///
+    /// let pos = Position::new_variant(Variant::RacingKings);
+    /// assert_eq!(pos.fen(EpRule::Always), "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1");
+    /// ```
+    pub fn new_variant(variant: Variant) -> Position {
+        Position::from_variant_position(VariantPosition::new(variant))
+    }
+
+    /// The position of shakmaty's [`VariantPosition`] (standard chess stays on `Chess`).
+    pub fn from_variant_position(pos: VariantPosition) -> Position {
+        match pos {
+            VariantPosition::Chess(chess) => Position {
+                rules: Rules::Chess(chess),
+            },
+            other => Position {
+                rules: Rules::Variant(Box::new(other)),
+            },
+        }
     }
 
     /// A position from a setup, in standard chess or Chess960 as the castling rights say
@@ -140,7 +232,9 @@ impl Position {
     /// [`SetupError`] with every [`Problem`] found.
     pub fn from_setup_with_mode(setup: Setup, mode: CastlingMode) -> Result<Position, SetupError> {
         match Chess::from_setup(setup.clone(), mode) {
-            Ok(chess) => Ok(Position { chess }),
+            Ok(chess) => Ok(Position {
+                rules: Rules::Chess(chess),
+            }),
             Err(err) => {
                 let mut problems = crate::validate::validate_setup(&setup, mode);
                 if problems.is_empty() {
@@ -153,49 +247,168 @@ impl Position {
         }
     }
 
-    /// The shakmaty position.
-    pub fn chess(&self) -> &Chess {
-        &self.chess
+    /// A position of `variant` from a setup (its pockets, promoted pieces and check counters
+    /// included), with the castling mode given. Standard chess is checked as by
+    /// [`Position::from_setup_with_mode`]; a variant by shakmaty's rules for it.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] with every problem found.
+    pub fn from_setup_variant(
+        setup: Setup,
+        variant: Variant,
+        mode: CastlingMode,
+    ) -> Result<Position, SetupError> {
+        if variant == Variant::Chess {
+            return Position::from_setup_with_mode(setup, mode);
+        }
+        match VariantPosition::from_setup(variant, setup, mode) {
+            Ok(pos) => Ok(Position::from_variant_position(pos)),
+            Err(err) => Err(SetupError::new(crate::validate::variant_problems(
+                variant,
+                err.kinds(),
+            ))),
+        }
     }
 
-    /// Consumes `self` into the shakmaty position.
+    /// The shakmaty position of standard chess or Chess960.
+    ///
+    /// # Panics
+    ///
+    /// On a position of another variant: use [`Position::as_chess`] or
+    /// [`Position::variant_position`] where variants may come.
+    pub fn chess(&self) -> &Chess {
+        match &self.rules {
+            Rules::Chess(chess) => chess,
+            Rules::Variant(v) => panic!(
+                "Position::chess on a {} position (use as_chess or variant_position)",
+                v.variant()
+            ),
+        }
+    }
+
+    /// The shakmaty position, if this is standard chess or Chess960.
+    pub fn as_chess(&self) -> Option<&Chess> {
+        match &self.rules {
+            Rules::Chess(chess) => Some(chess),
+            Rules::Variant(_) => None,
+        }
+    }
+
+    /// Consumes `self` into the shakmaty position of standard chess or Chess960.
+    ///
+    /// # Panics
+    ///
+    /// On a position of another variant (see [`Position::into_variant_position`]).
     pub fn into_chess(self) -> Chess {
-        self.chess
+        match self.rules {
+            Rules::Chess(chess) => chess,
+            Rules::Variant(v) => panic!(
+                "Position::into_chess on a {} position (use into_variant_position)",
+                v.variant()
+            ),
+        }
+    }
+
+    /// The position as shakmaty's [`VariantPosition`] (a copy), whatever the variant.
+    pub fn variant_position(&self) -> VariantPosition {
+        self.clone().into_variant_position()
+    }
+
+    /// Consumes `self` into shakmaty's [`VariantPosition`].
+    pub fn into_variant_position(self) -> VariantPosition {
+        match self.rules {
+            Rules::Chess(chess) => VariantPosition::Chess(chess),
+            Rules::Variant(v) => *v,
+        }
+    }
+
+    /// The variant whose rules the position follows ([`Variant::Chess`] for standard chess and
+    /// Chess960).
+    pub fn variant(&self) -> Variant {
+        match &self.rules {
+            Rules::Chess(_) => Variant::Chess,
+            Rules::Variant(v) => v.variant(),
+        }
     }
 
     /// The side to move.
     pub fn turn(&self) -> Color {
-        self.chess.turn()
+        with_pos!(self, |p| p.turn())
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        with_pos!(self, |p| p.board())
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        with_pos!(self, |p| p.is_check())
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmoves(&self) -> u32 {
+        with_pos!(self, |p| p.halfmoves())
+    }
+
+    /// The number of the move, from 1.
+    pub fn fullmoves(&self) -> NonZeroU32 {
+        with_pos!(self, |p| p.fullmoves())
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        with_pos!(self, |p| p.legal_moves())
+    }
+
+    /// Crazyhouse: the pieces in hand of each side.
+    pub fn pockets(&self) -> Option<&ByColor<ByRole<u8>>> {
+        with_pos!(self, |p| p.pockets())
+    }
+
+    /// Three-check: how many more checks each side has to give.
+    pub fn remaining_checks(&self) -> Option<&ByColor<RemainingChecks>> {
+        with_pos!(self, |p| p.remaining_checks())
+    }
+
+    /// Crazyhouse: the promoted pieces (they go back to the pocket as pawns when taken).
+    pub fn promoted(&self) -> Bitboard {
+        with_pos!(self, |p| p.promoted())
     }
 
     /// Standard chess or Chess960 castling.
     pub fn castling_mode(&self) -> CastlingMode {
-        self.chess.castles().mode()
+        with_pos!(self, |p| p.castles().mode())
     }
 
-    /// The setup (all six FEN fields) with the en-passant square of `ep`.
+    /// The setup (all six FEN fields, and the pockets and check counters of a variant) with
+    /// the en-passant square of `ep`.
     pub fn setup(&self, ep: EpRule) -> Setup {
-        self.chess.to_setup(ep.mode())
+        with_pos!(self, |p| p.to_setup(ep.mode()))
     }
 
     /// The en-passant square under `ep`.
     pub fn ep_square(&self, ep: EpRule) -> Option<shakmaty::Square> {
-        self.chess.ep_square(ep.mode())
+        with_pos!(self, |p| p.ep_square(ep.mode()))
     }
 
     /// Plays a move known to be legal (one from [`Position::parse_move`] or the legal moves).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
-        self.chess.play_unchecked(m);
+        with_pos_mut!(self, |p| p.play_unchecked(m));
     }
 
     /// Plays `m` if it is legal; otherwise leaves the position unchanged and returns `false`.
     pub fn play(&mut self, m: Move) -> bool {
-        if self.chess.is_legal(m) {
-            self.chess.play_unchecked(m);
-            true
-        } else {
-            false
-        }
+        with_pos_mut!(self, |p| {
+            if p.is_legal(m) {
+                p.play_unchecked(m);
+                true
+            } else {
+                false
+            }
+        })
     }
 
     /// Plays a null move (`--` in PGN): the other side is to move, the en-passant square is
@@ -210,20 +423,21 @@ impl Position {
     /// # Ok::<_, tabia_position::MoveError>(())
     /// ```
     pub fn play_null(&mut self) -> bool {
-        if self.chess.is_check() {
+        if self.is_check() {
             return false;
         }
         let mode = self.castling_mode();
-        let mut setup = self.chess.to_setup(EnPassantMode::Always);
+        let variant = self.variant();
+        let mut setup = self.setup(EpRule::Always);
         let mover = setup.turn;
         setup.swap_turn();
         setup.halfmoves = setup.halfmoves.saturating_add(1);
         if mover == Color::Black {
             setup.fullmoves = setup.fullmoves.saturating_add(1);
         }
-        match Chess::from_setup(setup, mode) {
-            Ok(chess) => {
-                self.chess = chess;
+        match VariantPosition::from_setup(variant, setup, mode) {
+            Ok(pos) => {
+                *self = Position::from_variant_position(pos);
                 true
             }
             Err(_) => false,
@@ -241,7 +455,7 @@ impl Position {
     /// # Ok::<_, tabia_position::MoveError>(())
     /// ```
     pub fn san(&self, m: Move) -> SanPlus {
-        SanPlus::from_move(self.chess.clone(), m)
+        with_pos!(self, |p| SanPlus::from_move(p.clone(), m))
     }
 
     /// The FEN of the position, with the en-passant square of `ep`.
@@ -268,54 +482,46 @@ impl Position {
     pub fn write_fen(&self, buf: &mut Vec<u8>, ep: EpRule) {
         self.write_epd(buf, ep);
         buf.push(b' ');
-        write::push_u32(buf, self.chess.halfmoves());
+        write::push_u32(buf, self.halfmoves());
         buf.push(b' ');
-        write::push_u32(buf, self.chess.fullmoves().get());
+        write::push_u32(buf, self.fullmoves().get());
     }
 
-    /// Appends the EPD's four position fields to `buf` (ASCII).
+    /// Appends the EPD's four position fields to `buf` (ASCII); for Crazyhouse the pockets
+    /// after the placement (`[QPpp]`, promoted pieces marked `~`), for Three-check the check
+    /// counters after the en-passant field (`3+3`), as lichess and python-chess write them.
     pub fn write_epd(&self, buf: &mut Vec<u8>, ep: EpRule) {
-        let board = self.chess.board();
-        write::push_placement(buf, board);
-        buf.push(b' ');
-        buf.push(self.chess.turn().fold_wb(b'w', b'b'));
-        buf.push(b' ');
-        let castles = self.chess.castles();
-        let rights = castles.castling_rights();
-        if castles.mode() == CastlingMode::Standard {
-            write::push_standard_castling(buf, rights);
-        } else {
-            write::push_castling(buf, board, rights);
-        }
-        buf.push(b' ');
-        match self.chess.ep_square(ep.mode()) {
-            Some(sq) => {
-                buf.push(sq.file().char() as u8);
-                buf.push(sq.rank().char() as u8);
-            }
-            None => buf.push(b'-'),
-        }
+        with_pos!(self, |p| write_epd_of(p, buf, ep))
     }
 
     /// The position key: placement, side to move, castling rights and the en-passant square only
     /// when a capture is legal; no clocks. Two positions that differ only in move counters or
-    /// in an unusable en-passant square have the same key.
+    /// in an unusable en-passant square have the same key. Variants add their rules, pockets
+    /// and check counters.
     pub fn key(&self) -> PositionKey {
-        PositionKey::from_chess(&self.chess)
+        match &self.rules {
+            Rules::Chess(chess) => PositionKey::from_chess(chess),
+            Rules::Variant(v) => PositionKey::from_variant(v),
+        }
     }
 
-    /// The 64-bit Polyglot Zobrist hash (en passant only when a capture is legal, no clocks).
+    /// The 64-bit Polyglot Zobrist hash (en passant only when a capture is legal, no clocks);
+    /// variants add shakmaty's keys for pockets, promoted pieces and check counters.
     pub fn zobrist(&self) -> u64 {
-        self.chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+        with_pos!(self, |p| p
+            .zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
+            .0)
     }
 
     /// Plays the legal move `m` and returns the new Polyglot hash, updated incrementally from
     /// `hash` (this position's [`Position::zobrist`]) when shakmaty can, else from scratch.
+    #[inline]
     pub fn play_zobrist(&mut self, hash: u64, m: Move) -> u64 {
-        let next =
-            self.chess
-                .update_zobrist_hash::<Zobrist64>(Zobrist64(hash), m, EnPassantMode::Legal);
-        self.chess.play_unchecked(m);
+        let next = with_pos_mut!(self, |p| {
+            let next = p.update_zobrist_hash::<Zobrist64>(Zobrist64(hash), m, EnPassantMode::Legal);
+            p.play_unchecked(m);
+            next
+        });
         match next {
             Some(z) => z.0,
             None => self.zobrist(),
@@ -323,9 +529,56 @@ impl Position {
     }
 }
 
+/// The EPD fields of any shakmaty position into `buf`.
+#[inline]
+fn write_epd_of<P: shakmaty::Position>(p: &P, buf: &mut Vec<u8>, ep: EpRule) {
+    let board = p.board();
+    let promoted = p.promoted();
+    if promoted.is_empty() {
+        write::push_placement(buf, board);
+    } else {
+        write::push_placement_promoted(buf, board, promoted);
+    }
+    if let Some(pockets) = p.pockets() {
+        write::push_pockets(buf, pockets);
+    }
+    buf.push(b' ');
+    buf.push(p.turn().fold_wb(b'w', b'b'));
+    buf.push(b' ');
+    let castles = p.castles();
+    let rights = castles.castling_rights();
+    if castles.mode() == CastlingMode::Standard {
+        write::push_standard_castling(buf, rights);
+    } else {
+        write::push_castling(buf, board, rights);
+    }
+    buf.push(b' ');
+    match p.ep_square(ep.mode()) {
+        Some(sq) => {
+            buf.push(sq.file().char() as u8);
+            buf.push(sq.rank().char() as u8);
+        }
+        None => buf.push(b'-'),
+    }
+    if let Some(checks) = p.remaining_checks() {
+        buf.push(b' ');
+        write::push_u32(buf, u32::from(checks.white));
+        buf.push(b'+');
+        write::push_u32(buf, u32::from(checks.black));
+    }
+}
+
 impl From<Chess> for Position {
     fn from(chess: Chess) -> Position {
-        Position { chess }
+        Position {
+            rules: Rules::Chess(chess),
+        }
+    }
+}
+
+impl From<VariantPosition> for Position {
+    fn from(pos: VariantPosition) -> Position {
+        Position::from_variant_position(pos)
     }
 }
 

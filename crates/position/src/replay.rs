@@ -3,18 +3,18 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingMode, Color, Move, Position as _};
+use shakmaty::{Color, Move};
 use tabia_notation::{
     fen::Fen,
     pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag, SanPlus},
 };
 
 use crate::{
-    convert,
     edit::Editor,
     moves::MoveError,
     outcome::{History, Termination},
     position::{EpRule, Position},
+    variant::{GameVariant, UnknownVariant, parse_variant},
     warning::{Warning, WarningKind},
 };
 
@@ -75,7 +75,7 @@ impl StartTags {
 pub enum ReplayErrorKind {
     /// The `FEN` tag is not a legal position (the message says why).
     StartPosition(String),
-    /// The `Variant` tag names a variant other than standard chess or Chess960.
+    /// The `Variant` tag names rules tabia does not play (see [`crate::parse_variant`]).
     UnsupportedVariant(String),
     /// A move is not legal.
     IllegalMove {
@@ -122,7 +122,7 @@ impl fmt::Display for ReplayErrorKind {
         match self {
             ReplayErrorKind::StartPosition(message) => write!(f, "bad FEN tag: {message}"),
             ReplayErrorKind::UnsupportedVariant(variant) => {
-                write!(f, "variant `{variant}` is not supported")
+                write!(f, "{}", UnknownVariant::named(variant))
             }
             ReplayErrorKind::IllegalMove {
                 numbered,
@@ -197,29 +197,22 @@ pub(crate) fn start_from_tags(
     start: Origin,
 ) -> Result<Position, ReplayError> {
     let at = Some(start);
-    let mode = match variant {
-        Some(variant) => match convert::variant_mode(variant) {
-            Some(mode) => Some(mode),
-            None => {
-                return Err(ReplayError::new(
-                    ReplayErrorKind::UnsupportedVariant(variant.to_owned()),
-                    at,
-                ));
-            }
-        },
-        None => None,
+    let variant = match variant {
+        Some(variant) => parse_variant(variant).map_err(|err| {
+            ReplayError::new(
+                ReplayErrorKind::UnsupportedVariant(err.name().to_owned()),
+                at,
+            )
+        })?,
+        None => GameVariant::STANDARD,
     };
     let Some(fen) = fen else {
-        return Ok(Position::new());
+        return Ok(Position::new_variant(variant.variant));
     };
     let fen = Fen::from_ascii_lenient(fen.as_bytes())
         .map_err(|err| ReplayError::new(ReplayErrorKind::StartPosition(err.message()), at))?;
     let editor = Editor::from_fen(&fen);
-    let mode = match mode {
-        Some(CastlingMode::Chess960) => CastlingMode::Chess960,
-        _ => editor.castling_mode(),
-    };
-    editor.position_with_mode(mode).map_err(|err| {
+    editor.position_variant(variant).map_err(|err| {
         let message = err
             .problems()
             .iter()
@@ -232,7 +225,7 @@ pub(crate) fn start_from_tags(
 
 /// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
 fn numbered(before: &Position, san: SanPlus) -> String {
-    let number = before.chess().fullmoves();
+    let number = before.fullmoves();
     match before.turn() {
         Color::White => format!("{number}. {san}"),
         Color::Black => format!("{number}... {san}"),
@@ -268,7 +261,7 @@ pub(crate) fn resolve_move(
             }
             Err(crate::moves::MoveErrorKind::NullMoveInCheck)
         }
-        other => pos.resolve_san_kind(convert::san(other)),
+        other => pos.resolve_san_kind(crate::convert::san(other)),
     };
     match result {
         Ok(m) => Ok(Some(m)),
@@ -485,11 +478,15 @@ pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
 /// As [`check_game`].
 pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
     let mut replayed = replay(game, f)?;
-    // Only mate and stalemate decide a result beyond doubt: databases score time forfeits
-    // against a bare king, and games drawn by the 75-move rule or fivefold repetition, in
-    // ways a check would flag wrongly.
-    let decided =
-        |t: &Termination| matches!(t, Termination::Checkmate { .. } | Termination::Stalemate);
+    // Only mate, stalemate and a variant's own ending decide a result beyond doubt:
+    // databases score time forfeits against a bare king, and games drawn by the 75-move rule
+    // or fivefold repetition, in ways a check would flag wrongly.
+    let decided = |t: &Termination| {
+        matches!(
+            t,
+            Termination::Checkmate { .. } | Termination::Stalemate | Termination::VariantEnd { .. }
+        )
+    };
     if let Some(termination) = replayed.termination.filter(decided) {
         let result = claimed_result(game);
         if result != "*" && result != termination.result() {

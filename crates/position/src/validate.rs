@@ -235,6 +235,56 @@ impl fmt::Display for Problem {
     }
 }
 
+/// The problems shakmaty finds in a setup of a variant, each with a message.
+pub(crate) fn variant_problems(
+    variant: shakmaty::variant::Variant,
+    kinds: PositionErrorKinds,
+) -> Vec<Problem> {
+    let name = crate::variant::display_name(variant);
+    let mut problems = Vec::new();
+    for (kind, message) in [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a king is missing"),
+        (PositionErrorKinds::TOO_MANY_KINGS, "too many kings"),
+        (
+            PositionErrorKinds::PAWNS_ON_BACKRANK,
+            "a pawn stands on a back rank",
+        ),
+        (
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+            "castling rights without king and rook in place",
+        ),
+        (
+            PositionErrorKinds::INVALID_EP_SQUARE,
+            "the en-passant square is not behind a pawn that just moved two squares",
+        ),
+        (
+            PositionErrorKinds::OPPOSITE_CHECK,
+            "the side not to move is in check",
+        ),
+        (
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+            "the king is in a check that no legal move could give",
+        ),
+        (
+            PositionErrorKinds::TOO_MUCH_MATERIAL,
+            "too much material: more than promotions could give",
+        ),
+    ] {
+        if kinds.contains(kind) {
+            problems.push(Problem::Other {
+                message: format!("{message} ({name})"),
+            });
+        }
+    }
+    if kinds.contains(PositionErrorKinds::VARIANT) || problems.is_empty() {
+        problems.push(Problem::Other {
+            message: format!("not a legal position of {name}"),
+        });
+    }
+    problems
+}
+
 fn count(bb: Bitboard) -> u32 {
     bb.count() as u32
 }

@@ -1,7 +1,7 @@
 //! Writers of the FEN and EPD fields straight from a board into a byte buffer: no formatting
 //! machinery, no allocation when the buffer has room.
 
-use shakmaty::{Bitboard, Board, Color, Rank, Role};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, Rank, Role, Square};
 
 /// FEN letters by piece code: bit 3 white, bits 0–2 the role planes of [`codes`].
 const LETTERS: &[u8; 16] = b".pnbrqk..PNBRQK.";
@@ -109,6 +109,50 @@ pub(crate) fn push_placement(buf: &mut Vec<u8>, board: &Board) {
         n += 1;
     }
     buf.extend_from_slice(&out[..n - 1]);
+}
+
+/// Appends the placement with a `~` after each promoted piece (Crazyhouse).
+pub(crate) fn push_placement_promoted(buf: &mut Vec<u8>, board: &Board, promoted: Bitboard) {
+    for rank in (0..8u32).rev() {
+        let mut empty = 0u8;
+        for file in 0..8u32 {
+            let sq = Square::new(rank * 8 + file);
+            match board.piece_at(sq) {
+                Some(piece) => {
+                    if empty > 0 {
+                        buf.push(b'0' + empty);
+                        empty = 0;
+                    }
+                    buf.push(piece.char() as u8);
+                    if promoted.contains(sq) {
+                        buf.push(b'~');
+                    }
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            buf.push(b'0' + empty);
+        }
+        if rank > 0 {
+            buf.push(b'/');
+        }
+    }
+}
+
+/// Appends the Crazyhouse pockets, `[QPpp]`: white's pieces then black's, kings first and
+/// pawns last (as python-chess and shakmaty write them).
+pub(crate) fn push_pockets(buf: &mut Vec<u8>, pockets: &ByColor<ByRole<u8>>) {
+    buf.push(b'[');
+    for color in Color::ALL {
+        for role in Role::ALL.into_iter().rev() {
+            let letter = role.of(color).char() as u8;
+            for _ in 0..*pockets.get(color).get(role) {
+                buf.push(letter);
+            }
+        }
+    }
+    buf.push(b']');
 }
 
 /// Appends the castling field of standard chess (rooks in the corners): `KQkq`, a subset, or

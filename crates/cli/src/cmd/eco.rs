@@ -1,25 +1,19 @@
 //! `tabia eco`: name the opening of games (TSV, NDJSON, or re-emitted with tags) or of
 //! positions, with the embedded table or one loaded at run time.
 
-use std::{
-    borrow::Cow,
-    fs,
-    io::{BufRead, Write as _},
-    mem,
-    path::PathBuf,
-};
+use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
-use tabia_notation::pgn::{GameError, Origin, RawGame, Reader};
+use tabia_notation::pgn::{GameError, Origin, RawGame};
 use tabia_position::{ParsePositionError, Position};
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
     output,
-    parallel::{Sink, Weigh},
+    parallel::Sink,
     report::Diagnostic,
     session::Session,
 };
@@ -77,56 +71,40 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 tag_game(&name, table, sink, number, raw);
             })?;
         } else {
-            // Classifying is cheap next to splitting the input into games: the reader thread
-            // classifies as it reads (one pass, the rest of each movetext skipped), and the
-            // workers only write the lines.
-            session.pipeline(
-                input,
-                |reader| classified_games(reader, table),
-                |sink, number, item| write_item(&name, args.json, sink, number, item),
-            )?;
+            // The reader thread only splits the input into games; each worker classifies its
+            // games (one pass, the movetext after the opening skipped unread), so `-j` scales.
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                let item = classify(table, raw);
+                write_item(&name, args.json, sink, number, &item);
+            })?;
         }
     }
     Ok(session.finish()?)
 }
 
-/// What the reader thread makes of one game.
+/// What a worker makes of one game.
 struct Item<'t>(Result<Classification<'t>, ItemError>);
 
 enum ItemError {
-    Syntax(tabia_notation::Error),
+    Game(GameError),
     Classify(ClassifyError),
 }
 
-impl Weigh for Item<'_> {
-    fn weight(&self) -> usize {
-        mem::size_of::<Item<'_>>()
+/// Classifies one game.
+fn classify<'t>(table: &'t Table, raw: &RawGame) -> Item<'t> {
+    match raw.visit(&mut GameVisitor::new(table)) {
+        Ok(Ok(class)) => Item(Ok(class)),
+        Ok(Err(err)) => Item(Err(ItemError::Classify(err))),
+        Err(err) => Item(Err(ItemError::Game(err))),
     }
-}
-
-/// The games of an input, classified as they are read.
-fn classified_games(
-    reader: Box<dyn BufRead + Send>,
-    table: &Table,
-) -> impl Iterator<Item = anyhow::Result<Item<'_>>> + Send {
-    let mut reader = Reader::new(reader);
-    let mut visitor = GameVisitor::new(table);
-    std::iter::from_fn(move || match reader.read_game(&mut visitor) {
-        Ok(None) => None,
-        Ok(Some(Ok(class))) => Some(Ok(Item(Ok(class)))),
-        Ok(Some(Err(err))) => Some(Ok(Item(Err(ItemError::Classify(err))))),
-        Err(GameError::Syntax { error, .. }) => Some(Ok(Item(Err(ItemError::Syntax(error))))),
-        Err(GameError::Io(io)) => Some(Err(anyhow::Error::new(io).context("read error"))),
-        Err(other) => Some(Err(anyhow::Error::new(other))),
-    })
 }
 
 /// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
 fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<'_>) {
     match &item.0 {
         Ok(class) => write_game(&mut sink.out, name, json, number, *class),
-        Err(ItemError::Syntax(error)) => {
-            sink.reject(&Diagnostic::from_error(name, error).game(number), json);
+        Err(ItemError::Game(err)) => {
+            sink.reject(&Diagnostic::from_game_error(name, number, err), json);
         }
         Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, err), json),
     }

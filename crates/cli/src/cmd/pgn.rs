@@ -64,7 +64,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })?;
         } else if args.check {
             session.pipeline(input, raw_games, |sink, number, raw| {
-                let result = match raw.read(&mut Checker::new()) {
+                let result = match raw.visit(&mut Checker::new()) {
                     Ok(Ok(done)) => Ok(done),
                     Ok(Err(err)) => Err(CheckError::Rules(err)),
                     Err(err) => Err(CheckError::Syntax(err)),

@@ -66,12 +66,22 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             "4:39: game 1: illegal move 4... Nc6 (ply 8): no black knight can go to c6",
             "19:24: game 4: illegal move 3. Nd2 (ply 5): ambiguous, could be Nbd2 or Nfd2",
             "21:1: game 5: bad FEN tag: black has 2 kings",
-            "33:1: game 7: variant `Atomic` is not supported",
+            "33:1: game 7: variant `Seirawan` is not supported (tabia plays Standard, Chess960, \
+             From Position, Antichess, Atomic, Crazyhouse, Horde, King of the Hill, Racing Kings \
+             and Three-check)",
+            "46:1: game 9: variant `Shogi` is not supported (tabia plays Standard, Chess960, \
+             From Position, Antichess, Atomic, Crazyhouse, Horde, King of the Hill, Racing Kings \
+             and Three-check)",
+            "56:26: game 10: illegal move 3. N@f3 (ply 5): cannot drop a white knight on f3: \
+             there is none in the pocket",
+            "61:26: game 11: illegal move 3. N@f3 (ply 5): cannot drop a white knight on f3: \
+             pieces are dropped only in Crazyhouse",
+            "67:13: game 12: illegal move 2. Nf3 (ply 3): a capture is compulsory in Antichess",
         ]
     );
-    // Games 2, 3, 6 and 8 are written (their mainlines are legal).
+    // Games 2, 3, 6, 8, 13 and 14 are written (their mainlines are legal).
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
-    assert_eq!(stdout.matches("\n\n").count(), 4);
+    assert_eq!(stdout.matches("\n\n").count(), 6);
     assert!(stdout.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3\n"));
 }
 

@@ -101,32 +101,44 @@ pub struct RawGame {
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
     pub fn parse(&self) -> Result<Game, GameError> {
-        self.read(&mut GameBuilder::default())
+        self.visit(&mut GameBuilder::default())
     }
 
-    /// Reads the game into `visitor` (what [`RawGame::parse`] does with the builder of the
-    /// game tree), with errors located in the whole input it came from.
+    /// Reads the game into `visitor` (on any thread), with errors located in the whole input
+    /// it came from; gives what the visitor's `end_game` returned.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Origin, RawGame, SanPlus, Visitor};
+    /// use tabia_notation::pgn::{Origin, Reader, SanPlus, Skip, Visitor};
     ///
+    /// /// Counts the mainline moves.
+    /// #[derive(Default)]
     /// struct Plies(usize);
     /// impl Visitor for Plies {
     ///     type Output = usize;
-    ///     fn san(&mut self, _: SanPlus, _: Origin) { self.0 += 1; }
-    ///     fn end_game(&mut self) -> usize { std::mem::take(&mut self.0) }
+    ///     fn san(&mut self, _: SanPlus, _: Origin) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn begin_variation(&mut self) -> Skip {
+    ///         Skip(true)
+    ///     }
+    ///     fn end_game(&mut self) -> usize {
+    ///         std::mem::take(&mut self.0)
+    ///     }
     /// }
-    /// let start = Origin { offset: 0, line: 1, column: 1 };
-    /// let raw = RawGame { bytes: b"1. e4 e5 (1... c5) 2. Nf3 *".to_vec(), start };
-    /// assert_eq!(raw.read(&mut Plies(0))?, 4);
-    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    ///
+    /// let mut games = Reader::new(&b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n"[..]).raw_games();
+    /// let first = games.next().unwrap()?;
+    /// let second = games.next().unwrap()?;
+    /// assert_eq!(second.visit(&mut Plies::default())?, 1);
+    /// assert_eq!(first.visit(&mut Plies::default())?, 3);
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
     /// ```
-    pub fn read<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
+    pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
         // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
         let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
         let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
         match reader.read_game(visitor)? {
-            Some(game) => Ok(game),
+            Some(out) => Ok(out),
             None => Err(GameError::Syntax {
                 error: Error::new(ErrorKind::UnexpectedEof, 0..0),
                 start: self.start,
@@ -726,7 +738,10 @@ impl<R: Read> Reader<R> {
                 // Dots standing alone belong to a move number (`3. ... a6`).
                 b' ' | b'\t' | b'.' => self.pos += 1,
                 b'\n' | b'\r' => self.eat_line_end(),
-                b'a'..=b'z' | b'A'..=b'Z' | b'-' => {
+                // A move; `@` starts a pawn drop (Crazyhouse: `@e4`).
+                b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'@'
+                    if b != b'@' || data.get(1).is_some_and(|b| matches!(b, b'a'..=b'h')) =>
+                {
                     if let Err(err) = self.san(visitor) {
                         return Ok(Err(err));
                     }

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use tabia_notation::{
     Color, Piece, Role, Square,
-    fen::{Board, Castling, CastlingToken, Fen},
+    fen::{Board, Castling, CastlingToken, Checks, Fen, Pockets},
 };
 
 use crate::{expect_file, fixtures};
@@ -85,6 +85,23 @@ pub(crate) fn square() -> impl Strategy<Value = Square> {
     (0u8..64).prop_map(|i| Square::new(i).expect("index below 64"))
 }
 
+/// Crazyhouse pockets of up to 20 pieces.
+fn pockets() -> impl Strategy<Value = Pockets> {
+    proptest::collection::vec((any::<bool>(), 0..6usize), 0..20).prop_map(|pieces| {
+        let mut pockets = Pockets::default();
+        for (white, role) in pieces {
+            let (color, role) = (Color::from_white(white), Role::ALL[role]);
+            pockets.set(color, role, pockets.get(color, role) + 1);
+        }
+        pockets
+    })
+}
+
+/// Three-check counters.
+fn checks() -> impl Strategy<Value = Checks> {
+    (0u8..=3, 0u8..=3).prop_map(|(white, black)| Checks { white, black })
+}
+
 pub(crate) fn fen() -> impl Strategy<Value = Fen> {
     (
         board(),
@@ -93,15 +110,27 @@ pub(crate) fn fen() -> impl Strategy<Value = Fen> {
         proptest::option::of(square()),
         any::<u32>(),
         1..=u32::MAX,
+        any::<u64>(),
+        proptest::option::of(pockets()),
+        proptest::option::of(checks()),
     )
         .prop_map(
-            |(board, white, castling, ep_square, halfmoves, fullmoves)| Fen {
-                board,
-                turn: Color::from_white(white),
-                castling,
-                ep_square,
-                halfmoves,
-                fullmoves,
+            |(board, white, castling, ep_square, halfmoves, fullmoves, marks, pockets, checks)| {
+                // Only a piece can be marked promoted.
+                let occupied = board
+                    .pieces()
+                    .fold(0u64, |bb, (sq, _)| bb | 1 << sq.index());
+                Fen {
+                    board,
+                    turn: Color::from_white(white),
+                    castling,
+                    ep_square,
+                    halfmoves,
+                    fullmoves,
+                    promoted: marks & occupied,
+                    pockets,
+                    checks,
+                }
             },
         )
 }

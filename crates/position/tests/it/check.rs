@@ -2,7 +2,7 @@
 //! mate or stalemate, or the same error at the same place) for every game of every fixture, of
 //! messy generated games (variations at any depth, illegal and null moves, bad tags, results
 //! that contradict the board) and of every truncation of them; read from a whole input
-//! ([`check_reader`]) and game by game from the splitter ([`RawGame::read`]).
+//! ([`check_reader`]) and game by game from the splitter ([`RawGame::visit`]).
 
 use std::path::{Path, PathBuf};
 
@@ -51,7 +51,12 @@ fn tree(game: Result<tabia_notation::pgn::Game, GameError>) -> String {
         Ok(game) => match check_game(&game) {
             Ok(done) => {
                 let decided = done.termination.filter(|t| {
-                    matches!(t, Termination::Checkmate { .. } | Termination::Stalemate)
+                    matches!(
+                        t,
+                        Termination::Checkmate { .. }
+                            | Termination::Stalemate
+                            | Termination::VariantEnd { .. }
+                    )
                 });
                 ok(done.plies, decided, &done.warnings)
             }
@@ -83,7 +88,7 @@ fn by_raw_games(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
         .expect("no read error");
     let fast = raws
         .iter()
-        .map(|raw| match raw.read(&mut Checker::new()) {
+        .map(|raw| match raw.visit(&mut Checker::new()) {
             Ok(result) => checked(result),
             Err(err) => syntax(&err),
         })
@@ -116,6 +121,7 @@ fn pgn_files(dir: &Path, found: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_fixture_game_gets_the_tree_verdict() {
+    let _heavy = crate::timing();
     let mut files = Vec::new();
     pgn_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"),
@@ -284,6 +290,7 @@ fn games(seed: u64, count: usize) -> String {
 
 #[test]
 fn generated_games_cover_what_they_should() {
+    let _heavy = crate::timing();
     // The generator makes what the comparison needs: legal and illegal games, variations,
     // mates or stalemates at the end, bad tags.
     let text = games(7, 400);
@@ -304,12 +311,14 @@ proptest! {
 
     #[test]
     fn messy_games_get_the_tree_verdict(seed in any::<u64>()) {
+        let _heavy = crate::timing();
         let text = games(seed, 12);
         agree(text.as_bytes(), &text);
     }
 
     #[test]
     fn truncated_games_get_the_tree_verdict(seed in any::<u64>(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 4)) {
+        let _heavy = crate::timing();
         let text = games(seed, 4);
         let bytes = text.as_bytes();
         for cut in cuts {

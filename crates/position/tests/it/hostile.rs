@@ -63,6 +63,7 @@ fn shuffle(plies: usize) -> Game {
 
 #[test]
 fn ten_thousand_nested_variations_replay_without_recursion() {
+    let _alone = crate::timing();
     let game = nested(10_000);
     let mut deepest = 0;
     let done = replay(&game, |ply| deepest = deepest.max(ply.depth)).expect("legal");
@@ -81,6 +82,7 @@ fn ten_thousand_nested_variations_replay_without_recursion() {
 
 #[test]
 fn long_games_replay_in_linear_time() {
+    let _alone = crate::timing();
     let game = shuffle(20_000);
     let done = replay(&game, |_| ()).expect("legal");
     assert_eq!(done.plies, 20_000);
