@@ -5,10 +5,15 @@
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+//! - `variant-games [--check]`: random legal games of every lichess variant from python-chess
+//!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
+//! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
+//!   variant game, tabia against python-chess.
 
 mod dist;
 mod eco_import;
 mod fuzz;
+mod variant_games;
 
 use std::{
     env,
@@ -26,6 +31,8 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "variant-games" => variant_games::run_games(rest),
+        "variant-diff" => variant_games::run_diff(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -46,7 +53,9 @@ fn usage() -> &'static str {
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
-       dist                        write completions and man page to target/dist"
+       dist                        write completions and man page to target/dist\n  \
+       variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
+       variant-diff [--games N]    final positions of variant games: tabia against python-chess"
 }
 
 /// The workspace root (the parent of this crate's folder).

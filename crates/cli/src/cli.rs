@@ -28,6 +28,9 @@ pub(crate) enum Command {
     /// Keep one copy of each game: by mainline moves, final position or position at a depth.
     #[command(after_help = DEDUP_EXAMPLES)]
     Dedup(cmd::dedup::Args),
+    /// Split games into files: N games each, or one file per ECO, year, month, player, tag.
+    #[command(after_help = SPLIT_EXAMPLES)]
+    Split(cmd::split::Args),
     /// Apply moves to a position and print its FEN, EPD or key.
     #[command(after_help = FEN_EXAMPLES)]
     Fen(cmd::fen::Args),
@@ -102,6 +105,18 @@ Memory: 24 bytes for each distinct game (a 16-byte digest and where its first co
 up to 57 with the hash table's slack: 10 million distinct games in at most 570 MB.
 --keep most-annotated also holds 40 bytes a game, and the text of each kept copy that is
 not the first one. Summary: games N, kept K, duplicates D, errors E, warnings W.";
+
+const SPLIT_EXAMPLES: &str = "\
+Examples:
+  tabia split big.pgn.zst -o parts --games 10000        parts/part-00001.pgn, ...
+  tabia split twic.pgn -o by-eco --by eco --eco-by-position --compress zst
+  tabia split games.pgn -o players --by white --append  add to the files of an earlier run
+  tabia split games.pgn -o events --by tag:Event --force
+
+File names: a key's letters, digits and '-' are kept, a space becomes '+', any other byte
+is '_' and two hex digits ('Carlsen, Magnus' -> Carlsen_2C+Magnus.pgn, '../x' ->
+_2E_2E_2Fx.pgn); games without the key go to _unknown.pgn, games in error to errors.pgn
+(unless --drop-errors). Summary: games N, written W, files F, errors E, warnings W.";
 
 const FEN_EXAMPLES: &str = "\
 Examples:

@@ -9,6 +9,9 @@
 //!   [`DedupBy`] compares (mainline moves, final position, position at a depth); [`Seen`]
 //!   (24 bytes a game) says whether a digest is new or where its first game is; [`Best`]
 //!   keeps the most annotated copy ([`annotations`]).
+//! - Splitting: the key of a game ([`SplitBy`]), keys made safe and collision-free as file
+//!   names ([`file_stem`]), and [`Files`]: a folder of (compressed) files with a bounded
+//!   number open at once.
 //!
 //! It sits above `tabia-eco` (for ECO tags by position) and under the `tabia` binary, which
 //! only parses arguments into these types.
@@ -17,9 +20,11 @@
 
 mod dedup;
 mod form;
+mod split;
 
 pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Location, Seen, annotations};
 pub use form::{Form, FormError};
+pub use split::{Compression, Existing, Files, SplitBy, UNKNOWN_STEM, file_stem};
 pub use tabia_eco as eco;
 pub use tabia_position as position;
 pub use tabia_position::notation;

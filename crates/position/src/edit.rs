@@ -275,6 +275,10 @@ impl Editor {
     /// Every problem of the position under the rules of `variant`; for standard chess as
     /// [`Editor::problems`].
     pub fn problems_variant(&self, variant: GameVariant) -> Vec<Problem> {
+        let foreign = self.foreign_fields(variant);
+        if !foreign.is_empty() {
+            return foreign;
+        }
         if variant.is_standard() {
             let mut problems = self.problems();
             if variant.chess960
@@ -311,6 +315,21 @@ impl Editor {
         let mode = variant
             .castling_mode()
             .unwrap_or_else(|| self.castling_mode());
+        let foreign = self.foreign_fields(variant);
+        if !foreign.is_empty() {
+            return Err(SetupError::new(foreign));
+        }
+        if variant.is_standard() {
+            return self.position_with_mode(mode);
+        }
+        if self.fullmoves == 0 {
+            return Err(SetupError::new(vec![Problem::FullmoveNumber]));
+        }
+        Position::from_setup_variant(self.setup(), variant.variant, mode)
+    }
+
+    /// Pockets or check counters that `variant` does not have, each a problem.
+    fn foreign_fields(&self, variant: GameVariant) -> Vec<Problem> {
         let mut foreign = Vec::new();
         if variant.variant != Variant::Crazyhouse && (self.pockets.is_some() || self.promoted.any())
         {
@@ -323,16 +342,7 @@ impl Editor {
                 message: format!("check counters, which {variant} does not have"),
             });
         }
-        if !foreign.is_empty() {
-            return Err(SetupError::new(foreign));
-        }
-        if variant.is_standard() {
-            return self.position_with_mode(mode);
-        }
-        if self.fullmoves == 0 {
-            return Err(SetupError::new(vec![Problem::FullmoveNumber]));
-        }
-        Position::from_setup_variant(self.setup(), variant.variant, mode)
+        foreign
     }
 
     /// The castling mode the rights imply.

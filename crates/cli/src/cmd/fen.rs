@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use tabia_position::{EpRule, Position};
+use tabia_position::{EpRule, GameVariant, Position};
 
 use crate::cli::Status;
 
@@ -35,9 +35,15 @@ pub(crate) struct Args {
     /// `startpos`.
     #[arg(value_name = "POSITION")]
     position: String,
-    /// Moves to play in order: SAN (`Nf3`), UCI (`g1f3`) or long algebraic (`Ng1-f3`).
+    /// Moves to play in order: SAN (`Nf3`), UCI (`g1f3`) or long algebraic (`Ng1-f3`);
+    /// Crazyhouse drops as `N@f3`.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
+    /// The rules: a lichess variant (`crazyhouse`, `atomic`, `three-check`, `horde`,
+    /// `racing-kings`, `king-of-the-hill`, `antichess`) or `chess960`. Default: standard
+    /// chess, or Crazyhouse / Three-check when the FEN has pockets / check counters.
+    #[arg(long, value_name = "NAME", value_parser = tabia_position::parse_variant)]
+    variant: Option<GameVariant>,
     /// Print the position key (placement, side, castling, en passant only if a capture is
     /// legal; no clocks).
     #[arg(long, conflicts_with_all = ["epd", "zobrist"])]
@@ -68,7 +74,7 @@ struct Record<'a> {
 
 /// Runs `tabia fen`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let mut pos = match Position::from_arg(&args.position) {
+    let mut pos = match Position::from_arg_variant(&args.position, args.variant) {
         Ok(pos) => pos,
         Err(err) => {
             eprintln!("tabia: {err}");

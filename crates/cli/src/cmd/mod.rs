@@ -7,6 +7,7 @@ pub(crate) mod epd;
 pub(crate) mod fen;
 pub(crate) mod pgn;
 pub(crate) mod show;
+pub(crate) mod split;
 pub(crate) mod tree;
 pub(crate) mod validate;
 
@@ -17,6 +18,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
     match cli.command {
         Command::Pgn(args) => pgn::run(&args),
         Command::Dedup(args) => dedup::run(&args),
+        Command::Split(args) => split::run(&args),
         Command::Fen(args) => fen::run(&args),
         Command::Epd(args) => epd::run(&args),
         Command::Eco(args) => eco::run(&args),

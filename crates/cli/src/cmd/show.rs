@@ -8,7 +8,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use tabia_position::{
-    Editor, Format, LastMove, RenderOptions, render,
+    Editor, EpRule, Format, GameVariant, LastMove, Position, RenderOptions, Variant, render,
     shakmaty::{Setup, uci::UciMove},
 };
 
@@ -45,6 +45,11 @@ pub(crate) struct Args {
     /// A complete document (LaTeX `standalone` class, HTML page) instead of a fragment.
     #[arg(long)]
     standalone: bool,
+    /// The rules of the position (`crazyhouse`, `horde`, `racing-kings`, …): `startpos` is
+    /// then the variant's start. A Crazyhouse position (a FEN with pockets, `[QPpp]`) is
+    /// drawn with its pockets.
+    #[arg(long, value_name = "NAME", value_parser = tabia_position::parse_variant)]
+    variant: Option<GameVariant>,
 }
 
 /// The formats as command-line values.
@@ -86,7 +91,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         .is_none_or(|path| path.as_os_str() == "-");
     check_destination(format, to_stdout && io::stdout().is_terminal())?;
 
-    let setup = parse_position(&args.position)?;
+    let setup = parse_position(&args.position, args.variant)?;
     let last_move = args.last_move.as_deref().map(parse_last_move).transpose()?;
     let options = RenderOptions {
         flip: args.flip,
@@ -126,9 +131,18 @@ fn check_destination(format: Format, to_terminal: bool) -> anyhow::Result<()> {
 
 /// The position argument, read by the shared position-argument parser. Any placement is
 /// drawn, legal or not (a composed diagram needs no kings).
-fn parse_position(text: &str) -> anyhow::Result<Setup> {
+fn parse_position(text: &str, variant: Option<GameVariant>) -> anyhow::Result<Setup> {
+    if let Some(variant) = variant
+        && text.trim() == "startpos"
+    {
+        return Ok(Position::new_variant(variant.variant).setup(EpRule::Always));
+    }
     let editor = Editor::from_arg(text).with_context(|| format!("invalid position `{text}`"))?;
-    Ok(editor.setup())
+    let mut setup = editor.setup();
+    if variant.is_some_and(|v| v.variant == Variant::Crazyhouse) && setup.pockets.is_none() {
+        setup.pockets = Some(Default::default());
+    }
+    Ok(setup)
 }
 
 /// The `--last-move` argument: a UCI move.
@@ -175,15 +189,19 @@ mod tests {
 
     #[test]
     fn startpos_and_fen() {
-        assert_eq!(parse_position("startpos").unwrap(), Setup::initial());
+        assert_eq!(parse_position("startpos", None).unwrap(), Setup::initial());
         assert_eq!(
-            parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap(),
+            parse_position(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                None
+            )
+            .unwrap(),
             Setup::initial()
         );
-        assert!(parse_position("rnbqkbnr/ppp").is_err());
+        assert!(parse_position("rnbqkbnr/ppp", None).is_err());
         // Illegal positions are drawn too.
         assert_eq!(
-            parse_position("8/8/8/8/8/8/8/8")
+            parse_position("8/8/8/8/8/8/8/8", None)
                 .unwrap()
                 .board
                 .occupied()

@@ -4,7 +4,7 @@
 use std::{io::Write, path::PathBuf};
 
 use serde::Serialize;
-use tabia_position::Editor;
+use tabia_position::{Editor, GameVariant};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -28,6 +28,11 @@ pub(crate) struct Args {
     /// One JSON object per position (NDJSON): `valid` and the list of `problems`.
     #[arg(long)]
     json: bool,
+    /// Validate under the rules of a lichess variant (`crazyhouse`, `atomic`, `horde`, …) or
+    /// `chess960`. Default: standard chess, or Crazyhouse / Three-check for a FEN with
+    /// pockets / check counters.
+    #[arg(long, value_name = "NAME", value_parser = tabia_position::parse_variant)]
+    variant: Option<GameVariant>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -49,7 +54,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let mut session = Session::new(&args.run, "positions");
     let many = args.positions.len() > 1;
     for text in &args.positions {
-        let problems = problems(text, !args.json);
+        let problems = problems(text, args.variant, !args.json);
         let bad = !problems.is_empty();
         let mut out = Vec::new();
         if args.json {
@@ -91,7 +96,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })
         };
         session.pipeline(input, positions, |sink, _, line| {
-            position_line(&name, args.json, sink, line);
+            position_line(&name, args.json, args.variant, sink, line);
         })?;
     }
     Ok(session.finish()?)
@@ -99,10 +104,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 
 /// Every problem of one position, or its syntax error: with `snippet`, its whole message (line,
 /// column, caret) for a terminal; else on one line, with the column it is at.
-fn problems(text: &str, snippet: bool) -> Vec<(Option<u64>, String)> {
+fn problems(text: &str, variant: Option<GameVariant>, snippet: bool) -> Vec<(Option<u64>, String)> {
     match Editor::from_arg(text) {
         Ok(editor) => editor
-            .problems()
+            .problems_variant(variant.unwrap_or_else(|| editor.implied_variant().into()))
             .iter()
             .map(|problem| (None, problem.to_string()))
             .collect(),
@@ -116,9 +121,15 @@ fn messages(problems: Vec<(Option<u64>, String)>) -> Vec<String> {
 }
 
 /// One line of a file of positions.
-fn position_line(name: &str, json: bool, sink: &mut Sink, line: &Line) {
+fn position_line(
+    name: &str,
+    json: bool,
+    variant: Option<GameVariant>,
+    sink: &mut Sink,
+    line: &Line,
+) {
     let text = tabia_notation::decode(&line.bytes);
-    let problems = problems(&text, false);
+    let problems = problems(&text, variant, false);
     if !problems.is_empty() {
         sink.mark_bad();
     }

@@ -13,10 +13,12 @@ mod lossless;
 mod pgn;
 mod schema;
 mod show;
+mod split;
 mod streaming;
 mod support;
 mod tree;
 mod validate;
+mod variants;
 
 /// The `tabia` binary built for these tests.
 fn tabia() -> assert_cmd::Command {

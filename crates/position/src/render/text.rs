@@ -89,6 +89,13 @@ fn diagram(
     cell: impl Fn(Square, Option<Piece>) -> char,
 ) -> String {
     let mut out = String::with_capacity(if coordinates { 256 } else { 160 });
+    // Crazyhouse: the pocket of the side drawn at the top above the board, the other's below.
+    let (top, bottom) = if options.flip {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    pocket_line(&mut out, setup, top, &cell);
     for row in 0..8 {
         if coordinates {
             out.push(display_rank(row, options.flip).char());
@@ -110,7 +117,33 @@ fn diagram(
         }
         out.push('\n');
     }
+    pocket_line(&mut out, setup, bottom, &cell);
     out
+}
+
+/// `[q p p]`: the pieces in `color`'s Crazyhouse pocket, queens first, each drawn by `cell`
+/// (`[]` when empty); nothing when the position has no pockets.
+fn pocket_line(
+    out: &mut String,
+    setup: &Setup,
+    color: Color,
+    cell: &impl Fn(Square, Option<Piece>) -> char,
+) {
+    let Some(pockets) = &setup.pockets else {
+        return;
+    };
+    out.push('[');
+    let mut first = true;
+    for role in Role::ALL.into_iter().rev() {
+        for _ in 0..*pockets.get(color).get(role) {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            out.push(cell(Square::A1, Some(role.of(color))));
+        }
+    }
+    out.push_str("]\n");
 }
 
 #[cfg(test)]
@@ -162,6 +195,23 @@ mod tests {
         let text = render_unicode(&setup("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), &options);
         assert_eq!(text.lines().next(), Some("  ·   · ♚ ·   ·"));
         assert_eq!(text.lines().count(), 8);
+    }
+
+    #[test]
+    fn crazyhouse_pockets_above_and_below() {
+        let zh = "rnb1kbnr/ppp1pppp/8/8/8/2N5/RPPP1PPP/2BQKBNR[QPpp] b Kkq - 0 4";
+        let text = render_ascii(&setup(zh), &RenderOptions::default());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 10);
+        assert_eq!(lines[0], "[p p]");
+        assert_eq!(lines[9], "[Q P]");
+        let flipped = RenderOptions {
+            flip: true,
+            ..RenderOptions::default()
+        };
+        let text = render_unicode(&setup(zh), &flipped);
+        assert!(text.starts_with("[♕ ♙]\n"), "{text}");
+        assert!(text.ends_with("[♟ ♟]\n"), "{text}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod keys;
 mod perft;
 mod render;
 mod roundtrip;
+mod variant_games;
 mod variant_perft;
 
 use std::sync::{Mutex, MutexGuard};
