@@ -52,6 +52,9 @@ pub(crate) enum Command {
     /// Polyglot opening books: build from games, probe, dump, merge.
     #[command(after_help = BOOK_EXAMPLES)]
     Book(cmd::book::Args),
+    /// Select games by tags, players, ratings, openings, positions, patterns, material, moves.
+    #[command(after_help = FILTER_EXAMPLES)]
+    Filter(Box<cmd::filter::Args>),
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
@@ -164,6 +167,19 @@ Examples:
   tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
   tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
   tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
+const FILTER_EXAMPLES: &str = "\
+Examples:
+  tabia filter --player carlsen --result decisive games.pgn
+  tabia filter --tag 'Date>=2020' --elo 2600 --eco B90-B99 big.pgn.zst > najdorf.pgn
+  tabia filter --position 'rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq -' games.pgn
+  tabia filter --moves '1. e4 c5 2. Nf3' --limit 10 --json games.pgn
+  tabia filter --material 'R RP' --mark games.pgn      rook endings a pawn up, marked
+  tabia filter --fen-pattern-either '*/*/*/*/*/6P1/*PBP/*' games.pgn
+
+Criteria:
+  Different criteria must all hold; the same criterion given several times holds when any
+  of its values does (--tag: by tag name). Summary: games N, matched M, errors E.
+  A bad criterion is a usage error (exit status 2) that shows the bad part.";
 
 /// How a run ended, as documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,7 +229,7 @@ mod tests {
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
         for sub in [
-            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book",
+            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book", "filter",
         ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();

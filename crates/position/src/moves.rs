@@ -117,7 +117,8 @@ pub struct MoveError {
 }
 
 impl MoveError {
-    pub(crate) fn new(text: impl Into<String>, kind: MoveErrorKind) -> MoveError {
+    /// The move `text` failed for `kind` (for replayers outside this crate).
+    pub fn new(text: impl Into<String>, kind: MoveErrorKind) -> MoveError {
         MoveError {
             text: text.into(),
             kind,

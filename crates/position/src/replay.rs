@@ -99,7 +99,8 @@ pub struct ReplayError {
 }
 
 impl ReplayError {
-    pub(crate) fn new(kind: ReplayErrorKind, at: Option<Origin>) -> ReplayError {
+    /// An error of kind `kind` at `at` (for replayers outside this crate, such as game filters).
+    pub fn new(kind: ReplayErrorKind, at: Option<Origin>) -> ReplayError {
         ReplayError {
             kind: Box::new(kind),
             at,

@@ -5,6 +5,7 @@ pub(crate) mod dedup;
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod fen;
+pub(crate) mod filter;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
@@ -26,5 +27,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Show(args) => show::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Book(args) => book::run(&args),
+        Command::Filter(args) => filter::run(&args),
     }
 }

@@ -6,6 +6,7 @@ mod eco;
 mod epd;
 mod every;
 mod fen;
+mod filter;
 mod forms;
 mod general;
 mod json;

@@ -1,0 +1,543 @@
+//! `tabia filter`: the games that match criteria on their tags, players, ratings, openings,
+//! positions, board patterns, material and moves (the library is `tabia-select`).
+//!
+//! Each game is matched by a [`Matcher`] as it is read from its raw bytes on a worker thread:
+//! tag criteria decide before the movetext (skipped unread when they decide), position criteria
+//! replay the moves. A game that is selected is then parsed, checked like `tabia pgn` checks
+//! it, marked (`--mark`) and written. With `--limit` the matching happens on the reading
+//! thread, so that reading stops right after the N-th match.
+
+use std::{
+    fs::File,
+    io::{self, BufRead, BufWriter, IsTerminal as _, Write as _},
+    mem,
+    num::NonZeroU64,
+    path::PathBuf,
+};
+
+use anyhow::Context as _;
+use serde::Serialize;
+use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
+use tabia_position::shakmaty::Color;
+use tabia_select::{
+    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
+    MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side, TagCriterion,
+    VariantName, Verdict, Zobrist,
+};
+
+use crate::{
+    cli::{RunArgs, Status},
+    input::Source,
+    output,
+    parallel::{Counter, Sink, Weigh},
+    report::Diagnostic,
+    session::Session,
+};
+
+/// Arguments of `tabia filter` (its examples are in `cli.rs`).
+///
+/// Different criteria must all hold (AND); the same criterion given several times holds when
+/// any of its values does (OR), as in pgn-extract. `--tag` criteria group by tag name.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Criteria on tags")]
+pub(crate) struct Args {
+    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// A tag compared with a value: `NAME OP VALUE`, OP one of `= != < <= > >= ~ !~` (`~`: a
+    /// regular expression). Numbers compare as numbers, Date/UTCDate/EventDate as dates with
+    /// `??` parts, TimeControl by its base time; a missing tag only matches `!=` and `!~`.
+    #[arg(long, value_name = "NAME OP VALUE")]
+    tag: Vec<TagCriterion>,
+    /// White or Black contains NAME (case and accents ignored); `~REGEX` for a regular
+    /// expression.
+    #[arg(long, value_name = "NAME")]
+    player: Vec<NamePattern>,
+    /// White contains NAME (as --player).
+    #[arg(long, value_name = "NAME")]
+    white: Vec<NamePattern>,
+    /// Black contains NAME (as --player).
+    #[arg(long, value_name = "NAME")]
+    black: Vec<NamePattern>,
+    /// The Result tag: 1-0, 0-1, 1/2-1/2 (or draw), *, or decisive.
+    #[arg(long, value_name = "RESULT")]
+    result: Vec<ResultCriterion>,
+    /// Both players' ratings (WhiteElo, BlackElo) at least MIN (and at most MAX).
+    #[arg(long, value_name = "MIN[..MAX]")]
+    elo: Vec<EloRange>,
+    /// The Date tag within FROM..TO (YYYY, YYYY.MM or YYYY.MM.DD; either end may be left out).
+    #[arg(long, value_name = "FROM..TO")]
+    date: Vec<DateRange>,
+    /// The variant: standard (also no Variant tag), chess960, or a Variant tag's name.
+    #[arg(long, value_name = "NAME")]
+    variant: Vec<VariantName>,
+    /// ECO codes: one (B90), a prefix (B9, B) or a range (A00-B19); from the ECO tag, or by
+    /// position with --eco-by-position.
+    #[arg(long, value_name = "CODES")]
+    eco: Vec<EcoRange>,
+    /// --eco classifies each game by its positions (the embedded opening table, transpositions
+    /// included) instead of reading its ECO tag.
+    #[arg(long, requires = "eco")]
+    eco_by_position: bool,
+    /// The player with the higher rating won.
+    #[arg(long)]
+    higher_rated_won: bool,
+    /// The player with the lower rating won.
+    #[arg(long)]
+    lower_rated_won: bool,
+
+    /// The mainline reaches this position by any move order: a FEN, EPD or `startpos` (the
+    /// position key: placement, side to move, castling, en passant when a capture is
+    /// possible; no clocks), or a placement alone (either side to move).
+    #[arg(long, value_name = "POSITION", help_heading = "Criteria on positions")]
+    position: Vec<PositionTarget>,
+    /// A position with this 64-bit Polyglot hash (16 hex digits) is reached.
+    #[arg(long, value_name = "HEX", help_heading = "Criteria on positions")]
+    zobrist: Vec<Zobrist>,
+    /// The mainline starts with these moves, e.g. '1. d4 Nf6 2. c4 e6'.
+    #[arg(long, value_name = "MOVES", help_heading = "Criteria on positions")]
+    moves: Vec<MoveSequence>,
+    /// A position matches a pgn-extract FENPattern: `?` any square, `!` occupied, `A`/`a` a
+    /// white/black piece, `m` no pawn, `M` a piece but not a pawn, `*` zero or more squares,
+    /// `[xyz]`/`[^xyz]` sets, digits empty squares.
+    #[arg(long, value_name = "PATTERN", help_heading = "Criteria on positions")]
+    fen_pattern: Vec<FenPattern>,
+    /// As --fen-pattern, also with the colours swapped.
+    #[arg(long, value_name = "PATTERN", help_heading = "Criteria on positions")]
+    fen_pattern_either: Vec<FenPattern>,
+    /// One side has exactly these pieces and the other those, either colour ('RP NB'; kings
+    /// implied; pgn-extract's -z syntax: `*`, `+`, `d`, `d+`, `d-`, `=`, `#`, `<`, `>`).
+    #[arg(long, value_name = "SIDE SIDE", help_heading = "Criteria on positions")]
+    material: Vec<Material>,
+    /// As --material, with the first side White.
+    #[arg(
+        long,
+        value_name = "WHITE BLACK",
+        help_heading = "Criteria on positions"
+    )]
+    material_as_written: Vec<Material>,
+    /// A position with N pieces (kings included), or MIN..MAX.
+    #[arg(long, value_name = "N", help_heading = "Criteria on positions")]
+    piece_count: Vec<Bounds>,
+    /// Position criteria also search the variations.
+    #[arg(long, help_heading = "Criteria on positions")]
+    variations: bool,
+    /// Position criteria only match at plies A..B (0 is the start position).
+    #[arg(long, value_name = "A..B", help_heading = "Criteria on positions")]
+    ply_range: Option<Bounds>,
+    /// Position criteria only match with this side to move.
+    #[arg(long, value_name = "w|b", value_parser = parse_side, help_heading = "Criteria on positions")]
+    to_move: Option<Color>,
+
+    /// The game has MIN..MAX mainline plies (or exactly N).
+    #[arg(long, value_name = "MIN..MAX", help_heading = "Criteria on the game")]
+    plies: Vec<Bounds>,
+    /// The mainline ends in checkmate.
+    #[arg(long, help_heading = "Criteria on the game")]
+    checkmate: bool,
+    /// The mainline ends in stalemate.
+    #[arg(long, help_heading = "Criteria on the game")]
+    stalemate: bool,
+    /// The mainline ends with insufficient material to mate.
+    #[arg(long, help_heading = "Criteria on the game")]
+    insufficient: bool,
+    /// A position occurs three times in the mainline.
+    #[arg(long, help_heading = "Criteria on the game")]
+    repetition: bool,
+    /// Fifty moves each without a capture or pawn move (the halfmove clock reaches 100).
+    #[arg(long, help_heading = "Criteria on the game")]
+    fifty: bool,
+    /// A pawn promotes to a knight, bishop or rook.
+    #[arg(long, help_heading = "Criteria on the game")]
+    underpromotion: bool,
+    /// The game has a comment.
+    #[arg(long, help_heading = "Criteria on the game")]
+    commented: bool,
+    /// The game has a variation.
+    #[arg(long, help_heading = "Criteria on the game")]
+    has_variations: bool,
+    /// The game has clock comments ([%clk ...]).
+    #[arg(long, help_heading = "Criteria on the game")]
+    has_clocks: bool,
+
+    /// Write the games that do not match instead.
+    #[arg(long, help_heading = "Output")]
+    invert: bool,
+    /// Stop after N matches (and stop reading).
+    #[arg(long, value_name = "N", help_heading = "Output")]
+    limit: Option<NonZeroU64>,
+    /// Add a {match: CRITERION} comment after the move where the game matched, and a MatchPly
+    /// tag.
+    #[arg(long, conflicts_with = "invert", help_heading = "Output")]
+    mark: bool,
+    /// One JSON object per game (NDJSON): as `tabia pgn --json`, plus a `match` object.
+    #[arg(long, help_heading = "Output")]
+    json: bool,
+    /// Write the games to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+fn parse_side(text: &str) -> Result<Color, String> {
+    match text {
+        "w" | "white" => Ok(Color::White),
+        "b" | "black" => Ok(Color::Black),
+        _ => Err(format!("expected w or b, not `{text}`")),
+    }
+}
+
+impl Args {
+    /// The query the arguments ask for.
+    fn query(&self) -> Query {
+        let mut criteria = Vec::new();
+        criteria.extend(self.tag.iter().cloned().map(Criterion::Tag));
+        criteria.extend(
+            self.player
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::Either, p)),
+        );
+        criteria.extend(
+            self.white
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::White, p)),
+        );
+        criteria.extend(
+            self.black
+                .iter()
+                .cloned()
+                .map(|p| Criterion::Player(Side::Black, p)),
+        );
+        criteria.extend(self.result.iter().copied().map(Criterion::Result));
+        criteria.extend(self.elo.iter().copied().map(Criterion::Elo));
+        criteria.extend(self.date.iter().copied().map(Criterion::Date));
+        criteria.extend(self.variant.iter().cloned().map(Criterion::Variant));
+        criteria.extend(self.eco.iter().cloned().map(Criterion::Eco));
+        criteria.extend(self.position.iter().cloned().map(Criterion::Position));
+        criteria.extend(self.zobrist.iter().copied().map(Criterion::Zobrist));
+        criteria.extend(self.moves.iter().cloned().map(Criterion::Moves));
+        criteria.extend(self.fen_pattern.iter().cloned().map(Criterion::FenPattern));
+        criteria.extend(
+            self.fen_pattern_either
+                .iter()
+                .cloned()
+                .map(|p| Criterion::FenPattern(p.either())),
+        );
+        criteria.extend(self.material.iter().cloned().map(Criterion::Material));
+        criteria.extend(
+            self.material_as_written
+                .iter()
+                .cloned()
+                .map(|m| Criterion::Material(m.as_written())),
+        );
+        criteria.extend(self.piece_count.iter().copied().map(Criterion::PieceCount));
+        criteria.extend(self.plies.iter().copied().map(Criterion::Plies));
+        use tabia_select::Feature;
+        for (on, feature) in [
+            (self.checkmate, Feature::Checkmate),
+            (self.stalemate, Feature::Stalemate),
+            (self.insufficient, Feature::Insufficient),
+            (self.repetition, Feature::Repetition),
+            (self.fifty, Feature::Fifty),
+            (self.underpromotion, Feature::Underpromotion),
+            (self.commented, Feature::Commented),
+            (self.has_variations, Feature::HasVariations),
+            (self.has_clocks, Feature::HasClocks),
+            (self.higher_rated_won, Feature::HigherRatedWon),
+            (self.lower_rated_won, Feature::LowerRatedWon),
+        ] {
+            if on {
+                criteria.push(Criterion::Feature(feature));
+            }
+        }
+        Query::new(
+            criteria,
+            Options {
+                variations: self.variations,
+                ply_range: self.ply_range,
+                to_move: self.to_move,
+                eco_by_position: self.eco_by_position,
+            },
+        )
+    }
+}
+
+/// What the run shares with every worker.
+struct Context<'a> {
+    name: &'a str,
+    args: &'a Args,
+    query: &'a Query,
+    matched: Counter,
+}
+
+/// Runs `tabia filter`.
+pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let query = args.query();
+    let progress = !args.run.quiet && io::stderr().is_terminal();
+    let mut session = match &args.output {
+        Some(path) => {
+            let file =
+                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            Session::with_writers(
+                BufWriter::with_capacity(1 << 16, file),
+                io::stderr(),
+                &args.run,
+                "games",
+                progress,
+            )
+        }
+        None => Session::with_writers(output::stdout(), io::stderr(), &args.run, "games", progress),
+    };
+    let matched = session.counter("matched");
+    let mut left = args.limit.map(NonZeroU64::get);
+    for source in Source::from_args(&args.files) {
+        if left == Some(0) {
+            break;
+        }
+        let Some(input) = session.open(&source) else {
+            continue;
+        };
+        let name = input.name.clone();
+        let ctx = Context {
+            name: &name,
+            args,
+            query: &query,
+            matched,
+        };
+        match left.as_mut() {
+            None => session.pipeline(input, crate::input::raw_games, |sink, number, raw| {
+                game(&ctx, sink, number, raw);
+            })?,
+            Some(left) => session.pipeline(
+                input,
+                |reader| matched_on_reader(reader, &query, args.invert, left),
+                |sink, number, item| limited(&ctx, sink, number, item),
+            )?,
+        }
+    }
+    Ok(session.finish()?)
+}
+
+/// Matches one game and writes it if it is selected.
+fn game(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) {
+    let verdict = match_raw(ctx.query, raw);
+    selected(ctx, sink, number, raw, verdict);
+}
+
+/// Matches a raw game.
+fn match_raw(query: &Query, raw: &RawGame) -> Result<Verdict, Diagnostic> {
+    let mut matcher = Matcher::new(query);
+    let capacity = raw.bytes.len().saturating_add(4096);
+    let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
+    match reader.read_game(&mut matcher) {
+        Ok(Some(Ok(verdict))) => Ok(verdict),
+        Ok(Some(Err(err))) => Err(crate::cmd::epd::diagnostic("", 0, &err)),
+        Ok(None) => Ok(Verdict::default()),
+        Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
+    }
+}
+
+/// Writes a game whose verdict is known if it is selected, or reports it.
+fn selected(
+    ctx: &Context<'_>,
+    sink: &mut Sink,
+    number: u64,
+    raw: &RawGame,
+    verdict: Result<Verdict, Diagnostic>,
+) {
+    let json = ctx.args.json;
+    let verdict = match verdict {
+        Ok(verdict) => verdict,
+        Err(mut diagnostic) => {
+            diagnostic.file = ctx.name.to_owned();
+            sink.reject(&diagnostic.game(number), json);
+            return;
+        }
+    };
+    if verdict.matched == ctx.args.invert {
+        return;
+    }
+    let mut game = match raw.parse() {
+        Ok(game) => game,
+        Err(err) => {
+            sink.reject(&Diagnostic::from_game_error(ctx.name, number, &err), json);
+            return;
+        }
+    };
+    if let Err(err) = tabia_position::check_game(&game) {
+        sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), json);
+        return;
+    }
+    let hit = verdict.hit.filter(|_| !ctx.args.invert);
+    if ctx.args.mark
+        && let Some(hit) = &hit
+    {
+        mark(&mut game, ctx.query, hit);
+    }
+    sink.bump(ctx.matched);
+    if json {
+        output::json_line(
+            &mut sink.out,
+            &Record::new(ctx.name, number, &game, ctx.query, hit.as_ref()),
+        );
+    } else {
+        // Writing to a Vec cannot fail.
+        let _ = write!(sink.out, "{game}\n\n");
+    }
+}
+
+/// Adds the `MatchPly` tag and the `{match: …}` comment after the move where the game matched.
+fn mark(game: &mut Game, query: &Query, hit: &Hit) {
+    let Some(ply) = hit.ply else {
+        return;
+    };
+    game.tags.retain(|(name, _)| name != "MatchPly");
+    game.tags.push(("MatchPly".to_owned(), ply.to_string()));
+    let comment = format!("match: {}", query.criteria()[hit.criterion]);
+    let mut line = &mut game.mainline;
+    for &(m, v) in &hit.path {
+        let Some(next) = line
+            .moves
+            .get_mut(m as usize)
+            .and_then(|mv| mv.variations.get_mut(v as usize))
+        else {
+            return;
+        };
+        line = next;
+    }
+    match (hit.index as usize).checked_sub(1) {
+        None => line.comments.push(comment),
+        Some(i) => {
+            if let Some(mv) = line.moves.get_mut(i) {
+                mv.comments.push(comment);
+            }
+        }
+    }
+}
+
+/// What the reading thread makes of a game with `--limit`: its verdict, and its bytes when it
+/// is selected (and may have to be written).
+struct Item {
+    raw: Option<RawGame>,
+    verdict: Result<Verdict, Diagnostic>,
+}
+
+impl Weigh for Item {
+    fn weight(&self) -> usize {
+        self.raw.as_ref().map_or(0, |raw| raw.bytes.len()) + mem::size_of::<Item>()
+    }
+}
+
+/// The games of an input matched on the reading thread; ends after `left` selected games.
+fn matched_on_reader<'a>(
+    reader: Box<dyn BufRead + Send>,
+    query: &'a Query,
+    invert: bool,
+    left: &'a mut u64,
+) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
+    let mut games = Reader::new(reader);
+    std::iter::from_fn(move || {
+        if *left == 0 {
+            return None;
+        }
+        let raw = match games.read_raw_game() {
+            Ok(Some(raw)) => raw,
+            Ok(None) => return None,
+            Err(GameError::Io(io)) => {
+                return Some(Err(anyhow::Error::new(io).context("read error")));
+            }
+            Err(other) => {
+                let verdict = Err(Diagnostic::from_game_error("", 0, &other));
+                return Some(Ok(Item { raw: None, verdict }));
+            }
+        };
+        let verdict = match_raw(query, &raw);
+        let keep = match &verdict {
+            Ok(v) => v.matched != invert,
+            Err(_) => false,
+        };
+        if keep {
+            // A selected game that turns out bad when written is reported, not counted: the
+            // limit counts the games selected, which is what reading has to stop on.
+            *left -= 1;
+        }
+        Some(Ok(Item {
+            raw: keep.then_some(raw),
+            verdict,
+        }))
+    })
+}
+
+/// Writes or reports a game matched on the reading thread.
+fn limited(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
+    match (&item.raw, &item.verdict) {
+        (Some(raw), verdict) => selected(ctx, sink, number, raw, verdict.clone()),
+        (None, Err(diagnostic)) => {
+            let mut diagnostic = diagnostic.clone();
+            diagnostic.file = ctx.name.to_owned();
+            sink.reject(&diagnostic.game(number), ctx.args.json);
+        }
+        (None, Ok(_)) => {}
+    }
+}
+
+/// The `match` object of a `--json` line.
+#[derive(Debug, Serialize)]
+struct MatchRecord {
+    criterion: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fen: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    variation: bool,
+}
+
+/// One `--json` line: the `tabia pgn --json` object and `match`.
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    tags: &'a [(String, String)],
+    moves: Vec<String>,
+    result: &'static str,
+    pgn: String,
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    hit: Option<MatchRecord>,
+}
+
+impl<'a> Record<'a> {
+    fn new(
+        file: &'a str,
+        number: u64,
+        game: &'a Game,
+        query: &Query,
+        hit: Option<&Hit>,
+    ) -> Record<'a> {
+        Record {
+            file,
+            game: number,
+            line: game.start.line,
+            tags: &game.tags,
+            moves: game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.san.to_string())
+                .collect(),
+            result: game.result.as_str(),
+            pgn: game.to_string(),
+            hit: hit.map(|hit| MatchRecord {
+                criterion: query.criteria()[hit.criterion].to_string(),
+                ply: hit.ply,
+                fen: hit.fen.clone(),
+                variation: !hit.path.is_empty(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! `tabia filter`: the fixture cases of `fixtures/select/cases.tsv` (criteria and the games
+//! they select from `fixtures/select/games.pgn`), `--invert` as the complement, the summary
+//! adding up, `--limit`, `--mark`, `--json`, `-o`, and bad criteria as usage errors.
+
+use std::{collections::BTreeSet, fs, path::PathBuf};
+
+use super::tabia;
+
+/// The `fixtures/select` folder; commands run there so that diagnostics name relative paths.
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/select")
+}
+
+/// Runs `tabia filter ARGS` in `fixtures/select`: exit code, stdout, stderr.
+fn filter(args: &[&str]) -> (i32, String, String) {
+    let out = tabia()
+        .current_dir(dir())
+        .arg("filter")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+/// The game numbers of NDJSON output.
+fn numbers(ndjson: &str) -> BTreeSet<u64> {
+    ndjson
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("json");
+            value["game"].as_u64().expect("game number")
+        })
+        .collect()
+}
+
+/// The counts of a summary line `games N, matched M, errors E, …`.
+fn summary(stderr: &str) -> (u64, u64, u64) {
+    let line = stderr.lines().last().expect("a summary");
+    let count = |name: &str| {
+        line.split(", ")
+            .find_map(|part| part.strip_prefix(name)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no `{name}` in {line:?}"))
+    };
+    (count("games "), count("matched "), count("errors "))
+}
+
+/// Every case: the games selected, the complement with `--invert`, and the counts adding up
+/// (matched + unmatched + errors = games read).
+#[test]
+fn fixture_cases_select_the_expected_games() {
+    let cases = fs::read_to_string(dir().join("cases.tsv")).expect("fixture");
+    let all: BTreeSet<u64> = (1..=13).collect();
+    let mut checked = 0;
+    for line in cases
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (args, expected) = line.split_once('\t').expect("two columns");
+        let args: Vec<String> = args.split(' ').map(|a| a.replace('_', " ")).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let expected: BTreeSet<u64> = expected
+            .split_whitespace()
+            .map(|n| n.parse().expect("number"))
+            .collect();
+        for jobs in ["1", "2"] {
+            let mut run = vec!["--json", "-j", jobs, "games.pgn"];
+            run.extend(&args);
+            let (code, out, err) = filter(&run);
+            let selected = numbers(&out);
+            // Bad games are reported (and get an error line) but are not selected.
+            let errors: BTreeSet<u64> = out
+                .lines()
+                .filter(|l| l.contains("\"error\":"))
+                .map(|l| numbers(l).into_iter().next().expect("a game"))
+                .collect();
+            let selected: BTreeSet<u64> = selected.difference(&errors).copied().collect();
+            assert_eq!(selected, expected, "{line}\n{err}");
+            let (games, matched, bad) = summary(&err);
+            assert_eq!(
+                (games, matched, bad),
+                (13, expected.len() as u64, errors.len() as u64),
+                "{line}\n{err}"
+            );
+            assert_eq!(code, if errors.is_empty() { 0 } else { 1 }, "{line}\n{err}");
+
+            let mut inverted = run.clone();
+            inverted.push("--invert");
+            let (_, out, err) = filter(&inverted);
+            let (games, matched, bad) = summary(&err);
+            let inverted_errors: BTreeSet<u64> = out
+                .lines()
+                .filter(|l| l.contains("\"error\":"))
+                .map(|l| numbers(l).into_iter().next().expect("a game"))
+                .collect();
+            let rest: BTreeSet<u64> = numbers(&out)
+                .difference(&inverted_errors)
+                .copied()
+                .collect();
+            assert!(rest.is_disjoint(&selected), "{line}: --invert overlaps");
+            // Every game is selected one way or the other, or reported as bad.
+            let union: BTreeSet<u64> = rest
+                .union(&selected)
+                .chain(&inverted_errors)
+                .chain(&errors)
+                .copied()
+                .collect();
+            assert_eq!(union, all, "{line}: --invert leaves games out");
+            assert_eq!(
+                (games, matched, bad),
+                (13, rest.len() as u64, inverted_errors.len() as u64)
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} cases");
+}
+
+#[test]
+fn plain_output_is_the_pgn_export_of_the_games() {
+    let (code, out, err) = filter(&["-q", "games.pgn", "--player", "ljubojevic"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "[Event \"Fool\"]\n[Site \"Riga\"]\n[Date \"1960.??.??\"]\n[Round \"1\"]\n\
+         [White \"Tal, Mikhail\"]\n[Black \"Ljubojević, Ljubomir\"]\n[Result \"0-1\"]\n\
+         [WhiteElo \"2600\"]\n[BlackElo \"2620\"]\n[ECO \"A00\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+    );
+}
+
+#[test]
+fn mark_adds_a_comment_and_a_tag() {
+    let nimzo = "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq -";
+    let (code, out, _) = filter(&["-q", "--mark", "games.pgn", "--position", nimzo]);
+    // Game 9 has an illegal move at ply 3, but after 1. e4 it can no longer reach the target
+    // (the e2 pawn has moved): it is decided before the bad move, so no error.
+    assert_eq!(code, 0);
+    let out = out.replace('\n', " ");
+    assert!(out.contains("[MatchPly \"6\"]"), "{out}");
+    assert!(
+        out.contains(&format!("3. d4 Bb4 {{match: --position {nimzo}}} 1/2-1/2")),
+        "{out}"
+    );
+    // In a variation, the comment goes after the variation's move.
+    let sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    let (_, out, _) = filter(&[
+        "-q",
+        "--mark",
+        "--variations",
+        "games.pgn",
+        "--position",
+        sicilian,
+    ]);
+    let out = out.replace('\n', " ");
+    assert!(
+        out.contains(&format!(
+            "(1... c5 {{match: --position {sicilian}}} 2. Nf3)"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("[MatchPly \"2\"]"), "{out}");
+}
+
+#[test]
+fn json_has_a_match_object() {
+    let (code, out, _) = filter(&["-q", "--json", "games.pgn", "--moves", "1. d4 Nf6"]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(out.trim()).expect("one line");
+    assert_eq!(out.lines().count(), 1);
+    assert_eq!(value["game"], 4);
+    assert_eq!(value["match"]["criterion"], "--moves 1. d4 Nf6");
+    assert_eq!(value["match"]["ply"], 2);
+    assert_eq!(
+        value["match"]["fen"],
+        "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2"
+    );
+    assert_eq!(value["moves"][7], "O-O");
+}
+
+#[test]
+fn limit_stops_after_n_matches() {
+    let (code, out, err) = filter(&[
+        "--json",
+        "--limit",
+        "2",
+        "games.pgn",
+        "games.pgn",
+        "--result",
+        "decisive",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(numbers(&out), BTreeSet::from([1, 2]));
+    // Reading stopped at the second match: two games read.
+    assert_eq!(summary(&err), (2, 2, 0));
+}
+
+#[test]
+fn output_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("out.pgn");
+    let (code, out, _) = filter(&[
+        "-q",
+        "-o",
+        path.to_str().expect("utf-8"),
+        "games.pgn",
+        "--stalemate",
+    ]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let written = fs::read_to_string(&path).expect("written");
+    assert!(
+        written.contains("[Event \"Stalemate\"]") && written.ends_with("1. Qf7 1/2-1/2\n\n"),
+        "{written}"
+    );
+}
+
+#[test]
+fn bad_criteria_are_usage_errors_naming_the_bad_part() {
+    let cases: [&[&str]; 6] = [
+        &["--tag", "White Kasparov"],
+        &["--tag", "Event~(x"],
+        &["--elo", "2500..abc"],
+        &["--moves", "1. e4 e5 2. Ke3"],
+        &["--fen-pattern", "*/*/*/*/x*/*/*/*"],
+        &["--material", "RX NB"],
+    ];
+    let mut all = String::new();
+    for args in cases {
+        let (code, out, err) = filter(&[&["games.pgn"], args].concat());
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        all.push_str(err.lines().take(4).collect::<Vec<_>>().join("\n").as_str());
+        all.push('\n');
+    }
+    let expected = fs::read_to_string(dir().join("errors.txt")).unwrap_or_default();
+    if std::env::var_os("TABIA_BLESS").is_some() {
+        fs::write(dir().join("errors.txt"), &all).expect("bless");
+    } else {
+        assert_eq!(all, expected, "run with TABIA_BLESS=1 to accept");
+    }
+}

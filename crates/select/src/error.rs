@@ -1,0 +1,164 @@
+//! [`ParseError`]: why a criterion could not be read, with the bad part marked.
+
+use std::{fmt, ops::Range};
+
+/// What was wrong with a criterion's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// Nothing was given.
+    Empty,
+    /// A tag name must be letters, digits and `_`.
+    TagName,
+    /// No comparison operator after the tag name.
+    Operator,
+    /// A regular expression that does not compile (the `regex` crate's reason).
+    Regex(String),
+    /// Not a number.
+    Number,
+    /// Not a date (`YYYY`, `YYYY.MM`, `YYYY.MM.DD`, `??` for unknown parts).
+    Date,
+    /// Not a range (`MIN..MAX`, `MIN..`, `..MAX` or one value).
+    Range,
+    /// A range whose minimum is above its maximum.
+    EmptyRange,
+    /// Not a result.
+    Result,
+    /// Not an ECO code, prefix or range.
+    Eco,
+    /// Not a position (FEN, EPD, partial FEN or `startpos`); the position parser's reason.
+    Position(String),
+    /// Not 16 hexadecimal digits.
+    Zobrist,
+    /// A move that is not legal where it is played, or not a move (the reason).
+    Move(String),
+    /// A FEN pattern that is not well formed (the reason).
+    Pattern(&'static str),
+    /// A material description that is not well formed (the reason).
+    Material(&'static str),
+    /// Not a side to move (`w` or `b`).
+    Side,
+    /// Not a known variant name.
+    Variant,
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::Empty => f.write_str("nothing given"),
+            ParseErrorKind::TagName => f.write_str("expected a tag name (letters, digits and `_`)"),
+            ParseErrorKind::Operator => f.write_str("expected an operator: = != < <= > >= ~ !~"),
+            ParseErrorKind::Regex(reason) => write!(f, "bad regular expression: {reason}"),
+            ParseErrorKind::Number => f.write_str("expected a number"),
+            ParseErrorKind::Date => {
+                f.write_str("expected a date: YYYY, YYYY.MM or YYYY.MM.DD (`??` for unknown parts)")
+            }
+            ParseErrorKind::Range => {
+                f.write_str("expected a range: MIN..MAX, MIN.., ..MAX or one value")
+            }
+            ParseErrorKind::EmptyRange => f.write_str("the minimum is above the maximum"),
+            ParseErrorKind::Result => {
+                f.write_str("expected a result: 1-0, 0-1, 1/2-1/2, *, decisive or draw")
+            }
+            ParseErrorKind::Eco => {
+                f.write_str("expected an ECO code, prefix or range: B90, B9, B, A00-B19")
+            }
+            ParseErrorKind::Position(reason) => write!(f, "bad position: {reason}"),
+            ParseErrorKind::Zobrist => f.write_str("expected a 64-bit hash: 16 hexadecimal digits"),
+            ParseErrorKind::Move(reason) => f.write_str(reason),
+            ParseErrorKind::Pattern(reason) => f.write_str(reason),
+            ParseErrorKind::Material(reason) => f.write_str(reason),
+            ParseErrorKind::Side => f.write_str("expected a side to move: w or b"),
+            ParseErrorKind::Variant => {
+                f.write_str("expected a variant: standard, chess960, or a name as in Variant tags")
+            }
+        }
+    }
+}
+
+/// A criterion that could not be read: its kind, the text and the byte span of the bad part.
+/// `Display` names the criterion and draws a caret under the bad part:
+///
+/// ```
+/// let err = "White Kasparov".parse::<tabia_select::TagCriterion>().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid tag criterion: expected an operator: = != < <= > >= ~ !~ at column 7\n  | White Kasparov\n  |       ^"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    what: &'static str,
+    kind: ParseErrorKind,
+    input: String,
+    span: Range<usize>,
+}
+
+impl ParseError {
+    /// An error of kind `kind` in `input` at the bytes `span`, for a criterion named `what`.
+    pub fn new(
+        what: &'static str,
+        kind: ParseErrorKind,
+        input: &str,
+        span: Range<usize>,
+    ) -> ParseError {
+        let start = span.start.min(input.len());
+        let end = span.end.clamp(start, input.len());
+        ParseError {
+            what,
+            kind,
+            input: input.to_owned(),
+            span: start..end,
+        }
+    }
+
+    /// The same error inside a larger text, where the criterion's text starts at `offset` and
+    /// `input` is the whole text.
+    pub(crate) fn shift(mut self, what: &'static str, input: &str, offset: usize) -> ParseError {
+        self.what = what;
+        self.span = self.span.start + offset..self.span.end + offset;
+        self.input = input.to_owned();
+        self
+    }
+
+    /// What was wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+
+    /// The byte span of the bad part in [`ParseError::input`].
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+
+    /// The criterion's text.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// Which criterion it was (`tag`, `position`, …).
+    pub fn what(&self) -> &'static str {
+        self.what
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid {} criterion: {}", self.what, self.kind)?;
+        if self.input.is_empty() || self.input.contains('\n') {
+            return Ok(());
+        }
+        let column = self.input[..self.span.start].chars().count();
+        let width = self.input[self.span.clone()].chars().count().max(1);
+        write!(
+            f,
+            " at column {}\n  | {}\n  | {}{}",
+            column + 1,
+            self.input,
+            " ".repeat(column),
+            "^".repeat(width)
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}

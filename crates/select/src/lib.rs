@@ -1,0 +1,62 @@
+//! Game selection: which games of a collection match criteria on their tags, players,
+//! ratings, openings, the positions they reach, board patterns, material and moves.
+//!
+//! - Criteria are small types read from text (`FromStr`, with [`ParseError`]s that name the
+//!   bad part) and written back (`Display`): [`TagCriterion`] (`Date>=2020`), [`NamePattern`]
+//!   (players, accents and case folded), [`ResultCriterion`], [`EloRange`], [`DateRange`],
+//!   [`Bounds`], [`VariantName`], [`EcoRange`], [`PositionTarget`], [`Zobrist`],
+//!   [`MoveSequence`], [`FenPattern`] (pgn-extract's FENPattern syntax), [`Material`]
+//!   (pgn-extract's material descriptions) and game [`Feature`]s; [`Criterion`] holds any one.
+//! - [`Query`]: criteria combined — the same kind with OR, different kinds with AND — with
+//!   [`Options`] (search variations, a ply range, a side to move, ECO by position).
+//! - [`Matcher`]: a PGN [`Visitor`](tabia_notation::pgn::Visitor) that decides each game as the
+//!   reader reads it, reading no more than it must: tag criteria before the movetext (skipped
+//!   unread when they decide), position criteria while replaying, with incremental Polyglot
+//!   hashes and an early stop once the target can no longer be reached. It gives a [`Verdict`]
+//!   with the [`Hit`] that decided it (criterion, ply, FEN, place in the game tree).
+//!
+//! ```
+//! use tabia_notation::pgn::Reader;
+//! use tabia_select::{Criterion, Matcher, Options, Query};
+//!
+//! let query = Query::new(
+//!     vec![
+//!         Criterion::Player(tabia_select::Side::Either, "carlsen".parse()?),
+//!         Criterion::Moves("1. d4 Nf6".parse()?),
+//!     ],
+//!     Options::default(),
+//! );
+//! let pgn = "[White \"Carlsen, Magnus\"]\n[Black \"Caruana, Fabiano\"]\n\n1. d4 Nf6 2. c4 e6 1/2-1/2\n";
+//! let verdict = Reader::new(pgn.as_bytes()).read_game(&mut Matcher::new(&query))?.expect("a game")?;
+//! assert!(verdict.matched);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod criterion;
+mod date;
+mod error;
+mod header;
+mod matcher;
+mod material;
+mod pattern;
+mod position;
+mod query;
+mod range;
+mod tag;
+mod text;
+
+pub use criterion::{Criterion, Feature, Side};
+pub use date::{DateRange, PgnDate};
+pub use error::{ParseError, ParseErrorKind};
+pub use header::{EcoRange, EloRange, ResultCriterion, VariantName};
+pub use matcher::{Hit, Matcher, Verdict};
+pub use material::Material;
+pub use pattern::FenPattern;
+pub use position::{MoveSequence, PositionTarget, Zobrist};
+pub use query::{Options, Query};
+pub use range::Bounds;
+pub use tabia_eco as eco;
+pub use tag::{TagCriterion, TagOp};
+pub use text::{NamePattern, fold};

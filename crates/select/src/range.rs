@@ -1,0 +1,144 @@
+//! [`Bounds`]: `MIN..MAX` ranges of numbers (Elo, plies, piece counts).
+
+use std::{fmt, str::FromStr};
+
+use crate::error::{ParseError, ParseErrorKind};
+
+/// An inclusive range of whole numbers: `MIN..MAX`, `MIN..`, `..MAX`, or one value `N`
+/// (exactly `N`).
+///
+/// ```
+/// use tabia_select::Bounds;
+///
+/// let r: Bounds = "20..40".parse()?;
+/// assert!(r.contains(20) && r.contains(40) && !r.contains(41));
+/// assert_eq!("..10".parse::<Bounds>()?.to_string(), "..10");
+/// assert_eq!("7".parse::<Bounds>()?, Bounds::new(Some(7), Some(7)));
+/// # Ok::<_, tabia_select::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bounds {
+    /// The least value (none: no lower bound).
+    pub min: Option<u32>,
+    /// The greatest value (none: no upper bound).
+    pub max: Option<u32>,
+}
+
+impl Bounds {
+    /// The range from `min` to `max`, inclusive.
+    pub fn new(min: Option<u32>, max: Option<u32>) -> Bounds {
+        Bounds { min, max }
+    }
+
+    /// Whether `value` is in the range.
+    pub fn contains(&self, value: u32) -> bool {
+        self.min.is_none_or(|min| value >= min) && self.max.is_none_or(|max| value <= max)
+    }
+
+    /// Whether every value from `value` on is above the range.
+    pub fn is_below(&self, value: u32) -> bool {
+        self.max.is_some_and(|max| value > max)
+    }
+
+    /// Parses a range; with `single_is_min`, one value `N` means `N..` (for `--elo 2500`).
+    pub(crate) fn parse(
+        what: &'static str,
+        text: &str,
+        single_is_min: bool,
+    ) -> Result<Bounds, ParseError> {
+        let number = |part: &str, offset: usize| -> Result<Option<u32>, ParseError> {
+            let trimmed = part.trim();
+            if trimmed.is_empty() {
+                return Ok(None);
+            }
+            trimmed.parse::<u32>().map(Some).map_err(|_| {
+                ParseError::new(
+                    what,
+                    ParseErrorKind::Number,
+                    text,
+                    offset..offset + part.len(),
+                )
+            })
+        };
+        if text.trim().is_empty() {
+            return Err(ParseError::new(
+                what,
+                ParseErrorKind::Empty,
+                text,
+                0..text.len(),
+            ));
+        }
+        let bounds = match text.find("..") {
+            Some(dots) => Bounds::new(
+                number(&text[..dots], 0)?,
+                number(&text[dots + 2..], dots + 2)?,
+            ),
+            None => {
+                let value = number(text, 0)?;
+                Bounds::new(value, if single_is_min { None } else { value })
+            }
+        };
+        if let (Some(min), Some(max)) = (bounds.min, bounds.max)
+            && min > max
+        {
+            return Err(ParseError::new(
+                what,
+                ParseErrorKind::EmptyRange,
+                text,
+                0..text.len(),
+            ));
+        }
+        Ok(bounds)
+    }
+}
+
+impl FromStr for Bounds {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Bounds, ParseError> {
+        Bounds::parse("range", text, false)
+    }
+}
+
+impl fmt::Display for Bounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.min, self.max) {
+            (Some(min), Some(max)) if min == max => write!(f, "{min}"),
+            (min, max) => {
+                if let Some(min) = min {
+                    write!(f, "{min}")?;
+                }
+                f.write_str("..")?;
+                if let Some(max) = max {
+                    write!(f, "{max}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_display_round_trip() {
+        for text in ["1..2", "5..", "..9", "7", "0"] {
+            let bounds: Bounds = text.parse().unwrap();
+            assert_eq!(bounds.to_string(), text);
+            assert_eq!(bounds.to_string().parse::<Bounds>().unwrap(), bounds);
+        }
+        assert_eq!(
+            Bounds::parse("elo", "2500", true).unwrap(),
+            Bounds::new(Some(2500), None)
+        );
+    }
+
+    #[test]
+    fn bad_ranges() {
+        insta::assert_snapshot!("10..x".parse::<Bounds>().unwrap_err());
+        insta::assert_snapshot!("9..3".parse::<Bounds>().unwrap_err());
+        insta::assert_snapshot!("".parse::<Bounds>().unwrap_err());
+    }
+}
