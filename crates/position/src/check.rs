@@ -1,14 +1,19 @@
 //! [`Checker`]: what [`check_game`](crate::check_game) checks, done while the PGN reader reads
 //! (no game tree), and [`check_reader`], every game of an input checked that way.
 
-use std::{fmt, io};
+use std::{fmt, io, mem};
 
-use tabia_notation::pgn::{GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use tabia_notation::pgn::{
+    GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
+    WarningKind as ReaderWarningKind,
+};
 
 use crate::{
+    lenient,
+    moves::{MoveError, MoveErrorKind},
     outcome::Termination,
     position::Position,
-    replay::{ReplayError, StartTags, resolve_move},
+    replay::{GameEnd, ReplayError, ReplayErrorKind, StartTags},
     warning::{Warning, WarningKind},
 };
 
@@ -28,9 +33,10 @@ struct Line {
 /// legal start position, every move of the mainline and of every variation (at any depth) is
 /// legal (null moves `--` only when not in check). The first problem in text order is the
 /// game's [`ReplayError`], with the line and column of the move (or of the game, for its tags).
-/// A game that passes gets the same [`Warning`]s as from `check_game`, in [`Checked::warnings`]
-/// (a result that contradicts a checkmate, stalemate or variant ending at the end of the
-/// mainline).
+/// A game that passes gets the same [`Warning`]s as from `check_game`, in the same order, in
+/// [`Checked::warnings`]: what was read leniently (a repaired `FEN` tag, a move in UCI, a wrong
+/// capture or check mark, a missing result, a `Result` tag that disagrees with the movetext)
+/// and a result that contradicts a checkmate, stalemate or variant ending on the board.
 ///
 /// No game tree is built: the checker keeps one position per open variation (a stack, reused
 /// from game to game), so checking allocates nothing per move. Every event of the game is still
@@ -57,11 +63,11 @@ struct Line {
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
     tags: StartTags,
-    /// The first `Result` tag's raw value, if any.
-    result_tag: Option<Vec<u8>>,
-    /// A buffer kept for the `Result` tag of the next games.
-    spare: Vec<u8>,
-    outcome: Outcome,
+    /// The first `Result` tag, if any.
+    result_tag: Option<String>,
+    marker: Outcome,
+    /// Where the reader found the result missing.
+    missing: Option<Origin>,
     start: Origin,
     /// The open lines: the mainline first, then one per open variation; `lines[..=depth]` are
     /// in use, the rest are kept for their memory.
@@ -70,6 +76,10 @@ pub struct Checker {
     /// Where the last mainline move is.
     last: Option<Origin>,
     variation_plies: u32,
+    /// The warnings of the start position and of the moves, in input order.
+    warnings: Vec<Warning>,
+    /// The reader's warnings (they come after those of the moves, as in the tree).
+    reader_warnings: Vec<Warning>,
     error: Option<ReplayError>,
 }
 
@@ -82,10 +92,12 @@ pub struct Checked {
     /// The number of plies in the variations, at every depth.
     pub variation_plies: u32,
     /// Checkmate, stalemate or a variant's own ending at the end of the mainline: what
-    /// decides a result beyond doubt.
+    /// decides a result beyond doubt (only looked for when the game has a result other than
+    /// `*`, the only case where it matters).
     pub end: Option<Termination>,
-    /// What looks wrong, in input order (as [`Replayed::warnings`](crate::Replayed::warnings)
-    /// of [`check_game`](crate::check_game)): the game was read all the same.
+    /// What was repaired or looks wrong, in input order (as
+    /// [`Replayed::warnings`](crate::Replayed::warnings) of [`check_game`](crate::check_game)):
+    /// the game was read all the same.
     pub warnings: Vec<Warning>,
 }
 
@@ -95,10 +107,9 @@ impl Checker {
         Checker::default()
     }
 
-    /// The line being read.
+    /// The line being read (made when a variation opens deeper than ever before).
     #[inline]
     fn line(&mut self) -> &mut Line {
-        // `lines` always holds `depth + 1` lines once a game began.
         let depth = self.depth;
         if self.lines.len() <= depth {
             self.lines.resize_with(depth + 1, Line::default);
@@ -106,16 +117,27 @@ impl Checker {
         &mut self.lines[depth]
     }
 
-    /// The result the game claims: its first `Result` tag, else its termination marker, as
-    /// [`check_game`](crate::check_game) takes it.
-    fn claimed(&self) -> std::borrow::Cow<'_, str> {
-        match &self.result_tag {
-            Some(raw) => match RawTag(raw).decode() {
-                std::borrow::Cow::Borrowed(text) => text.trim().into(),
-                std::borrow::Cow::Owned(text) => text.trim().to_owned().into(),
+    /// Notes a repaired move (`after` is the position after it).
+    #[cold]
+    fn repaired(&mut self, repair: lenient::Repair, written: SanPlus, at: Origin) {
+        let after = &self.lines[self.depth].pos;
+        let numbered = lenient::numbered_after(after, written);
+        self.warnings.push(repair.warning(numbered, written, at));
+    }
+
+    /// Notes an illegal move (`before` is the position before it).
+    #[cold]
+    fn illegal(&mut self, kind: MoveErrorKind, written: SanPlus, at: Origin, ply: u32) {
+        let before = &self.lines[self.depth].pos;
+        self.error = Some(ReplayError::new(
+            ReplayErrorKind::IllegalMove {
+                numbered: lenient::numbered_before(before, written),
+                ply,
+                in_variation: self.depth > 0,
+                error: MoveError::new(written.san.to_string(), kind),
             },
-            None => self.outcome.as_str().into(),
-        }
+            Some(at),
+        ));
     }
 }
 
@@ -124,15 +146,15 @@ impl Visitor for Checker {
 
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.tags.clear();
-        if let Some(mut old) = self.result_tag.take() {
-            old.clear();
-            self.spare = old;
-        }
-        self.outcome = Outcome::Unknown;
+        self.result_tag = None;
+        self.marker = Outcome::Unknown;
+        self.missing = None;
         self.start = start;
         self.depth = 0;
         self.last = None;
         self.variation_plies = 0;
+        self.warnings.clear();
+        self.reader_warnings.clear();
         self.error = None;
         Skip(false)
     }
@@ -140,9 +162,7 @@ impl Visitor for Checker {
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         if name == b"Result" {
             if self.result_tag.is_none() {
-                let mut buf = std::mem::take(&mut self.spare);
-                buf.extend_from_slice(value.as_bytes());
-                self.result_tag = Some(buf);
+                self.result_tag = Some(value.decode().into_owned());
             }
         } else {
             self.tags.tag(name, value);
@@ -151,14 +171,17 @@ impl Visitor for Checker {
 
     fn begin_movetext(&mut self) -> Skip {
         let start = if self.tags.is_default() {
-            Ok(Position::new())
+            Ok((Position::new(), Vec::new()))
         } else {
-            self.tags.start(self.start)
+            self.tags.start_with_warnings(self.start)
         };
         let line = self.line();
         line.ply = 0;
         match start {
-            Ok(pos) => line.pos = pos,
+            Ok((pos, warnings)) => {
+                line.pos = pos;
+                self.warnings = warnings;
+            }
             Err(err) => self.error = Some(err),
         }
         // Never skip: a syntax error later in the game is to be found.
@@ -171,19 +194,32 @@ impl Visitor for Checker {
             return;
         }
         let depth = self.depth;
-        let line = self.line();
-        line.before.clone_from(&line.pos);
-        line.ply += 1;
-        let ply = line.ply;
-        match resolve_move(&mut line.pos, san, at, ply, depth) {
-            Ok(Some(m)) => line.pos.play_unchecked(m),
-            Ok(None) => {}
-            Err(err) => self.error = Some(err),
-        }
         if depth == 0 {
             self.last = Some(at);
         } else {
             self.variation_plies += 1;
+        }
+        let line = self.line();
+        line.before.clone_from(&line.pos);
+        line.ply += 1;
+        let ply = line.ply;
+        let resolved = match san.san {
+            tabia_notation::san::San::Null => {
+                if line.pos.play_null() {
+                    return;
+                }
+                Err(MoveErrorKind::NullMoveInCheck)
+            }
+            _ => lenient::resolve(&line.pos, san),
+        };
+        match resolved {
+            Ok((m, repair)) => {
+                line.pos.play_unchecked(m);
+                if let Some(repair) = repair.or_else(|| lenient::check_mark(&line.pos, san)) {
+                    self.repaired(repair, san, at);
+                }
+            }
+            Err(kind) => self.illegal(kind, san, at, ply),
         }
     }
 
@@ -208,40 +244,42 @@ impl Visitor for Checker {
     }
 
     fn outcome(&mut self, outcome: Outcome) {
-        self.outcome = outcome;
+        self.marker = outcome;
+    }
+
+    fn warning(&mut self, warning: ReaderWarning) {
+        match warning.kind {
+            ReaderWarningKind::MissingResult => self.missing = Some(warning.at),
+            kind => self
+                .reader_warnings
+                .push(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
+        }
     }
 
     fn end_game(&mut self) -> Result<Checked, ReplayError> {
         if let Some(err) = self.error.take() {
             return Err(err);
         }
-        let Some(main) = self.lines.first() else {
-            // A game without movetext: nothing was played.
-            return Ok(Checked {
-                plies: 0,
-                variation_plies: 0,
-                end: None,
-                warnings: Vec::new(),
-            });
+        let end = GameEnd {
+            tag: self.result_tag.as_deref(),
+            marker: self.marker,
+            missing: self.missing,
+            start: self.start,
+            last: self.last,
         };
-        let end = main.pos.decided();
-        let mut warnings = Vec::new();
-        if let Some(termination) = end {
-            let result = self.claimed();
-            if result != "*" && result != termination.result() {
-                warnings.push(Warning::new(
-                    WarningKind::ResultMismatch {
-                        result: result.into_owned(),
-                        termination,
-                    },
-                    Some(self.last.unwrap_or(self.start)),
-                ));
-            }
-        }
+        // The board decides a result only when there is one: `*` needs no move generation.
+        let (plies, decided) = match self.lines.first() {
+            Some(main) if end.result() != Outcome::Unknown => (main.ply, main.pos.decided()),
+            Some(main) => (main.ply, None),
+            None => (0, None),
+        };
+        let mut warnings = mem::take(&mut self.warnings);
+        warnings.append(&mut self.reader_warnings);
+        end.warnings(decided, &mut warnings);
         Ok(Checked {
-            plies: main.ply,
+            plies,
             variation_plies: self.variation_plies,
-            end,
+            end: decided,
             warnings,
         })
     }
