@@ -14,13 +14,17 @@
 //!   variant game, tabia against python-chess.
 //! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
+//! - `duckdb-check [--tabia PATH]`: the Parquet of `tabia table` queried with DuckDB.
+//! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
 
 mod book_check;
 mod dedup_memory;
 mod dist;
+mod duckdb_check;
 mod eco_import;
 mod extract_diff;
 mod fuzz;
+mod table_bench;
 mod tree_html_check;
 mod variant_games;
 
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
         "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
         "tree-html-check" => tree_html_check::run(rest),
+        "duckdb-check" => duckdb_check::run(rest),
+        "table-bench" => table_bench::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -72,7 +78,9 @@ fn usage() -> &'static str {
        variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
        variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
        book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
-       tree-html-check [PGN]       the tree page in headless Chromium: screenshots"
+       tree-html-check [PGN]       the tree page in headless Chromium: screenshots\n  \
+       duckdb-check [--tabia PATH] the Parquet of tabia table queried with DuckDB\n  \
+       table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice"
 }
 
 /// The workspace root (the parent of this crate's folder).

@@ -1,0 +1,244 @@
+//! The `table-bench` task: `tabia table` against the python-chess + pyarrow route.
+//!
+//! `cargo xtask table-bench [PGN] [--runs N]` (PGN: default the first `.pgn` of
+//! `../shared/corpus`) needs python3 with `chess` and `pyarrow`. It times, as whole processes
+//! (median of N runs, 3 by default):
+//!
+//! 1. on a 1 MB slice of PGN (the games that start in its first megabyte): python-chess
+//!    reading every game, replaying it and making the same games and moves tables (tags, SAN,
+//!    UCI, Polyglot hash, clock, evaluation, comment) written by pyarrow to Parquet (zstd),
+//!    against `tabia table --moves -j 1` (one core each);
+//! 2. on the whole PGN: `tabia table` (games), `tabia table --moves` and `tabia epd`, all
+//!    cores, in rows per second and MB per second.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+
+/// The python-chess + pyarrow conversion: `argv[1]` PGN in, `argv[2]` Parquet out (games),
+/// `argv[3]` Parquet out (moves).
+const PYTHON: &str = r#"
+import sys, chess, chess.pgn, chess.polyglot, pyarrow as pa, pyarrow.parquet as pq
+path, games_out, moves_out = sys.argv[1], sys.argv[2], sys.argv[3]
+LICHESS = ["Event", "Site", "White", "Black", "Result", "WhiteTitle", "BlackTitle", "WhiteElo",
+           "BlackElo", "WhiteRatingDiff", "BlackRatingDiff", "UTCDate", "UTCTime", "ECO",
+           "Opening", "Termination", "TimeControl"]
+games = {k: [] for k in LICHESS + ["game", "ply_count", "final_zobrist"]}
+moves = {k: [] for k in ["game", "ply", "san", "uci", "zobrist", "clock_ms", "eval_cp", "eval_mate", "comment"]}
+def num(v):
+    try: return int(v)
+    except (TypeError, ValueError): return None
+with open(path, encoding="utf-8", errors="replace") as f:
+    n = 0
+    while True:
+        game = chess.pgn.read_game(f)
+        if game is None: break
+        n += 1
+        h = game.headers
+        for k in LICHESS:
+            v = h.get(k)
+            games[k].append(num(v) if k.endswith("Elo") or k.endswith("Diff") else v)
+        board = game.board()
+        ply = 0
+        for node in game.mainline():
+            san = board.san(node.move)
+            board.push(node.move)
+            ply += 1
+            ev = node.eval()
+            clk = node.clock()
+            moves["game"].append(n); moves["ply"].append(ply); moves["san"].append(san)
+            moves["uci"].append(node.move.uci())
+            moves["zobrist"].append(chess.polyglot.zobrist_hash(board))
+            moves["clock_ms"].append(None if clk is None else int(clk * 1000))
+            moves["eval_cp"].append(None if ev is None or ev.is_mate() else ev.white().score())
+            moves["eval_mate"].append(ev.white().mate() if ev is not None and ev.is_mate() else None)
+            moves["comment"].append(node.comment or None)
+        games["game"].append(n); games["ply_count"].append(ply)
+        games["final_zobrist"].append(chess.polyglot.zobrist_hash(board))
+pq.write_table(pa.Table.from_pydict(games), games_out, compression="zstd")
+pq.write_table(pa.Table.from_pydict(moves, schema=pa.schema([
+    ("game", pa.int64()), ("ply", pa.int32()), ("san", pa.string()), ("uci", pa.string()),
+    ("zobrist", pa.uint64()), ("clock_ms", pa.int64()), ("eval_cp", pa.int32()),
+    ("eval_mate", pa.int32()), ("comment", pa.string())])), moves_out, compression="zstd")
+print(n, len(moves["ply"]))
+"#;
+
+/// Runs the task.
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let root = crate::project_root();
+    let mut pgn: Option<PathBuf> = None;
+    let mut runs = 3usize;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--runs" => runs = rest.next().context("--runs N")?.parse()?,
+            other if !other.starts_with('-') => pgn = Some(other.into()),
+            other => {
+                bail!("unknown option {other}\nusage: cargo xtask table-bench [PGN] [--runs N]")
+            }
+        }
+    }
+    let pgn = match pgn {
+        Some(pgn) => pgn,
+        None => first_pgn(&root.join("../shared/corpus"))
+            .context("no PGN given and none in ../shared/corpus")?,
+    };
+    let status = Command::new("cargo")
+        .args(["build", "--release", "-q", "-p", "tabia-cli"])
+        .current_dir(&root)
+        .status()?;
+    if !status.success() {
+        bail!("cargo build failed");
+    }
+    let tabia = root.join("target/release/tabia");
+    let dir = root.join("target/table-bench");
+    fs::create_dir_all(&dir)?;
+    let bytes = fs::read(&pgn).with_context(|| pgn.display().to_string())?;
+    let slice = dir.join("slice.pgn");
+    fs::write(&slice, slice_of(&bytes, 1 << 20))?;
+    let slice_mb = fs::metadata(&slice)?.len() as f64 / 1e6;
+
+    println!(
+        "1 MB slice of {} ({slice_mb:.2} MB), one core each:",
+        pgn.display()
+    );
+    let (python, out) = time(runs, || {
+        let mut cmd = Command::new("python3");
+        cmd.arg("-c")
+            .arg(PYTHON)
+            .arg(&slice)
+            .arg(dir.join("py-games.parquet"))
+            .arg(dir.join("py-moves.parquet"));
+        cmd
+    })?;
+    let counts: Vec<u64> = out
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let (games, plies) = (
+        counts.first().copied().unwrap_or(0),
+        counts.get(1).copied().unwrap_or(0),
+    );
+    let (tabia_one, _) = time(runs, || {
+        let mut cmd = Command::new(&tabia);
+        cmd.args(["table", "-q", "--moves", "-j", "1", "-o"])
+            .arg(dir.join("slice.parquet"))
+            .arg(&slice);
+        cmd
+    })?;
+    println!(
+        "  python-chess + pyarrow  {:>9.3} s  {games} games, {plies} moves",
+        python.as_secs_f64()
+    );
+    println!(
+        "  tabia table --moves -j 1 {:>8.3} s",
+        tabia_one.as_secs_f64()
+    );
+    println!(
+        "  ratio per core: {:.0}x",
+        python.as_secs_f64() / tabia_one.as_secs_f64()
+    );
+
+    let mb = bytes.len() as f64 / 1e6;
+    println!("\n{} ({mb:.1} MB), all cores:", pgn.display());
+    let all_games = count_games(&tabia, &pgn)?;
+    let mut rows = Vec::new();
+    for (name, args) in [
+        ("tabia table", vec!["table", "-q", "-o"]),
+        ("tabia table --moves", vec!["table", "-q", "--moves", "-o"]),
+    ] {
+        let (t, _) = time(runs, || {
+            let mut cmd = Command::new(&tabia);
+            cmd.args(&args).arg(dir.join("corpus.parquet")).arg(&pgn);
+            cmd
+        })?;
+        rows.push((name, t));
+    }
+    let (epd, _) = time(runs, || {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!(
+            "{} epd -q {} > /dev/null",
+            tabia.display(),
+            pgn.display()
+        ));
+        cmd
+    })?;
+    rows.push(("tabia epd > /dev/null", epd));
+    for (name, t) in &rows {
+        let s = t.as_secs_f64();
+        println!(
+            "  {name:<24} {s:>7.3} s  {:>9.0} games/s  {:>6.1} MB/s",
+            all_games as f64 / s,
+            mb / s
+        );
+    }
+    println!(
+        "  moves table / epd: {:.2}x the time",
+        rows[1].1.as_secs_f64() / epd.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The games that start in the first `size` bytes of `bytes` (cut before the next `[Event`).
+fn slice_of(bytes: &[u8], size: usize) -> &[u8] {
+    if bytes.len() <= size {
+        return bytes;
+    }
+    let mut cut = size;
+    while cut < bytes.len() && !bytes[cut..].starts_with(b"\n[Event ") {
+        cut += 1;
+    }
+    &bytes[..cut.min(bytes.len())]
+}
+
+/// The median wall time of `runs` runs of a command, and its standard output (last run).
+fn time(runs: usize, command: impl Fn() -> Command) -> anyhow::Result<(Duration, String)> {
+    let mut times = Vec::new();
+    let mut out = String::new();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let output = command().output()?;
+        times.push(start.elapsed());
+        if !output.status.success() && output.status.code() != Some(1) {
+            bail!(
+                "command failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        out = String::from_utf8_lossy(&output.stdout).into_owned();
+    }
+    times.sort();
+    Ok((times[times.len() / 2], out))
+}
+
+/// The games of `pgn`, as `tabia` counts them.
+fn count_games(tabia: &Path, pgn: &Path) -> anyhow::Result<u64> {
+    let output = Command::new(tabia)
+        .args(["pgn", "--check"])
+        .arg(pgn)
+        .output()?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("games "))
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.trim().parse().ok())
+        .context("no summary from tabia pgn --check")
+}
+
+/// The first `.pgn` file of `dir`, by name.
+fn first_pgn(dir: &Path) -> Option<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    files.sort();
+    files.into_iter().next()
+}
