@@ -170,6 +170,11 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// How many workers the pipeline runs (1: everything on the calling thread).
+    pub(crate) fn jobs(&self) -> usize {
+        self.config.jobs()
+    }
+
     /// Standard output, for what a subcommand writes outside the pipeline.
     pub(crate) fn out(&mut self) -> &mut dyn Write {
         &mut self.out

@@ -20,6 +20,9 @@
 //!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
 //!   column; warnings ([`Warning`], in [`Replayed::warnings`]: the game was read, something was
 //!   repaired or looks wrong) likewise.
+//! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
+//!   positions for the variations, no game tree), and [`check_reader`]: every game of an
+//!   input checked so, what `tabia pgn --check` runs.
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -40,6 +43,7 @@
 
 #![deny(missing_docs)]
 
+mod check;
 mod convert;
 mod edit;
 mod form;
@@ -57,6 +61,7 @@ mod variant;
 mod warning;
 mod write;
 
+pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};

@@ -290,6 +290,111 @@ fn pseudo_sources<P: shakmaty::Position>(
     from
 }
 
+/// The legal move a SAN names, found without generating moves, in the common case only: the
+/// side to move is not in check, exactly one piece of the named kind (after the written
+/// disambiguation) can go to the square by the movement rules, the capture and promotion are
+/// written as they are, and the piece is not pinned (or moves along its pin). `None` otherwise,
+/// for [`San::to_move`] and the explanations to decide: then there may still be a legal move
+/// (an en-passant capture, castling, an ambiguity that a pin resolves, an escape from check).
+/// A move found here is the one `to_move` finds (tested against it).
+#[inline]
+fn quick_san(pos: &shakmaty::Chess, san: San) -> Option<Move> {
+    use shakmaty::Position as _;
+
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    if board.by_color(turn).contains(to) {
+        return None;
+    }
+    // What stands on `to` is the enemy's: taken, or nothing. En passant takes elsewhere.
+    let taken = board.role_at(to);
+    if taken.is_some() != capture {
+        return None;
+    }
+    let king = board.king_of(turn)?;
+    let occupied = board.occupied();
+    if board.attacks_to(king, !turn, occupied).any() {
+        return None;
+    }
+    let ours = board.by_piece(role.of(turn));
+    let mut from = match role {
+        Role::Pawn if capture => attacks::pawn_attacks(!turn, to) & ours,
+        Role::Pawn => {
+            let back = turn.fold_wb(-8, 8);
+            let one = to.offset(back)?;
+            if ours.contains(one) {
+                Bitboard::from_square(one)
+            } else if !occupied.contains(one)
+                && to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth)
+                && let Some(two) = one.offset(back).filter(|sq| ours.contains(*sq))
+            {
+                Bitboard::from_square(two)
+            } else {
+                return None;
+            }
+        }
+        Role::King => {
+            let from = attacks::king_attacks(to) & ours;
+            if board.attacks_to(to, !turn, occupied).any() {
+                return None;
+            }
+            from
+        }
+        _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+    };
+    if let Some(file) = file {
+        from &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = rank {
+        from &= Bitboard::from_rank(rank);
+    }
+    let from = from.single_square()?;
+    if role == Role::Pawn && is_last_rank(turn, to) {
+        if !matches!(
+            promotion,
+            Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen)
+        ) {
+            return None;
+        }
+    } else if promotion.is_some() {
+        return None;
+    }
+    if role != Role::King {
+        // Pinned: on a line from the king, with an enemy slider behind it on that line, and
+        // leaving the line.
+        let line = attacks::ray(king, from);
+        if line.any() && !line.contains(to) {
+            let without = occupied.without(from);
+            let snipers = if attacks::bishop_attacks(king, Bitboard::EMPTY).contains(from) {
+                attacks::bishop_attacks(king, without) & board.bishops_and_queens()
+            } else {
+                attacks::rook_attacks(king, without) & board.rooks_and_queens()
+            };
+            if (snipers & line & board.by_color(!turn)).any() {
+                return None;
+            }
+        }
+    }
+    Some(Move::Normal {
+        role,
+        from,
+        capture: taken,
+        to,
+        promotion,
+    })
+}
+
 fn is_last_rank(color: Color, sq: Square) -> bool {
     sq.rank() == color.fold_wb(Rank::Eighth, Rank::First)
 }
@@ -308,6 +413,11 @@ impl Position {
 
     #[inline]
     pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
+        // Fastest path (standard chess, Chess960): one piece can go there and it is not
+        // pinned, the king not in check.
+        if let Some(m) = self.as_chess().and_then(|chess| quick_san(chess, san)) {
+            return Ok(m);
+        }
         let variant = self.variant();
         with_pos!(self, |p| resolve_san_in(p, variant, san))
     }
@@ -546,6 +656,8 @@ fn resolve_uci_in<P: shakmaty::Position + Clone>(
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::Position as _;
+
     use super::*;
 
     fn at(fen: &str) -> Position {
@@ -605,6 +717,115 @@ mod tests {
             san_err("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O"),
             "illegal move `O-O`: cannot castle kingside: the right to castle is gone"
         );
+    }
+
+    /// Every SAN worth trying in `pos`: each legal move written canonically, without and with
+    /// full disambiguation, with the capture mark flipped, with other promotions; and each role
+    /// to each square.
+    fn sans(pos: &shakmaty::Chess) -> Vec<San> {
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let san = San::from_move(pos, m);
+            out.push(san);
+            if let San::Normal {
+                role,
+                capture,
+                to,
+                promotion,
+                ..
+            } = san
+            {
+                let from = m.from().unwrap_or(to);
+                for (file, rank) in [
+                    (None, None),
+                    (Some(from.file()), None),
+                    (None, Some(from.rank())),
+                    (Some(from.file()), Some(from.rank())),
+                ] {
+                    for capture in [capture, !capture] {
+                        for promotion in [promotion, None, Some(Role::Queen), Some(Role::King)] {
+                            out.push(San::Normal {
+                                role,
+                                file,
+                                rank,
+                                capture,
+                                to,
+                                promotion,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for role in Role::ALL {
+            for to in Square::ALL {
+                for capture in [false, true] {
+                    out.push(San::Normal {
+                        role,
+                        file: None,
+                        rank: None,
+                        capture,
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_quick_path_finds_what_shakmaty_finds() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+            "8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        let (mut found, mut canonical, mut tried) = (0usize, 0usize, 0usize);
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for fen in starts {
+            for _ in 0..6 {
+                let mut pos = at(fen).into_chess();
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for san in sans(&pos) {
+                        tried += 1;
+                        let quick = quick_san(&pos, san);
+                        if let Some(m) = quick {
+                            assert_eq!(
+                                san.to_move(&pos),
+                                Ok(m),
+                                "{san} in {}",
+                                Position::from(pos.clone())
+                            );
+                        }
+                    }
+                    if !pos.is_check() {
+                        for m in &moves {
+                            let san = San::from_move(&pos, *m);
+                            canonical += 1;
+                            found += usize::from(quick_san(&pos, san).is_some());
+                        }
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = moves[(seed % moves.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(tried > 100_000, "{tried}");
+        // The quick path is the common path: castling, en passant and pins aside.
+        assert!(found * 100 > canonical * 90, "{found} of {canonical}");
     }
 
     #[test]

@@ -155,12 +155,14 @@ impl Position {
         with_pos!(self, |p| self.termination_of(p, history))
     }
 
-    fn termination_of<P: shakmaty::Position>(
-        &self,
-        chess: &P,
-        history: &History,
-    ) -> Option<Termination> {
-        let halfmoves = chess.halfmoves();
+    /// How the game ends in this position whatever led to it, the endings that decide a
+    /// result beyond doubt: a variant's own ending, checkmate, stalemate. The first thing
+    /// [`Position::termination`] looks at.
+    pub(crate) fn decided(&self) -> Option<Termination> {
+        with_pos!(self, |p| self.decided_of(p))
+    }
+
+    fn decided_of<P: shakmaty::Position>(&self, chess: &P) -> Option<Termination> {
         if let Outcome::Known(outcome) = chess.variant_outcome() {
             return Some(Termination::VariantEnd {
                 variant: self.variant(),
@@ -175,6 +177,18 @@ impl Position {
             } else {
                 Termination::Stalemate
             });
+        }
+        None
+    }
+
+    fn termination_of<P: shakmaty::Position>(
+        &self,
+        chess: &P,
+        history: &History,
+    ) -> Option<Termination> {
+        let halfmoves = chess.halfmoves();
+        if let Some(decided) = self.decided_of(chess) {
+            return Some(decided);
         }
         if chess.is_insufficient_material() {
             return Some(Termination::InsufficientMaterial);

@@ -5,19 +5,24 @@
 //! ([`check_game`]: legal moves), its warnings are reported (what was read leniently, a result
 //! that contradicts the board), then it is written out, repaired where the warnings say;
 //! `--strict` reports warnings as errors and drops the game.
+//!
+//! `--check` builds no game tree: [`Checker`] makes the same checks, with the same warnings,
+//! while the reader reads the game, on the workers; with one job the reader thread checks the
+//! input as it reads it ([`check_reader`]: nothing to split and hand over).
 
-use std::{io::Write as _, path::PathBuf};
+use std::{io::Write as _, mem, path::PathBuf};
 
 use serde::Serialize;
 use tabia_collect::Form;
 use tabia_notation::pgn::{Game, Move, RawGame};
+use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::{Source, raw_games},
     output::{self, JsonEval},
-    parallel::Sink,
+    parallel::{Sink, Weigh},
     report::Diagnostic,
     session::Session,
 };
@@ -54,11 +59,93 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args, &form, sink, number, raw);
-        })?;
+        if args.check && session.jobs() == 1 {
+            session.pipeline(input, checked_games, |sink, number, verdict| {
+                checked(&name, args, sink, number, &verdict.result);
+            })?;
+        } else if args.check {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                let result = match raw.visit(&mut Checker::new()) {
+                    Ok(Ok(done)) => Ok(done),
+                    Ok(Err(err)) => Err(CheckError::Rules(err)),
+                    Err(err) => Err(CheckError::Syntax(err)),
+                };
+                checked(&name, args, sink, number, &result);
+            })?;
+        } else {
+            session.pipeline(input, raw_games, |sink, number, raw| {
+                game(&name, args, &form, sink, number, raw);
+            })?;
+        }
     }
     Ok(session.finish()?)
+}
+
+/// One game checked on the reader thread, and how many bytes it took (its weight in a batch).
+struct Verdict {
+    result: Result<Checked, CheckError>,
+    bytes: usize,
+}
+
+impl Weigh for Verdict {
+    fn weight(&self) -> usize {
+        self.bytes + mem::size_of::<Verdict>()
+    }
+}
+
+/// The games of an input checked as they are read.
+fn checked_games(
+    reader: Box<dyn std::io::BufRead + Send>,
+) -> impl Iterator<Item = anyhow::Result<Verdict>> + Send {
+    let mut games = check_reader(reader);
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        let next = games.next()?;
+        let end = games.reader().offset();
+        let bytes = usize::try_from(end - offset).unwrap_or(usize::MAX);
+        offset = end;
+        Some(match next {
+            Ok(result) => Ok(Verdict { result, bytes }),
+            Err(err) => Err(anyhow::Error::new(err).context("read error")),
+        })
+    })
+}
+
+/// Reports what `--check` found in a game: its error, or its warnings (errors with
+/// `--strict`), as [`game`] does for the game tree.
+fn checked(
+    name: &str,
+    args: &Args,
+    sink: &mut Sink,
+    number: u64,
+    result: &Result<Checked, CheckError>,
+) {
+    let done = match result {
+        Ok(done) => done,
+        Err(CheckError::Syntax(err)) => {
+            sink.error(&Diagnostic::from_game_error(name, number, err));
+            return;
+        }
+        Err(CheckError::Rules(err)) => {
+            sink.error(&replay_diagnostic(name, number, err));
+            return;
+        }
+        // A kind added later: its message, where it is.
+        Err(other) => {
+            let diagnostic = Diagnostic::new(name, other.to_string()).game(number);
+            sink.error(&match other.origin() {
+                Some(at) => diagnostic.at(at.line, at.column),
+                None => diagnostic,
+            });
+            return;
+        }
+    };
+    let warnings: Vec<Diagnostic> = done
+        .warnings
+        .iter()
+        .map(|warning| Diagnostic::from_warning(name, number, warning))
+        .collect();
+    report_warnings(args, sink, &warnings);
 }
 
 /// Parses, checks and writes one game.
@@ -77,15 +164,8 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
             return;
         }
     };
-    if args.strict && !warnings.is_empty() {
-        for warning in &warnings[1..] {
-            sink.error(warning);
-        }
-        sink.reject(&warnings[0], args.json);
+    if !report_warnings(args, sink, &warnings) {
         return;
-    }
-    for warning in &warnings {
-        sink.warning(warning);
     }
     if args.json {
         output::json_line(&mut sink.out, &Record::new(name, number, &game, &warnings));
@@ -96,6 +176,22 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
     } else if let Err(err) = form.write(game, &mut sink.out) {
         sink.reject(&form_error(name, number, &err), false);
     }
+}
+
+/// Reports the warnings of a game that was read; with `--strict` they are errors and the game
+/// is bad: then `false`, the game is not to be written.
+fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> bool {
+    if args.strict && !warnings.is_empty() {
+        for warning in &warnings[1..] {
+            sink.error(warning);
+        }
+        sink.reject(&warnings[0], args.json);
+        return false;
+    }
+    for warning in warnings {
+        sink.warning(warning);
+    }
+    true
 }
 
 /// One `--json` line (README, "JSON output").
@@ -158,16 +254,20 @@ pub(crate) fn form_error(name: &str, number: u64, err: &tabia_collect::FormError
 /// and the warnings (what was read leniently, a result that contradicts a mate on the board),
 /// which do not: the game is repaired where they say ([`tabia_position::repair_game`]).
 fn check_game(name: &str, number: u64, game: &mut Game) -> Result<Vec<Diagnostic>, Diagnostic> {
-    let checked = tabia_position::repair_game(game).map_err(|err| {
-        let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-        match err.origin() {
-            Some(at) => diagnostic.at(at.line, at.column),
-            None => diagnostic,
-        }
-    })?;
+    let checked =
+        tabia_position::repair_game(game).map_err(|err| replay_diagnostic(name, number, &err))?;
     Ok(checked
         .warnings
         .iter()
         .map(|warning| Diagnostic::from_warning(name, number, warning))
         .collect())
+}
+
+/// The diagnostic of a game that breaks a rule.
+fn replay_diagnostic(name: &str, number: u64, err: &ReplayError) -> Diagnostic {
+    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
+    match err.origin() {
+        Some(at) => diagnostic.at(at.line, at.column),
+        None => diagnostic,
+    }
 }

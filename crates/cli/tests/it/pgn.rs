@@ -163,3 +163,62 @@ fn json_carries_the_warnings() {
         "left out when there is none"
     );
 }
+
+/// The standard error of `tabia pgn ARGS FILE`.
+fn stderr_of(args: &[&str], file: &str) -> String {
+    let out = tabia()
+        .args(["pgn"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("run tabia");
+    String::from_utf8(out.stderr).expect("UTF-8")
+}
+
+#[test]
+fn check_streams_and_says_what_the_game_tree_says() {
+    // `--check` replays while reading (on the reader thread with one job, on the workers with
+    // more); writing the games builds and checks the tree. Same diagnostics, same summary, on
+    // every PGN fixture and on messy input cut at every line.
+    let mut files = Vec::new();
+    for dir in ["pgn/ok", "pgn/err", "position/ok", "position/err", "eco"] {
+        let dir = format!("{}/../../fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "pgn") {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(files.len() > 15, "{files:?}");
+    let messy = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n1. e4 e5 (1... c5 2. Nf3 \
+                 (2. Nc3 Nc6 3. Ke3) d6) 2. Nf3 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n\
+                 1. e4 *\n\n1. e4 f5 2. Qh5+ -- *\n\n1. d4 ( 1. e4 { open\n e5 *\n\n1. c4 $1 !? \
+                 e5 2. Nc3 Nf6 3. -- Bb4 1/2-1/2\n";
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let lines: Vec<&str> = messy.split_inclusive('\n').collect();
+    for n in 1..=lines.len() {
+        let path = dir.path().join(format!("messy{n}.pgn"));
+        std::fs::write(&path, lines[..n].concat()).expect("write");
+        files.push(path.display().to_string());
+    }
+    let mut warned = 0;
+    for file in &files {
+        let tree = stderr_of(&["-j", "1"], file);
+        warned += usize::from(tree.contains("warning:"));
+        for jobs in ["1", "2"] {
+            assert_eq!(
+                stderr_of(&["--check", "-j", jobs], file),
+                tree,
+                "{file} -j {jobs}"
+            );
+            let strict_tree = stderr_of(&["--strict", "-j", jobs], file);
+            assert_eq!(
+                stderr_of(&["--check", "--strict", "-j", jobs], file),
+                strict_tree,
+                "{file} --strict -j {jobs}"
+            );
+        }
+    }
+    assert!(warned > 3, "{warned}");
+}
