@@ -16,15 +16,23 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(nanos))
 }
 
+/// CPU readings shorter than this are not trusted (see [`time`]).
+const MIN_CPU: Duration = Duration::from_millis(1);
+
 /// The least time of three runs of `work`: CPU time where known, else wall time.
 fn time<T>(mut work: impl FnMut() -> T) -> Duration {
     (0..3)
         .map(|_| {
             let (cpu, start) = (thread_cpu(), Instant::now());
             let out = work();
+            let wall = start.elapsed();
+            // schedstat is only brought up to date at scheduler events, so a short run can read
+            // as no CPU at all: below a millisecond, the wall clock is the better measure.
             let time = match (cpu, thread_cpu()) {
-                (Some(before), Some(after)) => after.saturating_sub(before),
-                _ => start.elapsed(),
+                (Some(before), Some(after)) if after.saturating_sub(before) >= MIN_CPU => {
+                    after.saturating_sub(before)
+                }
+                _ => wall,
             };
             drop(out);
             time
