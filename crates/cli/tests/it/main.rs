@@ -10,6 +10,7 @@ mod filter;
 mod forms;
 mod general;
 mod json;
+mod lenient;
 mod lossless;
 mod pgn;
 mod schema;

@@ -1,0 +1,168 @@
+//! Lenient reading (issue 10): every game that can be read is written, repaired where its
+//! warnings say; the warnings are reported like errors but keep the game; `--strict` makes
+//! them errors. And the export reads back: `tabia pgn FILE | tabia pgn` keeps every game and
+//! gives the same text.
+
+use std::path::Path;
+
+use super::{support::fixture, tabia};
+
+/// Runs `tabia pgn ARGS` on `stdin` or the files named: (stdout, stderr, exit code).
+fn pgn(args: &[&str], stdin: Option<&[u8]>) -> (String, String, i32) {
+    let mut cmd = tabia();
+    cmd.arg("pgn").args(args);
+    if let Some(bytes) = stdin {
+        cmd.write_stdin(bytes.to_vec());
+    }
+    let out = cmd.output().expect("tabia runs");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+        out.status.code().expect("an exit code"),
+    )
+}
+
+/// The expected text of `name` next to the lenient fixture (`TABIA_BLESS=1` rewrites it).
+fn expect(name: &str, actual: &str) {
+    let path = fixture("position/err").join(name);
+    if std::env::var_os("TABIA_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("write expected output");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).expect("expected output");
+    assert_eq!(actual, expected, "{}", path.display());
+}
+
+#[test]
+fn each_lenient_case_is_read_repaired_and_warned_about() {
+    let input = fixture("position/err/lenient.pgn");
+    let name = input.display().to_string();
+    let (out, err, code) = pgn(&[&name], None);
+    assert_eq!(code, 1, "the three bad games make the status 1");
+    let err = err.replace(&format!("{name}:"), "lenient.pgn:");
+    expect("lenient.stderr", &err);
+    expect("lenient.export", &out);
+    assert!(err.ends_with("games 21, errors 3, warnings 28\n"), "{err}");
+    // Warnings alone: status 0; the same diagnostics with --check.
+    let (check_out, check_err, _) = pgn(&["--check", &name], None);
+    assert_eq!(check_out, "");
+    assert_eq!(check_err.replace(&format!("{name}:"), "lenient.pgn:"), err);
+    let (_, _, code) = pgn(&[], Some(b"1. e2e4 e5 *\n"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn the_repaired_export_reads_back_without_warnings() {
+    let input = fixture("position/err/lenient.pgn");
+    let (first, _, _) = pgn(&["-q", &input.display().to_string()], None);
+    let (second, err, code) = pgn(&[], Some(first.as_bytes()));
+    assert_eq!(second, first);
+    // What is kept as given is still warned about: the unreachable position, the result
+    // against the board.
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "<stdin>:56:1: game 6: warning: FEN tag gives a position no game can reach (the \
+             king is in a check that no legal move could give), read as given\n\
+             <stdin>:177:16: game 17: warning: result 1-0 but the game ends in black mates \
+             (0-1)\ngames 18, errors 0, warnings 2\n",
+            0
+        )
+    );
+}
+
+#[test]
+fn strict_makes_warnings_errors_and_drops_those_games() {
+    let input = fixture("position/err/lenient.pgn");
+    let name = input.display().to_string();
+    let (out, err, code) = pgn(&["--strict", &name], None);
+    assert_eq!(code, 1);
+    // Only the three games read without a warning are written.
+    let events: Vec<&str> = out.lines().filter(|l| l.starts_with("[Event ")).collect();
+    assert_eq!(
+        events,
+        [
+            "[Event \"castling with zeros and promotions spelt four ways\"]",
+            "[Event \"redundant disambiguation\"]",
+            "[Event \"no disambiguation where the other knight is pinned\"]",
+        ]
+    );
+    assert!(err.ends_with("games 21, errors 18, warnings 0\n"), "{err}");
+    assert!(
+        err.contains(": game 21: game has no result, read as `*`\n"),
+        "a warning reported as an error, without `warning:`: {err}"
+    );
+}
+
+#[test]
+fn epd_reports_the_same_warnings_as_pgn() {
+    let input = fixture("position/err/lenient.pgn");
+    let name = input.display().to_string();
+    let (_, pgn_err, _) = pgn(&["--check", &name], None);
+    for args in [&["epd"][..], &["epd", "--json"], &["epd", "--start"]] {
+        let out = tabia().args(args).arg(&name).output().expect("runs");
+        let err = String::from_utf8(out.stderr).expect("utf-8");
+        assert_eq!(err, pgn_err, "{args:?}");
+    }
+}
+
+/// `tabia pgn FILE | tabia pgn`: every game of the first export is in the second, and the
+/// second export is the first, on every PGN fixture and, when present, the shared corpus.
+#[test]
+fn export_of_the_export_is_the_export() {
+    let mut paths = Vec::new();
+    for dir in [
+        "pgn/ok",
+        "pgn/err",
+        "position/ok",
+        "position/err",
+        "variants",
+    ] {
+        let Ok(entries) = std::fs::read_dir(fixture(dir)) else {
+            continue;
+        };
+        paths.extend(
+            entries
+                .map(|e| e.expect("entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn")),
+        );
+    }
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if let Ok(entries) = std::fs::read_dir(&corpus) {
+        paths.extend(entries.map(|e| e.expect("entry").path()).filter(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".pgn") || name.ends_with(".pgn.zst")
+        }));
+    }
+    paths.sort();
+    assert!(paths.len() > 20, "{paths:?}");
+    for path in paths {
+        let name = path.display().to_string();
+        let (first, err, _) = pgn(&["-j", "2", &name], None);
+        let games = summary_games(&err) - summary_errors(&err);
+        let (second, err2, code) = pgn(&["-j", "2"], Some(first.as_bytes()));
+        assert_eq!(summary_games(&err2), games, "{name}: games kept");
+        assert_eq!((summary_errors(&err2), code), (0, 0), "{name}: {err2}");
+        assert!(second == first, "{name}: the second export differs");
+    }
+}
+
+/// The `games N` of a summary line.
+fn summary_games(stderr: &str) -> u64 {
+    count(stderr, "games ")
+}
+
+/// The `errors N` of a summary line.
+fn summary_errors(stderr: &str) -> u64 {
+    count(stderr, ", errors ")
+}
+
+fn count(stderr: &str, label: &str) -> u64 {
+    let summary = stderr.lines().last().expect("a summary");
+    let at = summary.find(label).expect("the label") + label.len();
+    let digits: String = summary[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a count")
+}
