@@ -4,6 +4,8 @@
 //! - `eco-import [--check]`: generate the embedded ECO table from the registry tables in
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
+//! - `filter-diff [--tabia PATH] [FILE...]`: `tabia filter` against pgn-extract over the corpus,
+//!   the games each selects for criteria of every kind (not in `cargo test`: needs pgn-extract).
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
 //! - `variant-games [--check]`: random legal games of every lichess variant from python-chess
 //!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
@@ -12,6 +14,7 @@
 
 mod dist;
 mod eco_import;
+mod filter_diff;
 mod fuzz;
 mod variant_games;
 
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "filter-diff" => filter_diff::run(rest),
         "variant-games" => variant_games::run_games(rest),
         "variant-diff" => variant_games::run_diff(rest),
         "help" | "--help" | "-h" => {
@@ -53,6 +57,7 @@ fn usage() -> &'static str {
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
+       filter-diff [FILE...]       tabia filter against pgn-extract over ../shared/corpus\n  \
        dist                        write completions and man page to target/dist\n  \
        variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
        variant-diff [--games N]    final positions of variant games: tabia against python-chess"
