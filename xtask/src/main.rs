@@ -11,11 +11,15 @@
 //!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
 //! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
 //!   variant game, tabia against python-chess.
+//! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
+//! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 
+mod book_check;
 mod dist;
 mod eco_import;
 mod filter_diff;
 mod fuzz;
+mod tree_html_check;
 mod variant_games;
 
 use std::{
@@ -37,6 +41,8 @@ fn main() -> ExitCode {
         "filter-diff" => filter_diff::run(rest),
         "variant-games" => variant_games::run_games(rest),
         "variant-diff" => variant_games::run_diff(rest),
+        "book-check" => book_check::run(rest),
+        "tree-html-check" => tree_html_check::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -60,7 +66,9 @@ fn usage() -> &'static str {
        filter-diff [FILE...]       tabia filter against pgn-extract over ../shared/corpus\n  \
        dist                        write completions and man page to target/dist\n  \
        variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
-       variant-diff [--games N]    final positions of variant games: tabia against python-chess"
+       variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
+       book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
+       tree-html-check [PGN]       the tree page in headless Chromium: screenshots"
 }
 
 /// The workspace root (the parent of this crate's folder).

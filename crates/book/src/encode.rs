@@ -9,7 +9,9 @@ use tabia_position::{
     shakmaty::{File, Move, Rank, Role, Square, uci::UciMove},
 };
 
-/// The Polyglot code of a move (a drop, which standard chess has not, gives 0).
+/// The Polyglot code of a move. A drop (Crazyhouse), which Polyglot has no code for, gets one
+/// with bit 15 set (`0x8000 | role << 6 | to`), which no Polyglot move has, so that a tree of
+/// Crazyhouse games still tells drops apart.
 ///
 /// ```
 /// use tabia_book::encode_move;
@@ -30,7 +32,7 @@ pub fn encode_move(m: Move) -> u16 {
         } => code(from, to, promotion),
         Move::EnPassant { from, to } => code(from, to, None),
         Move::Castle { king, rook } => code(king, rook, None),
-        Move::Put { .. } => 0,
+        Move::Put { role, to } => 0x8000 | ((role as u16) << 6) | (to as u16),
     }
 }
 

@@ -13,7 +13,7 @@ use tabia_position::{
     Position, PositionKey,
     shakmaty::{
         CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position as _, Setup,
-        zobrist::Zobrist64,
+        variant::Variant, zobrist::Zobrist64,
     },
 };
 
@@ -301,10 +301,14 @@ impl Book {
     }
 
     /// The moves of the book in `pos` that are legal there, heaviest first (weight-0 entries
-    /// too), each with its share of the weights in percent (one decimal).
+    /// too), each with its share of the weights in percent (one decimal); none in a position
+    /// of another variant than standard chess.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
+        let Some(key) = polyglot_key(pos) else {
+            return Vec::new();
+        };
         let entries: Vec<(Entry, Move)> = self
-            .entries_of(polyglot_key(pos))
+            .entries_of(key)
             .iter()
             .filter_map(|e| decode_move(pos, e.code).map(|m| (*e, m)))
             .collect();
@@ -344,7 +348,8 @@ impl Book {
         Book::from_entries(scale(raw))
     }
 
-    /// The book of a tree: every move (not the ended-game entries) played by at least
+    /// The book of a tree: every move of standard chess or Chess960 (not the ended-game
+    /// entries, not the positions of other variants, which Polyglot has no keys for) played by at least
     /// `options.min_games` games, of the side `options.only`, weighted by `options.weight`; a
     /// move whose weight is 0 (no win, with [`Weight::Wins`]) is left out. Weights above 65535
     /// scale every weight down by the same factor (a non-zero weight stays at least 1), so
@@ -359,7 +364,7 @@ impl Book {
         let mut keys: std::collections::HashMap<PositionKey, Option<u64>> =
             std::collections::HashMap::new();
         for (key, code, stats) in tree.edges() {
-            if code == END || stats.games < options.min_games {
+            if code == END || stats.games < options.min_games || key.variant() != Variant::Chess {
                 continue;
             }
             let mover = key.turn();
@@ -413,20 +418,24 @@ fn valid_code(code: u16) -> bool {
 }
 
 /// The Polyglot key of a position: en passant when a pawn of the side to move stands beside
-/// the pawn that just moved two squares, whether or not the capture is legal.
+/// the pawn that just moved two squares, whether or not the capture is legal. `None` for a
+/// position of another variant than standard chess (Chess960 included): Polyglot books have
+/// no keys for them.
 ///
 /// ```
 /// use tabia_position::Position;
 ///
-/// assert_eq!(tabia_book::polyglot_key(&Position::new()), 0x463b96181691fc9c);
+/// assert_eq!(tabia_book::polyglot_key(&Position::new()), Some(0x463b96181691fc9c));
 /// let pos = Position::from_arg("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")?;
-/// assert_eq!(tabia_book::polyglot_key(&pos), 0x22a48b5a8e47ff78);
+/// assert_eq!(tabia_book::polyglot_key(&pos), Some(0x22a48b5a8e47ff78));
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
-pub fn polyglot_key(pos: &Position) -> u64 {
-    pos.chess()
-        .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
-        .0
+pub fn polyglot_key(pos: &Position) -> Option<u64> {
+    pos.as_chess().map(|chess| {
+        chess
+            .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+            .0
+    })
 }
 
 /// The Polyglot key of a tree's position key (`None` if it is no legal position).

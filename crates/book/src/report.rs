@@ -5,10 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use tabia_eco::Table;
-use tabia_position::{
-    EpRule, Position,
-    shakmaty::{Color, Position as _},
-};
+use tabia_position::{EpRule, Position, shakmaty::Color};
 
 use crate::{
     encode::uci,
@@ -333,7 +330,7 @@ fn build(
             figures: Figures::new(&ms.stats, mover, Some(games)),
             opening: Name::of(table, &next_pos),
             next,
-            number: (pos.chess().fullmoves().get(), mover),
+            number: (pos.fullmoves().get(), mover),
         });
     }
     Report {

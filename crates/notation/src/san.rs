@@ -25,8 +25,10 @@
 //! # Ok::<(), tabia_notation::Error>(())
 //! ```
 //!
-//! Accepted on input besides the canonical forms: promotions without `=` (`e8Q`), castling
-//! with zeros (`0-0`, `0-0-0`), the null moves `--` and `Z0`. Written: `=Q`, `O-O`, `--`.
+//! Accepted on input besides the canonical forms: promotions without `=` or with `/` or
+//! parentheses (`e8Q`, `e8/Q`, `e8(Q)`), castling with zeros (`0-0`, `0-0-0`), the null moves
+//! `--` and `Z0`. Written: `=Q`, `O-O`, `--`. In PGN movetext the reader also takes moves given
+//! by their squares, UCI or long algebraic ([`San::Long`], [`long_prefix`]).
 
 use std::{fmt, str::FromStr};
 
@@ -66,6 +68,23 @@ pub enum San {
     },
     /// A null move: `--` (also read as `Z0`).
     Null,
+    /// A move given by its two squares, as some programs write movetext: UCI (`e2e4`,
+    /// `d7d8r`) or long algebraic notation (`Ng1-f3`, `e2-e4`, `e7xd8=Q`). Only the PGN reader
+    /// reads it ([`long_prefix`]), where no SAN fits; `tabia-position` resolves it, warns, and
+    /// gives its SAN. Written back as it was read.
+    Long {
+        /// The piece named (`Pawn` for a long algebraic pawn move such as `e2-e4`); `None` for
+        /// UCI, which names no piece.
+        role: Option<Role>,
+        /// The square the piece leaves.
+        from: Square,
+        /// Whether `x` was written.
+        capture: bool,
+        /// The square the piece goes to.
+        to: Square,
+        /// The piece a pawn promotes to.
+        promotion: Option<Role>,
+    },
 }
 
 impl San {
@@ -354,12 +373,20 @@ fn after1(i: &[u8]) -> &[u8] {
     i.get(1..).unwrap_or_default()
 }
 
-// promotion = ["="] promotion-piece
+// promotion = ["=" / "/"] promotion-piece / "(" promotion-piece ")"
 // promotion-piece = "N" / "B" / "R" / "Q" / "K"
 #[inline(always)]
 fn promotion(i: &[u8]) -> PResult<'_, Option<Role>> {
     let (j, eq) = match i {
-        [b'=', rest @ ..] => (rest, true),
+        [b'=' | b'/', rest @ ..] => (rest, true),
+        [
+            b'(',
+            p @ (b'N' | b'B' | b'R' | b'Q' | b'K'),
+            b')',
+            rest @ ..,
+        ] => {
+            return Ok((rest, Some(promotion_piece(*p))));
+        }
         _ => (i, false),
     };
     match j {
@@ -370,6 +397,17 @@ fn promotion(i: &[u8]) -> PResult<'_, Option<Role>> {
         [b'K', rest @ ..] => Ok((rest, Some(Role::King))),
         _ if eq => fail(j, 1, ErrorKind::InvalidSan, "a promotion piece"),
         _ => Ok((i, None)),
+    }
+}
+
+/// The role of a promotion piece letter (one of `NBRQK`).
+fn promotion_piece(letter: u8) -> Role {
+    match letter {
+        b'N' => Role::Knight,
+        b'B' => Role::Bishop,
+        b'R' => Role::Rook,
+        b'K' => Role::King,
+        _ => Role::Queen,
     }
 }
 
@@ -433,6 +471,35 @@ impl fmt::Display for San {
                 write!(f, "@{to}")
             }
             San::Null => f.write_str("--"),
+            San::Long {
+                role: None,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                write!(f, "{from}{to}")?;
+                if let Some(promotion) = promotion {
+                    write!(f, "{}", promotion.char())?;
+                }
+                Ok(())
+            }
+            San::Long {
+                role: Some(role),
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    write!(f, "{}", role.upper_char())?;
+                }
+                write!(f, "{from}{}{to}", if capture { 'x' } else { '-' })?;
+                if let Some(promotion) = promotion {
+                    write!(f, "={}", promotion.upper_char())?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -461,6 +528,78 @@ impl FromStr for SanPlus {
     fn from_str(s: &str) -> Result<SanPlus, Error> {
         SanPlus::from_ascii(s.as_bytes())
     }
+}
+
+/// Parses a move given by its squares, UCI or long algebraic (see [`San::Long`]), with its
+/// check mark, from the start of `bytes`; returns it and the bytes consumed. For the PGN reader,
+/// where no SAN fits: `Ng1f3`, which is SAN, is not read here.
+///
+/// ```
+/// use tabia_notation::{Role, Square, san::{self, San}};
+///
+/// let (mv, used) = san::long_prefix(b"d7d8r e5")?;
+/// assert_eq!(used, 5);
+/// assert_eq!(mv.san, San::Long { role: None, from: Square::D7, capture: false, to: Square::D8,
+///                                promotion: Some(Role::Rook) });
+/// assert_eq!(mv.to_string(), "d7d8r");
+/// let (mv, _) = san::long_prefix(b"Ng1-f3+")?;
+/// assert_eq!(mv.to_string(), "Ng1-f3+");
+/// assert_eq!(san::long_prefix(b"e2-e4")?.0.to_string(), "e2-e4");
+/// # Ok::<(), tabia_notation::Error>(())
+/// ```
+pub fn long_prefix(bytes: &[u8]) -> Result<(SanPlus, usize), Error> {
+    syntax::run(bytes, long_plus)
+}
+
+// long-plus = long-move [check-mark]
+pub(crate) fn long_plus(i: &[u8]) -> PResult<'_, SanPlus> {
+    let (i, san) = long_move(i)?;
+    let (i, suffix) = check_mark(i)?;
+    Ok((i, SanPlus { san, suffix }))
+}
+
+// long-move = [piece] square ["-" / "x"] square [promotion / uci-promotion]
+//           ; UCI when no piece, separator or upper-case promotion is written
+fn long_move(i: &[u8]) -> PResult<'_, San> {
+    let start = i;
+    let expected = "a move such as `e4`, `Nf3`, `e2e4` or `Ng1-f3`";
+    let (i, piece) = match i.first() {
+        Some(b'a'..=b'h') => (i, None),
+        _ => piece(i)
+            .map(|(rest, role)| (rest, Some(role)))
+            .map_err(|_| bad_san(start, start, expected))?,
+    };
+    let (i, from) = try_square(i).ok_or_else(|| bad_san(start, i, expected))?;
+    let (i, separator) = match i {
+        [b'-', rest @ ..] => (rest, Some(false)),
+        [b'x', rest @ ..] => (rest, Some(true)),
+        _ => (i, None),
+    };
+    let (i, to) = try_square(i).ok_or_else(|| bad_san(start, i, "a target square"))?;
+    let (i, promotion, upper) = match i {
+        [p @ (b'n' | b'b' | b'r' | b'q' | b'k'), rest @ ..] => {
+            (rest, Some(promotion_piece(p.to_ascii_uppercase())), false)
+        }
+        _ if piece.is_none() => {
+            let (rest, promotion) =
+                promotion(i).map_err(|_| bad_san(start, after1(i), "a promotion piece"))?;
+            (rest, promotion, promotion.is_some())
+        }
+        _ => (i, None, false),
+    };
+    let uci = piece.is_none() && separator.is_none() && !upper;
+    let san = San::Long {
+        role: if uci {
+            None
+        } else {
+            Some(piece.unwrap_or(Role::Pawn))
+        },
+        from,
+        capture: separator == Some(true),
+        to,
+        promotion,
+    };
+    Ok((i, san))
 }
 
 /// The letters (or figurines) a writer uses for the pieces, in the order pawn, knight, bishop,

@@ -66,6 +66,22 @@ pub(crate) fn san(san: nt::san::San) -> San {
             to: square(to),
         },
         nt::san::San::Null => San::Null,
+        // As SAN with both squares of the origin: right for every piece named, and for UCI
+        // when the piece is a pawn (`Position::resolve` reads UCI by its squares instead).
+        nt::san::San::Long {
+            role: r,
+            from,
+            capture,
+            to,
+            promotion,
+        } => San::Normal {
+            role: r.map_or(shakmaty::Role::Pawn, role),
+            file: Some(square(from).file()),
+            rank: Some(square(from).rank()),
+            capture,
+            to: square(to),
+            promotion: promotion.map(role),
+        },
     }
 }
 

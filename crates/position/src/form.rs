@@ -150,7 +150,7 @@ impl MoveText for MoveWriter {
         } else {
             let mut pos = self.now.clone();
             match resolve_node(&mut pos, mv, 0, 0) {
-                Ok(m) => Some((pos, m)),
+                Ok((m, _)) => Some((pos, m)),
                 Err(_) => None,
             }
         };

@@ -44,6 +44,7 @@ mod convert;
 mod edit;
 mod form;
 mod key;
+mod lenient;
 mod moves;
 mod outcome;
 mod parse;
@@ -66,7 +67,7 @@ pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError};
 pub use replay::{
     Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
-    replay, replay_mainline, start_position,
+    repair_game, replay, replay_mainline, start_position, start_position_with_warnings,
 };
 pub use shakmaty;
 pub use shakmaty::variant::Variant;

@@ -196,8 +196,35 @@ impl Position {
     ///
     /// [`MoveError`] as for [`Position::parse_move`].
     pub fn resolve(&self, san: tabia_notation::san::San) -> Result<Move, MoveError> {
-        self.resolve_san_kind(convert::san(san))
+        self.resolve_kind(san)
             .map_err(|kind| MoveError::new(san.to_string(), kind))
+    }
+
+    /// Like [`Position::resolve`], with the reason only. A move given by its squares
+    /// ([`San::Long`](tabia_notation::san::San::Long): UCI, long algebraic) is found by its
+    /// squares, checking the piece and the capture mark when they are written.
+    pub(crate) fn resolve_kind(
+        &self,
+        san: tabia_notation::san::San,
+    ) -> Result<Move, MoveErrorKind> {
+        match san {
+            tabia_notation::san::San::Long {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => self.resolve_uci_kind(
+                UciMove::Normal {
+                    from: convert::square(from),
+                    to: convert::square(to),
+                    promotion: promotion.map(convert::role),
+                },
+                role.map(convert::role),
+                role.map(|_| capture),
+            ),
+            san => self.resolve_san_kind(convert::san(san)),
+        }
     }
 
     fn resolve_lan(&self, lan: LanPlus) -> Result<Move, MoveErrorKind> {

@@ -3,15 +3,15 @@
 
 use std::fmt;
 
-use shakmaty::{Color, Move};
+use shakmaty::Move;
 use tabia_notation::{
-    fen::Fen,
-    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag},
+    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag, WarningKind as PgnWarningKind},
+    san::SanPlus,
 };
 
 use crate::{
-    edit::Editor,
-    moves::MoveError,
+    lenient::{self, Repair},
+    moves::{MoveError, MoveErrorKind},
     outcome::{History, Termination},
     position::{EpRule, Position},
     variant::{GameVariant, UnknownVariant, parse_variant},
@@ -65,6 +65,12 @@ impl StartTags {
 
     /// The position the game starts from, as [`start_position`] gives it for a parsed game.
     pub fn start(&self, at: Origin) -> Result<Position, ReplayError> {
+        self.start_with_warnings(at).map(|(pos, _)| pos)
+    }
+
+    /// The position the game starts from and the warnings of the `FEN` tag's repairs, as
+    /// [`start_position_with_warnings`] gives them for a parsed game.
+    pub fn start_with_warnings(&self, at: Origin) -> Result<(Position, Vec<Warning>), ReplayError> {
         start_from_tags(self.fen.as_deref(), self.variant.as_deref(), at)
     }
 }
@@ -182,21 +188,51 @@ pub struct Replayed {
 }
 
 /// The start position a game's tags ask for: the `FEN` tag (whether or not `SetUp` is given),
-/// standard chess or Chess960 as the `Variant` tag or the castling letters say.
+/// standard chess or Chess960 as the `Variant` tag or the castling letters say. A `FEN` tag is
+/// read leniently (see [`start_position_with_warnings`], which also gives the warnings).
 ///
 /// # Errors
 ///
 /// [`ReplayError`] for a bad `FEN` tag or an unsupported variant.
 pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
+    start_position_with_warnings(game).map(|(pos, _)| pos)
+}
+
+/// Like [`start_position`], with the warnings of the `FEN` tag's repairs: clocks that are not
+/// counts, a fullmove number of 0, missing fields, castling rights the board cannot have, an
+/// impossible en-passant square, a position no game can reach.
+///
+/// ```
+/// use tabia_position::{EpRule, start_position_with_warnings};
+/// use tabia_notation::pgn::Game;
+///
+/// let game: Game = "[FEN \"4k2r/8/8/8/8/8/8/R3K2R w KQkq - 1 0\"]\n\n*".parse()?;
+/// let (start, warnings) = start_position_with_warnings(&game)?;
+/// assert_eq!(start.fen(EpRule::Legal), "4k2r/8/8/8/8/8/8/R3K2R w KQk - 1 1");
+/// let messages: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+/// assert_eq!(messages, [
+///     "FEN tag has fullmove number 0, read as 1",
+///     "FEN tag gives castling rights the board cannot have (black may castle queenside \
+///      but there is no black rook on a8), read as `KQk`",
+/// ]);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ReplayError`] for a `FEN` tag with no legal position even after repair, or an
+/// unsupported variant.
+pub fn start_position_with_warnings(game: &Game) -> Result<(Position, Vec<Warning>), ReplayError> {
     start_from_tags(game.tag("FEN"), game.tag("Variant"), game.start)
 }
 
-/// The start position of a game from its `FEN` and `Variant` tag values.
+/// The start position of a game from its `FEN` and `Variant` tag values, and the warnings of
+/// the `FEN` tag's repairs.
 pub(crate) fn start_from_tags(
     fen: Option<&str>,
     variant: Option<&str>,
     start: Origin,
-) -> Result<Position, ReplayError> {
+) -> Result<(Position, Vec<Warning>), ReplayError> {
     let at = Some(start);
     let variant = match variant {
         Some(variant) => parse_variant(variant).map_err(|err| {
@@ -208,76 +244,78 @@ pub(crate) fn start_from_tags(
         None => GameVariant::STANDARD,
     };
     let Some(fen) = fen else {
-        return Ok(Position::new_variant(variant.variant));
+        return Ok((Position::new_variant(variant.variant), Vec::new()));
     };
-    let fen = Fen::from_ascii_lenient(fen.as_bytes())
-        .map_err(|err| ReplayError::new(ReplayErrorKind::StartPosition(err.message()), at))?;
-    let editor = Editor::from_fen(&fen);
-    editor.position_variant(variant).map_err(|err| {
-        let message = err
-            .problems()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
-        ReplayError::new(ReplayErrorKind::StartPosition(message), at)
-    })
+    lenient::start_from_fen(fen, variant, start)
 }
 
 /// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
 fn numbered(before: &Position, node: &Node) -> String {
-    let number = before.fullmoves();
-    match before.turn() {
-        Color::White => format!("{number}. {}", node.san),
-        Color::Black => format!("{number}... {}", node.san),
-    }
+    lenient::numbered_before(before, node.san)
 }
 
-/// Resolves the move of `node` to a legal move, to be played by the caller; a null move (`--`)
-/// is played at once when not in check, and gives `None`.
+/// Resolves the move of `node` to a legal move, to be played by the caller, leniently (see
+/// [`lenient::resolve`]); a null move (`--`) is played at once when not in check, and gives
+/// `None`. A repaired move gives its [`Repair`], and the caller then skips the check mark.
 pub(crate) fn resolve_node(
     pos: &mut Position,
     node: &Node,
     ply: u32,
     depth: usize,
-) -> Result<Option<Move>, ReplayError> {
+) -> Result<(Option<Move>, Option<Repair>), ReplayError> {
     let result = match node.san.san {
         tabia_notation::san::San::Null => {
             if pos.play_null() {
-                return Ok(None);
+                return Ok((None, None));
             }
-            Err(MoveError::new(
-                node.san.san.to_string(),
-                crate::moves::MoveErrorKind::NullMoveInCheck,
-            ))
+            Err(MoveErrorKind::NullMoveInCheck)
         }
-        san => pos.resolve(san),
+        _ => lenient::resolve(pos, node.san),
     };
     match result {
-        Ok(m) => Ok(Some(m)),
-        Err(error) => Err(ReplayError::new(
+        Ok((m, repair)) => Ok((Some(m), repair)),
+        Err(kind) => Err(ReplayError::new(
             ReplayErrorKind::IllegalMove {
                 numbered: numbered(pos, node),
                 ply,
                 in_variation: depth > 0,
-                error,
+                error: MoveError::new(node.san.san.to_string(), kind),
             },
             Some(node.at),
         )),
     }
 }
 
-/// Like [`resolve_node`], and plays the move, updating the Polyglot hash of the line.
-fn play_hashed(
-    pos: &mut Position,
-    node: &Node,
-    ply: u32,
-    depth: usize,
-    hash: u64,
-) -> Result<(Option<Move>, u64), ReplayError> {
-    match resolve_node(pos, node, ply, depth)? {
-        Some(m) => Ok((Some(m), pos.play_zobrist(hash, m))),
-        None => Ok((None, pos.zobrist())),
+/// What a replay found to repair: the warnings in input order, and the SAN to write for each
+/// repaired move (its index in the order of the text, mainline and variations).
+#[derive(Debug, Default)]
+struct Found {
+    warnings: Vec<Warning>,
+    fixes: Vec<(usize, SanPlus)>,
+}
+
+impl Found {
+    /// Notes the repair of the `index`-th move of the text, if any; when the move was not
+    /// repaired by its resolution, checks its check mark from the position after it.
+    fn after_move(
+        &mut self,
+        index: usize,
+        node: &Node,
+        after: &Position,
+        repair: Option<Repair>,
+        played: bool,
+    ) {
+        let repair = match repair {
+            Some(repair) => Some(repair),
+            None if played => lenient::check_mark(after, node.san),
+            None => None,
+        };
+        if let Some(repair) = repair {
+            let numbered = lenient::numbered_after(after, node.san);
+            self.warnings
+                .push(repair.warning(numbered, node.san, node.at));
+            self.fixes.push((index, repair.san));
+        }
     }
 }
 
@@ -292,9 +330,14 @@ pub fn replay_mainline(
     start: Option<Position>,
     mut f: impl FnMut(&Ply<'_>),
 ) -> Result<Replayed, ReplayError> {
+    let mut found = Found::default();
     let start = match start {
         Some(start) => start,
-        None => start_position(game)?,
+        None => {
+            let (start, warnings) = start_position_with_warnings(game)?;
+            found.warnings = warnings;
+            start
+        }
     };
     let mut pos = start.clone();
     let mut history = History::new();
@@ -303,9 +346,13 @@ pub fn replay_mainline(
     let mut ply = 0;
     for node in &game.mainline.moves {
         ply += 1;
-        let (m, h) = play_hashed(&mut pos, node, ply, 0, hash)?;
-        hash = h;
+        let (m, repair) = resolve_node(&mut pos, node, ply, 0)?;
+        hash = match m {
+            Some(m) => pos.play_zobrist(hash, m),
+            None => pos.zobrist(),
+        };
         history.push(hash);
+        found.after_move(ply as usize - 1, node, &pos, repair, m.is_some());
         f(&Ply {
             position: &pos,
             mv: m,
@@ -315,12 +362,14 @@ pub fn replay_mainline(
         });
     }
     let termination = pos.termination(&history);
+    let last = game.mainline.moves.last().map(|m| m.at);
+    game_end_warnings(game, termination, last, &mut found.warnings);
     Ok(Replayed {
         start,
         end: pos,
         plies: ply,
         termination,
-        warnings: Vec::new(),
+        warnings: found.warnings,
     })
 }
 
@@ -334,7 +383,8 @@ struct Frame<'g> {
 }
 
 /// Replays the mainline and every variation (in the order of the text), calling `f` after
-/// every ply. Variations are kept on an explicit stack: any depth of nesting is fine.
+/// every ply. Variations are kept on an explicit stack: any depth of nesting is fine. What was
+/// read leniently is in [`Replayed::warnings`].
 ///
 /// ```
 /// use tabia_position::replay;
@@ -352,8 +402,20 @@ struct Frame<'g> {
 /// # Errors
 ///
 /// The first illegal move in text order, or a bad start position.
-pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
-    let start = start_position(game)?;
+pub fn replay(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
+    replay_tree(game, f).map(|(replayed, _)| replayed)
+}
+
+/// [`replay`], also giving the SAN to write for each repaired move.
+fn replay_tree(
+    game: &Game,
+    mut f: impl FnMut(&Ply<'_>),
+) -> Result<(Replayed, Vec<(usize, SanPlus)>), ReplayError> {
+    let (start, warnings) = start_position_with_warnings(game)?;
+    let mut found = Found {
+        warnings,
+        fixes: Vec::new(),
+    };
     let mut history = History::new();
     let mut hash = start.zobrist();
     history.push(hash);
@@ -365,6 +427,7 @@ pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, Repl
         depth: 0,
     }];
     let mut end = None;
+    let mut index = 0;
     while let Some(frame) = stack.last_mut() {
         let Some(node) = frame.line.moves.get(frame.next) else {
             if let Some(done) = stack.pop()
@@ -378,18 +441,18 @@ pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, Repl
         let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
         let ply = frame.ply + 1;
         let depth = frame.depth;
-        let m = if depth == 0 {
-            let (m, h) = play_hashed(&mut frame.pos, node, ply, depth, hash)?;
-            hash = h;
+        let (m, repair) = resolve_node(&mut frame.pos, node, ply, depth)?;
+        if depth == 0 {
+            hash = match m {
+                Some(m) => frame.pos.play_zobrist(hash, m),
+                None => frame.pos.zobrist(),
+            };
             history.push(hash);
-            m
-        } else {
-            let m = resolve_node(&mut frame.pos, node, ply, depth)?;
-            if let Some(m) = m {
-                frame.pos.play_unchecked(m);
-            }
-            m
-        };
+        } else if let Some(m) = m {
+            frame.pos.play_unchecked(m);
+        }
+        found.after_move(index, node, &frame.pos, repair, m.is_some());
+        index += 1;
         frame.ply = ply;
         f(&Ply {
             position: &frame.pos,
@@ -412,32 +475,127 @@ pub fn replay(game: &Game, mut f: impl FnMut(&Ply<'_>)) -> Result<Replayed, Repl
     }
     let (end, plies) = end.unwrap_or_else(|| (start.clone(), 0));
     let termination = end.termination(&history);
-    Ok(Replayed {
+    let last = game.mainline.moves.last().map(|m| m.at);
+    game_end_warnings(game, termination, last, &mut found.warnings);
+    let replayed = Replayed {
         start,
         end,
         plies,
         termination,
-        warnings: Vec::new(),
-    })
+        warnings: found.warnings,
+    };
+    Ok((replayed, found.fixes))
 }
 
-/// The result a game claims: its `Result` tag, else its termination marker.
-fn claimed_result(game: &Game) -> String {
-    match game.tag("Result") {
-        Some(result) => result.trim().to_owned(),
-        None => match game.result {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-            Outcome::Unknown => "*",
+/// The warnings of a game's end, from what the reader saw (a missing result) and the board
+/// (see [`result_warnings`]).
+fn game_end_warnings(
+    game: &Game,
+    termination: Option<Termination>,
+    last: Option<Origin>,
+    warnings: &mut Vec<Warning>,
+) {
+    let mut missing = None;
+    for warning in &game.warnings {
+        match warning.kind {
+            PgnWarningKind::MissingResult => missing = Some(warning.at),
+            _ => warnings.push(Warning::new(
+                WarningKind::Reader(warning.kind),
+                Some(warning.at),
+            )),
         }
-        .to_owned(),
+    }
+    let end = GameEnd {
+        tag: game.tag("Result"),
+        marker: game.result,
+        missing,
+        start: game.start,
+        last,
+    };
+    end.warnings(termination, warnings);
+}
+
+/// What is known of a game's result: its `Result` tag, the marker that ends its movetext
+/// (`*` when missing, and then where it is missing), where the game starts and its last move.
+pub(crate) struct GameEnd<'a> {
+    pub(crate) tag: Option<&'a str>,
+    pub(crate) marker: Outcome,
+    pub(crate) missing: Option<Origin>,
+    pub(crate) start: Origin,
+    pub(crate) last: Option<Origin>,
+}
+
+impl GameEnd<'_> {
+    /// The result read: the marker; when it is missing, the `Result` tag if it is a result.
+    pub(crate) fn result(&self) -> Outcome {
+        match (self.missing, self.tag.map(str::trim)) {
+            (Some(_), Some("1-0")) => Outcome::WhiteWins,
+            (Some(_), Some("0-1")) => Outcome::BlackWins,
+            (Some(_), Some("1/2-1/2")) => Outcome::Draw,
+            _ => self.marker,
+        }
+    }
+
+    /// The warnings about the result: a missing one (read as the `Result` tag says, else `*`),
+    /// a `Result` tag that disagrees with the marker (the marker wins), and a result that a
+    /// mate, stalemate or variant ending on the board contradicts (kept). Only these decide a
+    /// result beyond doubt: databases score time forfeits against a bare king, and games drawn
+    /// by the 75-move rule or fivefold repetition, in ways a check would flag wrongly.
+    pub(crate) fn warnings(&self, termination: Option<Termination>, warnings: &mut Vec<Warning>) {
+        let result = self.result();
+        if let Some(at) = self.missing {
+            warnings.push(Warning::new(
+                WarningKind::MissingResult {
+                    read_as: result.as_str().to_owned(),
+                },
+                Some(at),
+            ));
+        } else if let Some(tag) = self.tag.map(str::trim)
+            && tag != self.marker.as_str()
+        {
+            // Tag mismatches are about the tags: shown where the game starts, before the moves.
+            let at = warnings
+                .iter()
+                .position(|w| w.origin().is_none_or(|o| o.offset > self.start.offset))
+                .unwrap_or(warnings.len());
+            warnings.insert(
+                at,
+                Warning::new(
+                    WarningKind::ResultTagMismatch {
+                        tag: tag.to_owned(),
+                        marker: self.marker.as_str().to_owned(),
+                    },
+                    Some(self.start),
+                ),
+            );
+        }
+        let decided = |t: &Termination| {
+            matches!(
+                t,
+                Termination::Checkmate { .. }
+                    | Termination::Stalemate
+                    | Termination::VariantEnd { .. }
+            )
+        };
+        if let Some(termination) = termination.filter(decided)
+            && result != Outcome::Unknown
+            && result.as_str() != termination.result()
+        {
+            warnings.push(Warning::new(
+                WarningKind::ResultMismatch {
+                    result: result.as_str().to_owned(),
+                    termination,
+                },
+                Some(self.last.unwrap_or(self.start)),
+            ));
+        }
     }
 }
 
-/// Checks a game: every move legal (mainline and variations); a result that contradicts a
-/// mate (or stalemate) on the board at the end of the mainline is a warning
-/// ([`Replayed::warnings`]), not an error. What `tabia pgn --check` calls.
+/// Checks a game: every move legal (mainline and variations). What was read leniently (a
+/// repaired `FEN` tag, a move in UCI, a wrong check mark, a missing result, …) and a result
+/// that contradicts a mate (or stalemate) on the board are warnings ([`Replayed::warnings`]),
+/// not errors. What `tabia pgn --check` calls.
 ///
 /// ```
 /// use tabia_position::check_game;
@@ -467,30 +625,102 @@ pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
 ///
 /// As [`check_game`].
 pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
-    let mut replayed = replay(game, f)?;
-    // Only mate, stalemate and a variant's own ending decide a result beyond doubt:
-    // databases score time forfeits against a bare king, and games drawn by the 75-move rule
-    // or fivefold repetition, in ways a check would flag wrongly.
-    let decided = |t: &Termination| {
-        matches!(
-            t,
-            Termination::Checkmate { .. } | Termination::Stalemate | Termination::VariantEnd { .. }
-        )
-    };
-    if let Some(termination) = replayed.termination.filter(decided) {
-        let result = claimed_result(game);
-        if result != "*" && result != termination.result() {
-            let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
-            replayed.warnings.push(Warning::new(
-                WarningKind::ResultMismatch {
-                    result,
-                    termination,
-                },
-                Some(at),
-            ));
+    replay(game, f)
+}
+
+/// Checks a game like [`check_game`] and repairs it in place where its warnings say: the
+/// `FEN` tag rewritten as read, each repaired move written in SAN with its right check mark,
+/// the result read (and the `Result` tag set to it). The game then reads again without those
+/// warnings; a result that contradicts the board is kept (and still warned about).
+///
+/// ```
+/// use tabia_position::repair_game;
+/// use tabia_notation::pgn::Game;
+///
+/// let mut game: Game = "[Result \"1-0\"]\n\n1. e2e4 e7e5 2. Ng1-f3+ 0-1".parse()?;
+/// let checked = repair_game(&mut game)?;
+/// assert_eq!(checked.warnings.len(), 4);
+/// assert_eq!(checked.warnings[0].to_string(), "Result tag says `1-0` but the movetext ends with `0-1`, read as `0-1`");
+/// assert_eq!(checked.warnings[3].to_string(), "move 2. Ng1-f3+ is in long algebraic notation, read as Nf3");
+/// assert!(game.to_string().ends_with("[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 0-1"));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`check_game`]; the game is then left as it was.
+pub fn repair_game(game: &mut Game) -> Result<Replayed, ReplayError> {
+    let (replayed, fixes) = replay_tree(game, |_| {})?;
+    let mut fen_repaired = false;
+    let mut result = None;
+    for warning in &replayed.warnings {
+        match warning.kind() {
+            WarningKind::FenClock { .. }
+            | WarningKind::FenFullmoveZero
+            | WarningKind::FenFieldsMissing { .. }
+            | WarningKind::FenCastlingDropped { .. }
+            | WarningKind::FenEpDropped { .. } => fen_repaired = true,
+            WarningKind::MissingResult { read_as }
+            | WarningKind::ResultTagMismatch {
+                marker: read_as, ..
+            } => result = Some(read_as.clone()),
+            _ => {}
         }
     }
+    if fen_repaired {
+        let fen = replayed.start.to_fen(EpRule::Always).to_string();
+        set_tag(game, "FEN", fen);
+    }
+    if let Some(result) = result {
+        game.result = match result.as_str() {
+            "1-0" => Outcome::WhiteWins,
+            "0-1" => Outcome::BlackWins,
+            "1/2-1/2" => Outcome::Draw,
+            _ => Outcome::Unknown,
+        };
+        set_tag(game, "Result", result);
+    }
+    game.warnings.clear();
+    apply_fixes(game, &fixes);
     Ok(replayed)
+}
+
+/// Sets the value of the first tag named `name`, or adds the tag.
+fn set_tag(game: &mut Game, name: &str, value: String) {
+    match game.tags.iter_mut().find(|(n, _)| n == name) {
+        Some(tag) => tag.1 = value,
+        None => game.tags.push((name.to_owned(), value)),
+    }
+}
+
+/// Writes the SAN of each fix into its move, numbering the moves in the order of the text as
+/// [`replay`] visits them (an explicit stack: any depth of nesting).
+fn apply_fixes(game: &mut Game, fixes: &[(usize, SanPlus)]) {
+    let Some(&(mut next, _)) = fixes.first() else {
+        return;
+    };
+    let mut fixes = fixes.iter().peekable();
+    let mut index = 0;
+    let mut stack = vec![game.mainline.moves.iter_mut()];
+    while let Some(moves) = stack.last_mut() {
+        let Some(node) = moves.next() else {
+            stack.pop();
+            continue;
+        };
+        if index == next {
+            if let Some((_, san)) = fixes.next() {
+                node.san = *san;
+            }
+            match fixes.peek() {
+                Some(&&(i, _)) => next = i,
+                None => return,
+            }
+        }
+        index += 1;
+        for line in node.variations.iter_mut().rev() {
+            stack.push(line.moves.iter_mut());
+        }
+    }
 }
 
 /// The EPD after every mainline ply (Chess::PGN::EPD `epdlist`), from the tags' start

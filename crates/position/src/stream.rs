@@ -1,19 +1,26 @@
 //! [`MainlineReplayer`]: replay while the PGN reader reads, without building a game tree.
 
 use shakmaty::Move;
-use tabia_notation::pgn::{Origin, RawTag, SanPlus, Skip, Visitor};
+use tabia_notation::pgn::{
+    Origin, Outcome, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning,
+    WarningKind as ReaderWarningKind,
+};
 
 use crate::{
+    lenient,
     outcome::History,
     position::Position,
-    replay::{ReplayError, ReplayErrorKind, Replayed, StartTags},
+    replay::{GameEnd, ReplayError, ReplayErrorKind, Replayed, StartTags},
+    warning::{Warning, WarningKind},
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
 /// skipped), honouring the `FEN` and `Variant` tags, and calls `f(position, move, ply)` after
-/// every ply (the move is `None` for a null move, `--`). Each game gives a [`Replayed`] or the
-/// first [`ReplayError`]. On this fast path [`Replayed::termination`] is only computed when
-/// asked for ([`MainlineReplayer::with_outcome`]; repetitions are not tracked).
+/// every ply (the move is `None` for a null move, `--`). Each game gives a [`Replayed`] (with
+/// the warnings of what was read leniently, as [`check_game`](crate::check_game) gives them
+/// for the mainline) or the first [`ReplayError`]. On this fast path [`Replayed::termination`]
+/// is only computed when asked for ([`MainlineReplayer::with_outcome`]; repetitions are not
+/// tracked).
 ///
 /// ```
 /// use tabia_notation::pgn::Reader;
@@ -41,6 +48,11 @@ pub struct MainlineReplayer<F> {
     ply: u32,
     error: Option<ReplayError>,
     outcome: bool,
+    warnings: Vec<Warning>,
+    result_tag: Option<String>,
+    marker: Outcome,
+    missing: Option<Origin>,
+    last: Option<Origin>,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
@@ -55,6 +67,11 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
             ply: 0,
             error: None,
             outcome: false,
+            warnings: Vec::new(),
+            result_tag: None,
+            marker: Outcome::Unknown,
+            missing: None,
+            last: None,
         }
     }
 
@@ -75,19 +92,31 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
         self.start = start;
         self.ply = 0;
         self.error = None;
+        self.warnings.clear();
+        self.result_tag = None;
+        self.marker = Outcome::Unknown;
+        self.missing = None;
+        self.last = None;
         Skip(false)
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        self.tags.tag(name, value);
+        if name == b"Result" {
+            self.result_tag = Some(value.decode().into_owned());
+        } else {
+            self.tags.tag(name, value);
+        }
     }
 
     fn begin_movetext(&mut self) -> Skip {
         if self.tags.is_default() {
             self.begin = Position::new();
         } else {
-            match self.tags.start(self.start) {
-                Ok(pos) => self.begin = pos,
+            match self.tags.start_with_warnings(self.start) {
+                Ok((pos, warnings)) => {
+                    self.begin = pos;
+                    self.warnings = warnings;
+                }
                 Err(err) => {
                     self.error = Some(err);
                     return Skip(true);
@@ -103,6 +132,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             return;
         }
         self.ply += 1;
+        self.last = Some(at);
         let resolved = match san.san {
             tabia_notation::san::San::Null => {
                 if self.pos.play_null() {
@@ -111,24 +141,21 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
                 }
                 Err(crate::moves::MoveErrorKind::NullMoveInCheck)
             }
-            san => self.pos.resolve_san_kind(crate::convert::san(san)),
+            _ => lenient::resolve(&self.pos, san),
         };
         match resolved {
-            Ok(m) => {
+            Ok((m, repair)) => {
                 self.pos.play_unchecked(m);
+                if let Some(repair) = repair.or_else(|| lenient::check_mark(&self.pos, san)) {
+                    self.repaired(repair, san, at);
+                }
                 (self.f)(&self.pos, Some(m), self.ply);
             }
             Err(kind) => {
                 let error = crate::moves::MoveError::new(san.san.to_string(), kind);
-                let number = self.pos.fullmoves();
-                let dots = if self.pos.turn().is_white() {
-                    "."
-                } else {
-                    "..."
-                };
                 self.error = Some(ReplayError::new(
                     ReplayErrorKind::IllegalMove {
-                        numbered: format!("{number}{dots} {san}"),
+                        numbered: lenient::numbered_before(&self.pos, san),
                         ply: self.ply,
                         in_variation: false,
                         error,
@@ -143,22 +170,54 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
         Skip(true)
     }
 
+    fn outcome(&mut self, outcome: Outcome) {
+        self.marker = outcome;
+    }
+
+    fn warning(&mut self, warning: ReaderWarning) {
+        match warning.kind {
+            ReaderWarningKind::MissingResult => self.missing = Some(warning.at),
+            kind => self
+                .warnings
+                .push(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
+        }
+    }
+
     fn end_game(&mut self) -> Result<Replayed, ReplayError> {
         if let Some(err) = self.error.take() {
             return Err(err);
         }
-        let termination = if self.outcome {
+        let end = GameEnd {
+            tag: self.result_tag.as_deref(),
+            marker: self.marker,
+            missing: self.missing,
+            start: self.start,
+            last: self.last,
+        };
+        // Mate and stalemate are looked for only when a result could contradict them.
+        let termination = if self.outcome || end.result() != Outcome::Unknown {
             self.pos.termination(&History::new())
         } else {
             None
         };
+        let mut warnings = std::mem::take(&mut self.warnings);
+        end.warnings(termination, &mut warnings);
         Ok(Replayed {
             start: self.begin.clone(),
             end: self.pos.clone(),
             plies: self.ply,
-            termination,
-            warnings: Vec::new(),
+            termination: termination.filter(|_| self.outcome),
+            warnings,
         })
+    }
+}
+
+impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
+    /// Notes a repaired move.
+    #[cold]
+    fn repaired(&mut self, repair: lenient::Repair, written: SanPlus, at: Origin) {
+        let numbered = lenient::numbered_after(&self.pos, written);
+        self.warnings.push(repair.warning(numbered, written, at));
     }
 }
 

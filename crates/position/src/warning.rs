@@ -2,14 +2,18 @@
 
 use std::fmt;
 
-use tabia_notation::pgn::Origin;
+use tabia_notation::{
+    pgn::{Origin, WarningKind as ReaderWarningKind},
+    san::Suffix,
+};
 
 use crate::outcome::Termination;
 
 /// What was repaired, or looks wrong, in a game that was read all the same.
 ///
 /// An error means the game cannot be read; a warning never drops the game. Each kind says
-/// what tabia did about it, so that a user can tell what the export changed.
+/// what tabia read instead, which is what [`repair_game`](crate::repair_game) writes into the
+/// game (and so what `tabia pgn` exports).
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WarningKind {
@@ -20,6 +24,84 @@ pub enum WarningKind {
         /// How the game actually ended on the board.
         termination: Termination,
     },
+    /// The movetext ends without a result: read as the `Result` tag says, else as `*`.
+    MissingResult {
+        /// The result read: the `Result` tag's, or `*`.
+        read_as: String,
+    },
+    /// The `Result` tag disagrees with the result that ends the movetext; the movetext wins.
+    ResultTagMismatch {
+        /// The `Result` tag.
+        tag: String,
+        /// The result at the end of the movetext.
+        marker: String,
+    },
+    /// A clock of the `FEN` tag is not a count (negative, too large, not a number): read as
+    /// 0 (halfmove clock) or 1 (fullmove number).
+    FenClock {
+        /// `"halfmove clock"` or `"fullmove number"`.
+        field: &'static str,
+        /// The field as written.
+        given: String,
+        /// What it was read as.
+        read_as: u32,
+    },
+    /// The `FEN` tag's fullmove number is 0: read as 1.
+    FenFullmoveZero,
+    /// The `FEN` tag stops before its sixth field: the rest is read as `w - - 0 1` would give.
+    FenFieldsMissing {
+        /// The FEN read.
+        read_as: String,
+    },
+    /// The `FEN` tag gives castling rights that the board cannot have: they are dropped.
+    FenCastlingDropped {
+        /// Why (the problems of the position).
+        reason: String,
+        /// The castling field read.
+        read_as: String,
+    },
+    /// The `FEN` tag gives an en-passant square that no double push can have made: dropped.
+    FenEpDropped {
+        /// Why.
+        reason: String,
+    },
+    /// The `FEN` tag gives a position that no game can reach (a check no move can give, more
+    /// material than promotions can make), but that can be played from: read as given.
+    FenUnreachable {
+        /// Why.
+        reason: String,
+    },
+    /// A move given by its squares, in UCI (`e2e4`) or long algebraic notation (`Ng1-f3`).
+    MoveNotation {
+        /// The move as numbered and written, e.g. `2. Ng1-f3`.
+        numbered: String,
+        /// Whether it was UCI (else long algebraic).
+        uci: bool,
+        /// Its SAN, as read.
+        san: String,
+    },
+    /// A move written as a capture that takes nothing, or a capture written without `x`.
+    CaptureMark {
+        /// The move as numbered and written, e.g. `3. Nxf3`.
+        numbered: String,
+        /// Whether the text says `x`.
+        written_as_capture: bool,
+        /// Its SAN, as read.
+        san: String,
+    },
+    /// A move whose check mark (`+`, `#`, or none) is not what the move gives.
+    CheckMark {
+        /// The move as numbered and written, e.g. `1. e4+`.
+        numbered: String,
+        /// The check mark written.
+        written: Option<Suffix>,
+        /// What the move gives: `+`, `#` or nothing.
+        gives: Option<Suffix>,
+        /// Its SAN, as read.
+        san: String,
+    },
+    /// Something else the PGN reader repaired.
+    Reader(ReaderWarningKind),
 }
 
 impl fmt::Display for WarningKind {
@@ -33,6 +115,79 @@ impl fmt::Display for WarningKind {
                 "result {result} but the game ends in {termination} ({})",
                 termination.result()
             ),
+            WarningKind::MissingResult { read_as } if read_as == "*" => {
+                f.write_str("game has no result, read as `*`")
+            }
+            WarningKind::MissingResult { read_as } => {
+                write!(
+                    f,
+                    "game has no result, read as `{read_as}` from its Result tag"
+                )
+            }
+            WarningKind::ResultTagMismatch { tag, marker } => write!(
+                f,
+                "Result tag says `{tag}` but the movetext ends with `{marker}`, read as `{marker}`"
+            ),
+            WarningKind::FenClock {
+                field,
+                given,
+                read_as,
+            } => write!(f, "FEN tag has {field} `{given}`, read as {read_as}"),
+            WarningKind::FenFullmoveZero => f.write_str("FEN tag has fullmove number 0, read as 1"),
+            WarningKind::FenFieldsMissing { read_as } => {
+                write!(f, "FEN tag has missing fields, read as `{read_as}`")
+            }
+            WarningKind::FenCastlingDropped { reason, read_as } => write!(
+                f,
+                "FEN tag gives castling rights the board cannot have ({reason}), read as `{read_as}`"
+            ),
+            WarningKind::FenEpDropped { reason } => {
+                write!(
+                    f,
+                    "FEN tag gives an impossible en-passant square ({reason}), dropped"
+                )
+            }
+            WarningKind::FenUnreachable { reason } => write!(
+                f,
+                "FEN tag gives a position no game can reach ({reason}), read as given"
+            ),
+            WarningKind::MoveNotation { numbered, uci, san } => {
+                let notation = if *uci {
+                    "UCI notation"
+                } else {
+                    "long algebraic notation"
+                };
+                write!(f, "move {numbered} is in {notation}, read as {san}")
+            }
+            WarningKind::CaptureMark {
+                numbered,
+                written_as_capture: true,
+                san,
+            } => write!(
+                f,
+                "move {numbered} is written as a capture but takes nothing, read as {san}"
+            ),
+            WarningKind::CaptureMark { numbered, san, .. } => write!(
+                f,
+                "move {numbered} takes a piece but is not written as a capture, read as {san}"
+            ),
+            WarningKind::CheckMark {
+                numbered,
+                written,
+                gives,
+                san,
+            } => {
+                let what = match (gives, written) {
+                    (None, _) => "gives no check",
+                    (Some(Suffix::Check), Some(Suffix::Checkmate)) => {
+                        "gives check but does not mate"
+                    }
+                    (Some(Suffix::Check), _) => "gives check",
+                    (Some(Suffix::Checkmate), _) => "mates",
+                };
+                write!(f, "move {numbered} {what}, read as {san}")
+            }
+            WarningKind::Reader(kind) => kind.fmt(f),
         }
     }
 }

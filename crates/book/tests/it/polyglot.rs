@@ -102,7 +102,7 @@ fn promotion_and_chess960_moves_are_encoded_as_the_format_says() {
         (probed[0].san.as_str(), probed[0].uci.as_str()),
         ("a8=Q", "a7a8q")
     );
-    let entry = book.entries_of(polyglot_key(&pos))[0];
+    let entry = book.entries_of(polyglot_key(&pos).expect("standard"))[0];
     assert_eq!(entry.code >> 12, 4, "queen promotion is 4");
 
     let mut tree = Tree::new(TreeOptions::default());
@@ -223,4 +223,25 @@ proptest! {
             Err(err) => prop_assert!(err.offset() as usize <= bytes.len() && err.offset() % 16 == 0),
         }
     }
+}
+
+#[test]
+fn variant_games_keep_their_own_keys_and_stay_out_of_books() {
+    let pgn =
+        b"[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 *\n\n1. e4 e5 *\n";
+    let mut tree = Tree::new(TreeOptions::default());
+    assert!(tree.add_pgn(&pgn[..]).expect("in memory").is_empty());
+    let root = tree.node(&Position::new());
+    assert_eq!(
+        root.games(),
+        1,
+        "the crazyhouse game is not a standard game"
+    );
+    let drops = tree
+        .edges()
+        .filter(|(_, code, _)| code & 0x8000 != 0)
+        .count();
+    assert_eq!(drops, 1, "P@d4 has a code of its own");
+    let book = Book::from_tree(&tree, all(1, Weight::Games, None));
+    assert_eq!(book.len(), 2, "1.e4 e5 only");
 }

@@ -193,7 +193,12 @@ fn probe(args: &ProbeArgs) -> anyhow::Result<Status> {
         }
     }
     let moves = book.probe(&pos);
-    let key = format!("{:016x}", polyglot_key(&pos));
+    let Some(key) = polyglot_key(&pos).map(|key| format!("{key:016x}")) else {
+        anyhow::bail!(
+            "Polyglot books are for standard chess and Chess960, not {}",
+            pos.variant()
+        );
+    };
     let mut out = output::stdout();
     if args.json {
         let record = ProbeRecord {

@@ -5,7 +5,8 @@
 //! input order. The plain output replays each game as the reader reads it (no game tree; the
 //! variations are skipped unread, so a syntax error inside a variation is not reported);
 //! `--json` and `--from` build the game tree. A bad game (syntax, illegal move, bad `FEN` tag) writes nothing and is reported
-//! as `FILE:LINE:COL: game N: message`.
+//! as `FILE:LINE:COL: game N: message`; what was read leniently is reported as a warning, and
+//! with `--json` carried in a `warnings` array on the game's first object.
 
 use std::path::PathBuf;
 
@@ -112,6 +113,9 @@ fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &Ra
     drop(replayer);
     match replayed {
         Ok(Some(Ok(replayed))) => {
+            for warning in &replayed.warnings {
+                sink.warning(&Diagnostic::from_warning(name, number, warning));
+            }
             if args.start {
                 if args.fen {
                     replayed.start.write_fen(&mut sink.out, ep);
@@ -154,10 +158,14 @@ fn game(
         ep,
         text: Vec::new(),
     };
+    let mut warnings = Vec::new();
     let start = if args.start || from.is_some() {
         let start = match from {
             Some(from) => Ok(from.clone()),
-            None => tabia_position::start_position(&game),
+            None => tabia_position::start_position_with_warnings(&game).map(|(start, w)| {
+                warnings = w;
+                start
+            }),
         };
         match start {
             Ok(start) => {
@@ -179,13 +187,35 @@ fn game(
         write.position(&mut out, ply.position, ply.ply, mv);
     });
     match replayed {
-        Ok(_) => {
+        Ok(replayed) => {
+            warnings.extend(replayed.warnings);
+            let warnings: Vec<Diagnostic> = warnings
+                .iter()
+                .map(|warning| Diagnostic::from_warning(name, number, warning))
+                .collect();
+            for warning in &warnings {
+                sink.warning(warning);
+            }
             if !args.json {
                 out.push(b'\n');
+            } else if !warnings.is_empty() {
+                with_warnings(&mut out, &warnings);
             }
             sink.out.extend_from_slice(&out);
         }
         Err(err) => sink.reject(&diagnostic(name, number, &err), args.json),
+    }
+}
+
+/// Adds the game's `warnings` array to its first `--json` object (README, "JSON output").
+fn with_warnings(out: &mut Vec<u8>, warnings: &[Diagnostic]) {
+    let Some(line_end) = out.iter().position(|&b| b == b'\n') else {
+        return;
+    };
+    // The line is a JSON object: its last byte before the line end is its `}`.
+    let mut field = b",\"warnings\":".to_vec();
+    if serde_json::to_writer(&mut field, warnings).is_ok() {
+        out.splice(line_end - 1..line_end - 1, field);
     }
 }
 

@@ -2,8 +2,9 @@
 //!
 //! The input is split into raw games by the notation crate's splitter, and each game is parsed
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
-//! ([`check_game`]: legal moves), its warnings are reported (a result that contradicts the
-//! board, …), then it is written out; `--strict` reports warnings as errors and drops the game.
+//! ([`check_game`]: legal moves), its warnings are reported (what was read leniently, a result
+//! that contradicts the board), then it is written out, repaired where the warnings say;
+//! `--strict` reports warnings as errors and drops the game.
 
 use std::{io::Write as _, path::PathBuf};
 
@@ -62,14 +63,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 
 /// Parses, checks and writes one game.
 fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw: &RawGame) {
-    let game = match raw.parse() {
+    let mut game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
             sink.reject(&Diagnostic::from_game_error(name, number, &err), args.json);
             return;
         }
     };
-    let warnings = match check_game(name, number, &game) {
+    let warnings = match check_game(name, number, &mut game) {
         Ok(warnings) => warnings,
         Err(diagnostic) => {
             sink.reject(&diagnostic, args.json);
@@ -154,9 +155,10 @@ pub(crate) fn form_error(name: &str, number: u64, err: &tabia_collect::FormError
 
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
 /// of the variations, from the `FEN` tag's position), which makes the game bad when it fails;
-/// and the warnings (a result that contradicts a mate on the board, …), which do not.
-fn check_game(name: &str, number: u64, game: &Game) -> Result<Vec<Diagnostic>, Diagnostic> {
-    let checked = tabia_position::check_game(game).map_err(|err| {
+/// and the warnings (what was read leniently, a result that contradicts a mate on the board),
+/// which do not: the game is repaired where they say ([`tabia_position::repair_game`]).
+fn check_game(name: &str, number: u64, game: &mut Game) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let checked = tabia_position::repair_game(game).map_err(|err| {
         let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
         match err.origin() {
             Some(at) => diagnostic.at(at.line, at.column),

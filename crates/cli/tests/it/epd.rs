@@ -66,9 +66,11 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             "4:39: game 1: illegal move 4... Nc6 (ply 8): no black knight can go to c6",
             "19:24: game 4: illegal move 3. Nd2 (ply 5): ambiguous, could be Nbd2 or Nfd2",
             "21:1: game 5: bad FEN tag: black has 2 kings",
+            "31:16: game 6: warning: result 1-0 but the game ends in black mates (0-1)",
             "33:1: game 7: variant `Seirawan` is not supported (tabia plays Standard, Chess960, \
              From Position, Antichess, Atomic, Crazyhouse, Horde, King of the Hill, Racing Kings \
              and Three-check)",
+            "44:4: game 8: warning: result 1-0 but the game ends in stalemate (1/2-1/2)",
             "46:1: game 9: variant `Shogi` is not supported (tabia plays Standard, Chess960, \
              From Position, Antichess, Atomic, Crazyhouse, Horde, King of the Hill, Racing Kings \
              and Three-check)",
@@ -77,6 +79,10 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
             "61:26: game 11: illegal move 3. N@f3 (ply 5): cannot drop a white knight on f3: \
              pieces are dropped only in Crazyhouse",
             "67:13: game 12: illegal move 2. Nf3 (ply 3): a capture is compulsory in Antichess",
+            "73:50: game 13: warning: result 0-1 but the game ends in a white win by the rules \
+             of Three-check (1-0)",
+            "79:40: game 14: warning: result 1-0 but the game ends in a black win by the rules \
+             of King of the Hill (0-1)",
         ]
     );
     // Games 2, 3, 6, 8, 13 and 14 are written (their mainlines are legal).

@@ -142,6 +142,12 @@ impl Game {
                 },
                 result: self.result,
                 start: self.start,
+                // What the reader repaired is about the mainline's game.
+                warnings: if depth == 0 {
+                    self.warnings.clone()
+                } else {
+                    Vec::new()
+                },
             };
             if depth > 0 {
                 game.result = Outcome::Unknown;

@@ -3,14 +3,14 @@
 
 use std::{mem, str::FromStr};
 
-use super::{Nag, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use super::{Nag, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor, Warning};
 use crate::{Error, ErrorKind, decode};
 
 /// A game: its tags in input order, its moves as a tree, and its result.
 ///
 /// Parsing keeps everything a reader can give back (tag order, comments, NAGs, variations);
 /// move numbers are not kept, the writer computes them. Equality ignores where things were in
-/// the input ([`Game::start`], [`Move::at`]).
+/// the input ([`Game::start`], [`Move::at`]) and what the reader repaired ([`Game::warnings`]).
 ///
 /// ```
 /// use tabia_notation::pgn::{Game, Outcome};
@@ -41,6 +41,8 @@ pub struct Game {
     pub result: Outcome,
     /// Where the game starts in the input (zero for a game built in code).
     pub start: Origin,
+    /// What the reader repaired (a missing result, read as `*`), in input order.
+    pub warnings: Vec<Warning>,
 }
 
 /// A line of play: the mainline or a variation.
@@ -433,6 +435,10 @@ impl Visitor for GameBuilder {
 
     fn outcome(&mut self, outcome: Outcome) {
         self.game.result = outcome;
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.game.warnings.push(warning);
     }
 
     fn end_game(&mut self) -> Game {

@@ -64,6 +64,7 @@ mod reader;
 mod rule;
 mod tag;
 mod visitor;
+mod warning;
 mod writer;
 
 pub use crate::{Nag, san::SanPlus};
@@ -78,4 +79,5 @@ pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
 pub use visitor::{Skip, Visitor};
+pub use warning::{Warning, WarningKind};
 pub use writer::{MoveText, SanText, WriteOptions};

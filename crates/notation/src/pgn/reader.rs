@@ -6,7 +6,7 @@ use std::{
 };
 
 use super::{
-    Game, RawComment, RawTag, SanPlus, Visitor,
+    Game, Outcome, RawComment, RawTag, SanPlus, Visitor, Warning, WarningKind,
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
@@ -552,6 +552,27 @@ impl<R: Read> Reader<R> {
         };
     }
 
+    /// The movetext ends without a result: a warning, the game read as ending with `*`; an
+    /// open variation is still an error.
+    #[cold]
+    fn no_result<V: Visitor>(&self, depth: u64, visitor: &mut V) -> Result<(), Error> {
+        let err = self.missing_result(depth);
+        if depth > 0 {
+            return Err(err);
+        }
+        let at = Origin {
+            offset: err.span().start as u64,
+            line: err.line().unwrap_or(self.line),
+            column: err.column().unwrap_or(1),
+        };
+        visitor.warning(Warning {
+            kind: WarningKind::MissingResult,
+            at,
+        });
+        visitor.outcome(Outcome::Unknown);
+        Ok(())
+    }
+
     /// "The game has no result" (or an open variation), shown just after its last token.
     #[cold]
     fn missing_result(&self, depth: u64) -> Error {
@@ -732,7 +753,7 @@ impl<R: Read> Reader<R> {
             self.fill()?;
             let data = &self.buf[self.pos..self.end];
             let Some(&b) = data.first() else {
-                return Ok(Err(self.missing_result(depth)));
+                return Ok(self.no_result(depth, visitor));
             };
             match b {
                 // Dots standing alone belong to a move number (`3. ... a6`).
@@ -911,7 +932,7 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 b'%' if self.at_line_start() => self.skip_line()?,
-                b'[' => return Ok(Err(self.missing_result(depth))),
+                b'[' => return Ok(self.no_result(depth, visitor)),
                 b'}' => {
                     return Ok(Err(self.error_here(
                         ErrorKind::UnexpectedCloseBrace,
@@ -945,6 +966,27 @@ impl<R: Read> Reader<R> {
             self.pos += n + usize::from(data.get(n) == Some(&b' '));
             visitor.san(san, at);
             return Ok(());
+        }
+        self.long_san(visitor)
+    }
+
+    /// A move that is not SAN: given by its squares (UCI `e2e4`, long algebraic `Ng1-f3`),
+    /// read as [`San::Long`](crate::san::San::Long); anything else is an invalid SAN move.
+    #[cold]
+    #[inline(never)]
+    fn long_san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        let data = &self.buf[self.pos..self.end];
+        if let Ok((rest, san)) = crate::san::long_plus(data) {
+            let n = data.len() - rest.len();
+            if data
+                .get(n)
+                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+            {
+                let at = self.origin();
+                self.pos += n;
+                visitor.san(san, at);
+                return Ok(());
+            }
         }
         let len = token_len(data).clamp(1, LOOKAHEAD);
         Err(self.error_here(ErrorKind::InvalidSan, self.pos, len))

@@ -1,6 +1,6 @@
 //! The visitor: what the reader tells about a game, event by event, without allocating.
 
-use super::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus};
+use super::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Warning};
 
 /// Whether to skip what was just begun (a game, its movetext, or a variation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -19,7 +19,8 @@ pub struct Skip(pub bool);
 ///    [`comment`](Visitor::comment) (after [`partial_comment`](Visitor::partial_comment) for the
 ///    pieces of a comment longer than the reader's buffer),
 ///    [`begin_variation`](Visitor::begin_variation), [`end_variation`](Visitor::end_variation);
-///    then [`outcome`](Visitor::outcome);
+///    then [`outcome`](Visitor::outcome) (after [`warning`](Visitor::warning) when the
+///    result is missing);
 /// 5. [`end_game`](Visitor::end_game), whose value `read_game` returns.
 ///
 /// Every method but `end_game` has a default that ignores its event; `begin_variation` visits
@@ -89,6 +90,12 @@ pub trait Visitor {
     /// The game termination marker.
     fn outcome(&mut self, outcome: Outcome) {
         let _ = outcome;
+    }
+
+    /// The reader repaired something in the game (a missing result, read as `*`: then
+    /// [`outcome`](Visitor::outcome) follows with [`Outcome::Unknown`]).
+    fn warning(&mut self, warning: Warning) {
+        let _ = warning;
     }
 
     /// The game is over (or was skipped).

@@ -76,6 +76,19 @@ fn check_fixture(path: &Path, want_errors: bool) {
         }
     }
     assert_eq!(small, (out.clone(), err.clone()), "{}", path.display());
+    // What the reader repaired, `LINE:COL: game N: warning: message`, in `*.warn`.
+    let mut warnings = String::new();
+    for (n, game) in Reader::new(&bytes[..]).games().enumerate() {
+        for w in game.iter().flat_map(|g| &g.warnings) {
+            let (line, column, number) = (w.at.line, w.at.column, n + 1);
+            warnings.push_str(&format!("{line}:{column}: game {number}: warning: {w}\n"));
+        }
+    }
+    if warnings.is_empty() {
+        assert!(!path.with_extension("warn").exists(), "{}", path.display());
+    } else {
+        expect_file(path, "warn", &warnings);
+    }
     // The export is read back to the same text.
     assert_eq!(read_all(out.as_bytes()), (out.clone(), String::new()));
     expect_file(path, "out", &out);

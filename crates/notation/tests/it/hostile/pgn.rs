@@ -6,7 +6,9 @@ use std::io::{self, Read};
 
 use tabia_notation::{
     ErrorKind,
-    pgn::{Game, GameError, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor},
+    pgn::{
+        Game, GameError, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor, WarningKind,
+    },
 };
 
 use super::{MB, assert_linear, measuring};
@@ -338,7 +340,7 @@ fn every_cut_of_a_file_reads_the_games_before_it_and_reports_the_rest() {
 #[test]
 fn cut_mid_tag_mid_comment_mid_game_and_no_final_newline() {
     let _guard = measuring();
-    let cases: [(&[u8], &str); 4] = [
+    let cases: [(&[u8], &str); 3] = [
         (
             b"[Event \"one\"]\n[Site \"he",
             "unterminated string (expected `\"` before the line end) at line 2, column 7\n  \
@@ -347,10 +349,6 @@ fn cut_mid_tag_mid_comment_mid_game_and_no_final_newline() {
         (
             b"[Event \"one\"]\n\n1. e4 {a comm",
             "comment not closed by `}` at line 3, column 7\n  | 1. e4 {a comm\n  |       ^",
-        ),
-        (
-            b"[Event \"one\"]\n\n1. e4 e5 2. Nf3",
-            "game has no result at line 3, column 16\n  | 1. e4 e5 2. Nf3\n  |                ^",
         ),
         (b"1. e4 e5 1-0", ""),
     ];
@@ -362,6 +360,22 @@ fn cut_mid_tag_mid_comment_mid_game_and_no_final_newline() {
             Err(err) => assert_eq!(err, message),
         }
     }
+    // Cut after a move: the game is read, as ending with `*`, with a warning after its last
+    // token.
+    let game = Reader::new(&b"[Event \"one\"]\n\n1. e4 e5 2. Nf3"[..])
+        .games()
+        .next()
+        .expect("a game")
+        .expect("read");
+    assert_eq!(
+        (game.result, game.mainline.moves.len()),
+        (Outcome::Unknown, 3)
+    );
+    let w = game.warnings[0];
+    assert_eq!(
+        (w.kind, w.at.line, w.at.column, w.at.offset),
+        (WarningKind::MissingResult, 3, 16, 30)
+    );
 }
 
 #[test]
@@ -369,10 +383,7 @@ fn games_without_blank_lines_or_results() {
     let _guard = measuring();
     let input = b"[Event \"a\"]\n1. e4 1-0\n[Event \"b\"]\n1. d4 0-1\n1. c4 *\n\
                   [Event \"no result\"]\n\n1. e4 e5\n\n[Event \"c\"]\n\n1. Nf3 1/2-1/2";
-    assert_eq!(
-        kinds(input),
-        [Ok(1), Ok(1), Ok(1), Err(ErrorKind::MissingResult), Ok(1)]
-    );
+    assert_eq!(kinds(input), [Ok(1), Ok(1), Ok(1), Ok(2), Ok(1)]);
 }
 
 #[test]
@@ -519,15 +530,16 @@ fn missing_result_is_shown_at_the_same_place_whichever_way_the_bytes_arrive() {
     let mut input = b"[Event \"a\"]\n\n1. e4 e5".to_vec();
     input.extend(std::iter::repeat_n(b'\n', 600));
     input.extend_from_slice(b"[Event \"b\"]\n\n1. d4 *\n");
-    let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
+    let whole = Reader::new(&input[..]).games().next();
     let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
-        .read_game(&mut Counter::default());
-    let error = |r: Result<Option<Counts>, GameError>| {
-        let err = r.unwrap_err();
-        let err = err.syntax().unwrap();
-        (err.kind(), err.span(), err.line(), err.column())
+        .games()
+        .next();
+    let warning = |g: Option<Result<Game, GameError>>| {
+        let game = g.expect("a game").expect("read, with a warning");
+        let w = game.warnings[0];
+        (w.kind, w.at.offset, w.at.line, w.at.column)
     };
-    let expected = (ErrorKind::MissingResult, 21..22, Some(3), Some(9));
-    assert_eq!(error(whole), expected);
-    assert_eq!(error(trickled), expected);
+    let expected = (WarningKind::MissingResult, 21, 3, 9);
+    assert_eq!(warning(whole), expected);
+    assert_eq!(warning(trickled), expected);
 }

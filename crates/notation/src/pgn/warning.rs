@@ -1,0 +1,51 @@
+//! What the reader repaired in a game it read all the same.
+
+use std::fmt;
+
+use super::Origin;
+
+/// What the reader repaired. A warning never stops a game from being read; the rules of chess
+/// (`tabia-position`) add warnings of their own.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WarningKind {
+    /// The movetext ends (at the end of the input, or at the `[` of the next game) without a
+    /// result: the game is read as if it ended with `*`.
+    MissingResult,
+}
+
+impl fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WarningKind::MissingResult => f.write_str("game has no result, read as `*`"),
+        }
+    }
+}
+
+/// A warning of the reader: what it repaired, and where (just after the last token of the
+/// game, for a missing result).
+///
+/// ```
+/// use tabia_notation::pgn::{Game, Outcome, WarningKind};
+///
+/// let game: Game = "1. e4 e5".parse()?;
+/// assert_eq!(game.result, Outcome::Unknown);
+/// assert_eq!(game.warnings[0].kind, WarningKind::MissingResult);
+/// assert_eq!(game.warnings[0].to_string(), "game has no result, read as `*`");
+/// assert_eq!((game.warnings[0].at.line, game.warnings[0].at.column), (1, 9));
+/// # Ok::<_, tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Warning {
+    /// What was repaired.
+    pub kind: WarningKind,
+    /// Where in the input.
+    pub at: Origin,
+}
+
+impl fmt::Display for Warning {
+    /// The message, without the location.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
