@@ -1,7 +1,7 @@
 //! Selection benches, tabia against its peer (pgn-reader + shakmaty) on the same bytes:
 //!
-//! - `select/position`: find the games that reach a position (the Nimzo-Indian after
-//!   1. d4 Nf6 2. c4 e6 3. Nc3 Bb4, any move order): tabia's `Matcher` (incremental Polyglot
+//! - `select/position`: find the games that reach a position (the Nimzo-Indian, by any move
+//!   order): tabia's `Matcher` (incremental Polyglot
 //!   hashes, early stop once the position cannot be reached) against a pgn-reader visitor that
 //!   replays every mainline with shakmaty and compares each position, as one would by hand.
 //! - `select/tags`: find the decisive games between 2500+ players: tabia's `Matcher` (tags
