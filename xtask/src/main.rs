@@ -4,6 +4,8 @@
 //! - `eco-import [--check]`: generate the embedded ECO table from the registry tables in
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
+//! - `filter-diff [--tabia PATH] [FILE...]`: `tabia filter` against pgn-extract over the corpus,
+//!   the games each selects for criteria of every kind (not in `cargo test`: needs pgn-extract).
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
 //! - `extract-diff [--corpus DIR]`: differential checks of dedup, UCI/LAN output and split
 //!   against pgn-extract on the benchmark corpus.
@@ -23,6 +25,7 @@ mod dist;
 mod duckdb_check;
 mod eco_import;
 mod extract_diff;
+mod filter_diff;
 mod fuzz;
 mod table_bench;
 mod tree_html_check;
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         "dist" => dist::run(rest),
         "extract-diff" => extract_diff::run(rest),
         "dedup-memory" => dedup_memory::run(rest),
+        "filter-diff" => filter_diff::run(rest),
         "variant-games" => variant_games::run_games(rest),
         "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
@@ -72,6 +76,7 @@ fn usage() -> &'static str {
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
+       filter-diff [FILE...]       tabia filter against pgn-extract over ../shared/corpus\n  \
        dist                        write completions and man page to target/dist\n  \
        extract-diff [--corpus DIR] dedup, --notation uci|lan, split against pgn-extract\n  \
        dedup-memory [--games N]    bytes a distinct game in tabia dedup's table\n  \

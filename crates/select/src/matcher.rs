@@ -556,6 +556,7 @@ impl Visitor for Matcher<'_> {
             return;
         }
         let keep_before = self.query.options.variations;
+        let hashes = self.query.hashes;
         let Some(line) = self.lines.last_mut() else {
             return;
         };
@@ -567,7 +568,9 @@ impl Visitor for Matcher<'_> {
                     self.illegal(san, at, error);
                     return;
                 }
-                line.hash = line.pos.zobrist();
+                if hashes {
+                    line.hash = line.pos.zobrist();
+                }
                 line.before = before;
                 None
             }
@@ -576,7 +579,11 @@ impl Visitor for Matcher<'_> {
                     if keep_before {
                         line.before = Some((line.pos.clone(), line.hash));
                     }
-                    line.hash = line.pos.play_zobrist(line.hash, m);
+                    if hashes {
+                        line.hash = line.pos.play_zobrist(line.hash, m);
+                    } else {
+                        line.pos.play_unchecked(m);
+                    }
                     Some(m)
                 }
                 Err(error) => {

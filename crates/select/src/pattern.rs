@@ -108,23 +108,26 @@ impl FenPattern {
 
     /// Whether `board` matches the pattern (or, with [`FenPattern::either`], its swapped form).
     pub fn matches(&self, board: &Board) -> bool {
-        let mut squares = [[0 as Set; 8]; 8];
-        for (i, rank) in squares.iter_mut().enumerate() {
-            let r = Rank::new(7 - i as u32);
-            for (f, square) in rank.iter_mut().enumerate() {
-                *square = match board.piece_at(Square::from_coords(File::new(f as u32), r)) {
+        self.fits(&self.ranks, board) || self.swapped.as_ref().is_some_and(|r| self.fits(r, board))
+    }
+
+    /// Whether the ranks fit the board; a rank that is a lone `*` is not even looked at, and a
+    /// rank's squares are read only when it is checked.
+    fn fits(&self, ranks: &[Vec<Token>; 8], board: &Board) -> bool {
+        ranks.iter().enumerate().all(|(i, tokens)| {
+            if tokens.as_slice() == [Token::Any] {
+                return true;
+            }
+            let rank = Rank::new(7 - i as u32);
+            let mut squares = [0 as Set; 8];
+            for (f, square) in squares.iter_mut().enumerate() {
+                *square = match board.piece_at(Square::from_coords(File::new(f as u32), rank)) {
                     Some(piece) => piece_bit(piece),
                     None => EMPTY,
                 };
             }
-        }
-        let fits = |ranks: &[Vec<Token>; 8]| {
-            ranks
-                .iter()
-                .zip(&squares)
-                .all(|(tokens, rank)| rank_matches(tokens, rank))
-        };
-        fits(&self.ranks) || self.swapped.as_ref().is_some_and(fits)
+            rank_matches(tokens, &squares)
+        })
     }
 }
 

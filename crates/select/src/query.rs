@@ -67,6 +67,8 @@ pub struct Query {
     pub(crate) tag_names: Vec<String>,
     /// The latest phase any group needs.
     pub(crate) phase: Phase,
+    /// Whether the replay must keep Polyglot hashes (positions, hashes, repetitions).
+    pub(crate) hashes: bool,
 }
 
 impl Query {
@@ -145,12 +147,19 @@ impl Query {
             }
         }
         let phase = groups.iter().map(|g| g.phase).max().unwrap_or(Phase::Tags);
+        let hashes = groups.iter().any(|g| {
+            matches!(
+                g.key,
+                GroupKey::Position | GroupKey::Zobrist | GroupKey::Feature(Feature::Repetition)
+            )
+        });
         Query {
             criteria,
             groups,
             options,
             tag_names,
             phase,
+            hashes,
         }
     }
 
