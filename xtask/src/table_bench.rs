@@ -60,6 +60,7 @@ with open(path, encoding="utf-8", errors="replace") as f:
             moves["comment"].append(node.comment or None)
         games["game"].append(n); games["ply_count"].append(ply)
         games["final_zobrist"].append(chess.polyglot.zobrist_hash(board))
+games["final_zobrist"] = pa.array(games["final_zobrist"], type=pa.uint64())
 pq.write_table(pa.Table.from_pydict(games), games_out, compression="zstd")
 pq.write_table(pa.Table.from_pydict(moves, schema=pa.schema([
     ("game", pa.int64()), ("ply", pa.int32()), ("san", pa.string()), ("uci", pa.string()),
