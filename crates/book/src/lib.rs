@@ -22,7 +22,6 @@
 
 mod encode;
 mod game;
-mod hash;
 mod html;
 mod polyglot;
 mod report;

@@ -3,11 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tabia_position::{Position, PositionKey, shakmaty::Move};
+use tabia_position::{BuildKeyHasher, Position, PositionKey, hash_of, shakmaty::Move};
 
 use crate::{
     encode::encode_move,
-    hash::{BuildKeyHasher, hash_of},
     stats::{GameInfo, Stats},
 };
 

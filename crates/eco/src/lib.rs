@@ -29,7 +29,6 @@ mod classify;
 mod embedded;
 mod error;
 mod game;
-mod hash;
 mod load;
 mod opening;
 mod table;

@@ -2,12 +2,9 @@
 
 use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
 
-use tabia_position::{Position, PositionKey};
+use tabia_position::{BuildKeyHasher, Position, PositionKey};
 
-use crate::{
-    Classifier, Match, Opening, TableError, TableErrorKind, embedded, hash::BuildKeyHasher,
-    opening::movetext,
-};
+use crate::{Classifier, Match, Opening, TableError, TableErrorKind, embedded, opening::movetext};
 
 /// Marks a key that lies on a line of the table but names no opening.
 const ON_LINE: u32 = u32::MAX;

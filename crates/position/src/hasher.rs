@@ -1,11 +1,12 @@
-//! A fast hasher for the tree's keys: they come from our own replay, never from an adversary,
-//! so a multiply-rotate hash with a final mix is enough (hashbrown reads the top bits).
+//! A fast hasher for position keys and other keys made by our own replay, never by an adversary:
+//! a multiply-rotate hash with a final mix is enough (hashbrown reads the top bits). Shared by
+//! the ECO table index (tabia-eco) and the opening tree (tabia-book).
 
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Multiply-rotate hashing over 8-byte words, with a final avalanche.
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct KeyHasher(u64);
+pub struct KeyHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -65,12 +66,30 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The `BuildHasher` of the tree's maps.
-pub(crate) type BuildKeyHasher = BuildHasherDefault<KeyHasher>;
+/// The `BuildHasher` for maps keyed by [`crate::PositionKey`] and other replay-made keys.
+pub type BuildKeyHasher = BuildHasherDefault<KeyHasher>;
 
 /// The 64-bit hash of a value (the same on every run and machine).
-pub(crate) fn hash_of<T: Hash>(value: &T) -> u64 {
+pub fn hash_of<T: Hash>(value: &T) -> u64 {
     let mut hasher = KeyHasher::default();
     value.hash(&mut hasher);
     hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::BuildHasher;
+
+    use super::*;
+    use crate::Position;
+
+    #[test]
+    fn different_keys_hash_differently_and_the_same_key_alike() {
+        let build = BuildKeyHasher::default();
+        let start = Position::new().key();
+        let after = Position::new().after("e4").expect("a legal move").key();
+        assert_ne!(build.hash_one(start), build.hash_one(after));
+        assert_eq!(build.hash_one(start), build.hash_one(Position::new().key()));
+        assert_eq!(hash_of(&start), build.hash_one(start));
+    }
 }
