@@ -75,7 +75,10 @@ fn pgn(spec: &Spec) -> String {
     };
     s += &format!("[Date \"{}.{month}.01\"]\n", spec.date.0);
     s += &format!("[TimeControl \"{}\"]\n\n", TCS[spec.tc as usize]);
-    for ply in 0..spec.plies as usize {
+    // A game without moves nor result would run into the tags of the next one (they would be
+    // read as more tags of the same game): a game without a result has a move.
+    let plies = if spec.ending == 5 { spec.plies.max(1) } else { spec.plies };
+    for ply in 0..plies as usize {
         if ply % 2 == 0 {
             s += &format!("{}. ", ply / 2 + 1);
         }
