@@ -77,7 +77,11 @@ fn pgn(spec: &Spec) -> String {
     s += &format!("[TimeControl \"{}\"]\n\n", TCS[spec.tc as usize]);
     // A game without moves nor result would run into the tags of the next one (they would be
     // read as more tags of the same game): a game without a result has a move.
-    let plies = if spec.ending == 5 { spec.plies.max(1) } else { spec.plies };
+    let plies = if spec.ending == 5 {
+        spec.plies.max(1)
+    } else {
+        spec.plies
+    };
     for ply in 0..plies as usize {
         if ply % 2 == 0 {
             s += &format!("{}. ", ply / 2 + 1);
