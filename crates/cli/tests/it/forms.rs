@@ -92,8 +92,8 @@ fn bad_form_options_are_usage_errors() {
 
 /// Every `.pgn` under `dir`, recursively, sorted.
 fn pgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    for entry in std::fs::read_dir(dir).expect("a readable fixture folder") {
+        let path = entry.expect("a readable fixture").path();
         if path.is_dir() {
             pgn_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "pgn") {
