@@ -46,6 +46,9 @@ pub(crate) enum Command {
     /// Render a position: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
     #[command(after_help = SHOW_EXAMPLES)]
     Show(cmd::show::Args),
+    /// Games (and moves) as Parquet or CSV tables for DuckDB, Polars, pandas, Spark.
+    #[command(after_help = TABLE_EXAMPLES)]
+    Table(cmd::table::Args),
     /// The opening tree of games: every move from a position, how often, how it scored.
     #[command(after_help = TREE_EXAMPLES)]
     Tree(cmd::tree::Args),
@@ -152,6 +155,15 @@ Examples:
   tabia show startpos --format unicode --flip
   tabia show startpos --format png --last-move e2e4 -o board.png";
 
+const TABLE_EXAMPLES: &str = "\
+Examples:
+  tabia table games.pgn.zst -o games.parquet          one row per game (lichess columns first)
+  tabia table --moves games.pgn -o games.parquet      also games.moves.parquet: one row per ply
+  tabia table --partition year,month lichess_2024-01.pgn.zst -o games
+                                           games/year=2024/month=01/part-0.parquet
+  tabia table games.pgn -o games.csv       CSV with a header row, for spreadsheets
+  duckdb -c \"SELECT Opening, count(*) FROM 'games.parquet' GROUP BY 1 ORDER BY 2 DESC\"";
+
 const TREE_EXAMPLES: &str = "\
 Examples:
   tabia tree games.pgn                     the moves from the start position, with figures
@@ -229,7 +241,7 @@ mod tests {
         assert!(help.contains("Examples:\n  tabia pgn --check"), "{help}");
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
         for sub in [
-            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book", "filter",
+            "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book", "filter", "table",
         ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();

@@ -113,6 +113,7 @@ pub(crate) struct Outcome {
 
 /// Runs `work` on every item of `items` (it gets the item's 1-based number), writing the outputs
 /// to `out` and the diagnostics to `reporter` in input order. See the module docs.
+#[cfg(test)]
 pub(crate) fn run<T, E, I, F>(
     pipeline: &Pipeline,
     items: I,
@@ -126,15 +127,46 @@ where
     I: Iterator<Item = Result<T, E>> + Send,
     F: Fn(&mut Sink, u64, &T) + Sync,
 {
+    run_with(
+        pipeline,
+        items,
+        |sink, (): &mut (), number, item| work(sink, number, item),
+        |()| Ok(()),
+        out,
+        reporter,
+    )
+}
+
+/// [`run`] with a result of the workers' own besides the [`Sink`]: `work` also fills an `A`
+/// (one per batch, made with `A::default()`), and `consume` gets each batch's `A` in input
+/// order, before the batch's output and diagnostics are written. For subcommands whose output
+/// is not bytes on standard output (`tabia table` fills Arrow columns).
+pub(crate) fn run_with<T, E, I, A, F, C>(
+    pipeline: &Pipeline,
+    items: I,
+    work: F,
+    mut consume: C,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+) -> anyhow::Result<Outcome>
+where
+    T: Weigh,
+    E: Into<anyhow::Error> + Send,
+    I: Iterator<Item = Result<T, E>> + Send,
+    A: Default + Send,
+    F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
+    C: FnMut(A) -> anyhow::Result<()>,
+{
     let mut outcome = Outcome::default();
     let run = pipeline.fold(
         items,
-        |sink: &mut Sink, number, item| {
-            work(sink, number, item);
+        |(sink, acc): &mut (Sink, A), number, item| {
+            work(sink, acc, number, item);
             sink.end_item();
         },
-        |sink, numbers| {
+        |(sink, acc), numbers| {
             outcome.items += numbers.end - numbers.start;
+            consume(acc)?;
             write_done(&sink, out, reporter, &mut outcome)
         },
     )?;

@@ -110,6 +110,34 @@ impl<'a> Session<'a> {
         S: FnOnce(Box<dyn BufRead + Send>) -> I,
         F: Fn(&mut Sink, u64, &T) + Sync,
     {
+        self.pipeline_with(
+            input,
+            split,
+            |sink, (): &mut (), number, item| work(sink, number, item),
+            |()| Ok(()),
+        )
+    }
+
+    /// [`Session::pipeline`] for results that are not bytes on standard output: `work` also
+    /// fills an `A` (one per batch of items, `A::default()` to start), and `consume` gets each
+    /// batch's `A` on this thread, in input order (before the batch's diagnostics are written).
+    /// An error of `consume` ends the run.
+    pub(crate) fn pipeline_with<T, E, I, S, A, F, C>(
+        &mut self,
+        input: Input,
+        split: S,
+        work: F,
+        consume: C,
+    ) -> io::Result<()>
+    where
+        T: Weigh,
+        E: Into<anyhow::Error> + Send,
+        I: Iterator<Item = Result<T, E>> + Send,
+        S: FnOnce(Box<dyn BufRead + Send>) -> I,
+        A: Default + Send,
+        F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
+        C: FnMut(A) -> anyhow::Result<()>,
+    {
         let read = input.stream.bytes_read();
         self.reporter.set_progress(Progress::new(
             self.progress,
@@ -119,8 +147,15 @@ impl<'a> Session<'a> {
             input.stream.size(),
         ));
         let items = split(input.stream.into_reader());
-        let outcome = parallel::run(&self.config, items, work, &mut self.out, &mut self.reporter)
-            .map_err(into_io)?;
+        let outcome = parallel::run_with(
+            &self.config,
+            items,
+            work,
+            consume,
+            &mut self.out,
+            &mut self.reporter,
+        )
+        .map_err(into_io)?;
         self.reporter.clear_progress();
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;

@@ -9,6 +9,7 @@ pub(crate) mod filter;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
+pub(crate) mod table;
 pub(crate) mod tree;
 pub(crate) mod validate;
 
@@ -25,6 +26,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Eco(args) => eco::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Table(args) => table::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Filter(args) => filter::run(&args),

@@ -18,6 +18,7 @@ mod show;
 mod split;
 mod streaming;
 mod support;
+mod table;
 mod tree;
 mod validate;
 mod variants;

@@ -1,0 +1,114 @@
+//! `tabia table`: games (and their moves) as Parquet or CSV tables, through `tabia-table`.
+//!
+//! The workers read each game (parse, replay, opening by position) into Arrow columns, one set
+//! per batch of games; this thread writes the batches in input order. A game that cannot be read
+//! is reported (`FILE:LINE:COL: game N: message`) and still gets its row, with its error in the
+//! `errors` column.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use tabia_table::{
+    Columns, Format, GameRecord, Partition, Problem, Rows, TableOptions, TableWriter,
+};
+
+use crate::{
+    cli::{RunArgs, Status},
+    input::{Source, raw_games},
+    parallel::Sink,
+    report::Diagnostic,
+    session::Session,
+};
+
+/// Arguments of `tabia table` (its examples are in `cli.rs`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The games table: a file, or with --partition a folder. The moves table goes next to it
+    /// (`games.parquet` → `games.moves.parquet`, `games/` → `games.moves/`).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// The file format [default: csv when OUT ends in .csv, else parquet].
+    #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "csv"])]
+    format: Option<String>,
+    /// Also write the moves table: one row per ply of each mainline.
+    #[arg(long)]
+    moves: bool,
+    /// The moves as a list column `moves` in the games table instead (Parquet only).
+    #[arg(long)]
+    nested: bool,
+    /// Add the FEN after each move to the moves.
+    #[arg(long)]
+    fen: bool,
+    /// Hive partitions from UTCDate (else Date): OUT/year=YYYY/month=MM/part-N.parquet.
+    #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
+    partition: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs `tabia table`.
+pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
+    let format = match args.format.as_deref() {
+        Some(format) => format.parse().map_err(anyhow::Error::msg)?,
+        None if args.output.extension().is_some_and(|e| e == "csv") => Format::Csv,
+        None => Format::Parquet,
+    };
+    let partition = match args.partition.as_deref() {
+        Some(keys) => keys.parse().map_err(anyhow::Error::msg)?,
+        None => Partition::None,
+    };
+    let options = TableOptions {
+        format,
+        partition,
+        moves: args.moves,
+        columns: Columns {
+            nested: args.nested,
+            fen: args.fen,
+        },
+        ..TableOptions::default()
+    };
+    let mut writer = TableWriter::create(&args.output, options)?;
+    let read = options.read_options();
+    let mut session = Session::new(&args.run, "games");
+    for source in Source::from_args(&args.files) {
+        let Some(input) = session.open(&source) else {
+            continue;
+        };
+        let name = input.name.clone();
+        session.pipeline_with(
+            input,
+            raw_games,
+            |sink: &mut Sink, rows: &mut Rows, number, raw| {
+                let record = GameRecord::read(raw, number, read);
+                for problem in &record.errors {
+                    sink.error(&diagnostic(&name, number, problem));
+                }
+                for problem in &record.warnings {
+                    sink.warning(&diagnostic(&name, number, problem));
+                }
+                rows.push(&name, &record);
+            },
+            |rows| {
+                let tables = rows.finish(options.columns, options.moves)?;
+                writer.write(tables)?;
+                Ok(())
+            },
+        )?;
+    }
+    writer
+        .finish()
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    Ok(session.finish()?)
+}
+
+/// `FILE:LINE:COL: game N: message` for a problem of a game.
+fn diagnostic(name: &str, number: u64, problem: &Problem) -> Diagnostic {
+    let diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
+    match (problem.line, problem.column) {
+        (Some(line), Some(column)) => diagnostic.at(line, column),
+        _ => diagnostic,
+    }
+}

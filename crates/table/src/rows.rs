@@ -1,0 +1,488 @@
+//! Rows accumulated into Arrow builders, finished into record batches.
+
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, ListArray, RecordBatch, StructArray,
+    builder::{
+        Date32Builder, Int16Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
+        StringBuilder, Time32SecondBuilder, UInt8Builder, UInt64Builder,
+    },
+};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{ArrowError, Field, Fields};
+use tabia_notation::pgn::Score;
+
+use crate::{
+    record::{GameRecord, MoveRecord},
+    schema::{
+        Columns, LICHESS_HEAD, LICHESS_INT16, LICHESS_TAIL, OUR_TAGS, games_schema, move_fields,
+        moves_schema,
+    },
+};
+
+/// Where a game goes with `--partition`: its year and month (from `UTCDate`, else `Date`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartitionKey {
+    /// The year, when known.
+    pub year: Option<i32>,
+    /// The month (1–12), when known.
+    pub month: Option<u32>,
+}
+
+/// Games (and their moves) accumulated column by column; [`Rows::finish`] makes the record
+/// batches. Filled on the worker threads, one per batch of games.
+///
+/// ```
+/// use tabia_notation::pgn::{Origin, RawGame};
+/// use tabia_table::{Columns, GameRecord, ReadOptions, Rows};
+///
+/// let raw = RawGame { bytes: b"[WhiteElo \"1500\"]\n\n1. e4 *".to_vec(), start: Origin::default() };
+/// let mut rows = Rows::default();
+/// rows.push("games.pgn", &GameRecord::read(&raw, 1, ReadOptions { moves: true, fen: false }));
+/// let tables = rows.finish(Columns::default(), true)?;
+/// assert_eq!(tables.games.num_rows(), 1);
+/// assert_eq!(tables.moves.map(|m| m.num_rows()), Some(1));
+/// # Ok::<_, arrow_schema::ArrowError>(())
+/// ```
+pub struct Rows {
+    head: [StringBuilder; 7],
+    int16: [Int16Builder; 4],
+    utc_date: Date32Builder,
+    utc_time: Time32SecondBuilder,
+    tail: [StringBuilder; 4],
+    movetext: StringBuilder,
+    file: StringBuilder,
+    game: Int64Builder,
+    offset: Int64Builder,
+    line: Int64Builder,
+    our_tags: [StringBuilder; 4],
+    ply_count: Int32Builder,
+    eco: StringBuilder,
+    opening: StringBuilder,
+    final_zobrist: UInt64Builder,
+    tags: MapBuilder<StringBuilder, StringBuilder>,
+    errors: ListBuilder<StringBuilder>,
+    warnings: ListBuilder<StringBuilder>,
+    moves: MoveColumns,
+    /// For each game, where its moves start in `moves` (and one past the last).
+    move_offsets: Vec<i32>,
+    partitions: Vec<PartitionKey>,
+}
+
+impl Default for Rows {
+    fn default() -> Rows {
+        Rows {
+            head: std::array::from_fn(|_| StringBuilder::new()),
+            int16: std::array::from_fn(|_| Int16Builder::new()),
+            utc_date: Date32Builder::new(),
+            utc_time: Time32SecondBuilder::new(),
+            tail: std::array::from_fn(|_| StringBuilder::new()),
+            movetext: StringBuilder::new(),
+            file: StringBuilder::new(),
+            game: Int64Builder::new(),
+            offset: Int64Builder::new(),
+            line: Int64Builder::new(),
+            our_tags: std::array::from_fn(|_| StringBuilder::new()),
+            ply_count: Int32Builder::new(),
+            eco: StringBuilder::new(),
+            opening: StringBuilder::new(),
+            final_zobrist: UInt64Builder::new(),
+            tags: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
+            errors: ListBuilder::new(StringBuilder::new()),
+            warnings: ListBuilder::new(StringBuilder::new()),
+            moves: MoveColumns::default(),
+            move_offsets: vec![0],
+            partitions: Vec::new(),
+        }
+    }
+}
+
+/// The moves table's builders.
+struct MoveColumns {
+    file: StringBuilder,
+    game: Int64Builder,
+    ply: Int32Builder,
+    san: StringBuilder,
+    uci: StringBuilder,
+    zobrist: UInt64Builder,
+    fen: StringBuilder,
+    clock_ms: Int64Builder,
+    emt_ms: Int64Builder,
+    eval_cp: Int32Builder,
+    eval_mate: Int32Builder,
+    nags: ListBuilder<UInt8Builder>,
+    comment: StringBuilder,
+    len: usize,
+}
+
+impl Default for MoveColumns {
+    fn default() -> MoveColumns {
+        MoveColumns {
+            file: StringBuilder::new(),
+            game: Int64Builder::new(),
+            ply: Int32Builder::new(),
+            san: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            zobrist: UInt64Builder::new(),
+            fen: StringBuilder::new(),
+            clock_ms: Int64Builder::new(),
+            emt_ms: Int64Builder::new(),
+            eval_cp: Int32Builder::new(),
+            eval_mate: Int32Builder::new(),
+            nags: ListBuilder::new(UInt8Builder::new()),
+            comment: StringBuilder::new(),
+            len: 0,
+        }
+    }
+}
+
+/// The record batches of one [`Rows`].
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// The games table (with the nested `moves` column when asked).
+    pub games: RecordBatch,
+    /// The moves table, when asked (and not nested).
+    pub moves: Option<RecordBatch>,
+    /// The partition of each game.
+    pub partitions: Vec<PartitionKey>,
+    /// For each game, where its moves start in `moves` (and one past the last).
+    pub move_offsets: Vec<i32>,
+}
+
+impl Rows {
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// Whether there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.partitions.is_empty()
+    }
+
+    /// Adds a game (and its moves) read from input `file`.
+    pub fn push(&mut self, file: &str, record: &GameRecord) {
+        // The tags that have a column: the first of each name, when it reads as its type.
+        let mut used = vec![false; record.tags.len()];
+        let first = |name: &str| -> (Option<usize>, Option<&str>) {
+            match record.tags.iter().position(|(n, _)| n == name) {
+                Some(i) => (Some(i), Some(record.tags[i].1.as_str())),
+                None => (None, None),
+            }
+        };
+        let mut take = |name: &str, parsed: bool| -> Option<&str> {
+            let (i, value) = first(name);
+            if let (Some(i), true) = (i, parsed) {
+                used[i] = true;
+            }
+            value
+        };
+        for (builder, name) in self.head.iter_mut().zip(LICHESS_HEAD) {
+            builder.append_option(take(name, true));
+        }
+        for (builder, name) in self.int16.iter_mut().zip(LICHESS_INT16) {
+            let raw = record.tag(name);
+            let value = raw.and_then(parse_i16);
+            builder.append_option(value);
+            take(name, value.is_some());
+        }
+        let raw = record.tag("UTCDate");
+        let date = raw.and_then(parse_date);
+        self.utc_date.append_option(date);
+        take("UTCDate", date.is_some());
+        let raw = record.tag("UTCTime");
+        let time = raw.and_then(parse_time);
+        self.utc_time.append_option(time);
+        take("UTCTime", time.is_some());
+        for (builder, name) in self.tail.iter_mut().zip(LICHESS_TAIL) {
+            builder.append_option(take(name, true));
+        }
+        self.movetext.append_option(record.movetext.as_deref());
+        self.file.append_value(file);
+        self.game.append_value(to_i64(record.number));
+        self.offset.append_value(to_i64(record.start.offset));
+        self.line.append_value(to_i64(record.start.line));
+        for (builder, name) in self.our_tags.iter_mut().zip(OUR_TAGS) {
+            builder.append_option(take(name, true));
+        }
+        self.ply_count
+            .append_option(record.plies.and_then(|p| i32::try_from(p).ok()));
+        self.eco.append_option(record.opening.map(|o| o.eco()));
+        self.opening.append_option(record.opening.map(|o| o.name()));
+        self.final_zobrist.append_option(record.final_zobrist);
+        for ((name, value), used) in record.tags.iter().zip(&used) {
+            if !used {
+                self.tags.keys().append_value(name);
+                self.tags.values().append_value(value);
+            }
+        }
+        // Cannot fail: keys and values were appended in pairs.
+        let _ = self.tags.append(true);
+        for problem in &record.errors {
+            self.errors.values().append_value(problem.to_string());
+        }
+        self.errors.append(true);
+        for problem in &record.warnings {
+            self.warnings.values().append_value(problem.to_string());
+        }
+        self.warnings.append(true);
+        for m in &record.moves {
+            self.moves.push(file, record.number, m);
+        }
+        self.move_offsets
+            .push(i32::try_from(self.moves.len).unwrap_or(i32::MAX));
+        self.partitions.push(partition_key(record));
+    }
+
+    /// Makes the record batches: the games table (with the nested `moves` column when
+    /// `columns.nested`) and, with `moves` (and not nested), the moves table.
+    ///
+    /// # Errors
+    ///
+    /// Only if the columns do not agree with the schema, which would be a bug.
+    pub fn finish(mut self, columns: Columns, moves: bool) -> Result<Tables, ArrowError> {
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(40);
+        for builder in &mut self.head {
+            arrays.push(Arc::new(builder.finish()));
+        }
+        for builder in &mut self.int16 {
+            arrays.push(Arc::new(builder.finish()));
+        }
+        arrays.push(Arc::new(self.utc_date.finish()));
+        arrays.push(Arc::new(self.utc_time.finish()));
+        for builder in &mut self.tail {
+            arrays.push(Arc::new(builder.finish()));
+        }
+        arrays.push(Arc::new(self.movetext.finish()));
+        arrays.push(Arc::new(self.file.finish()));
+        arrays.push(Arc::new(self.game.finish()));
+        arrays.push(Arc::new(self.offset.finish()));
+        arrays.push(Arc::new(self.line.finish()));
+        for builder in &mut self.our_tags {
+            arrays.push(Arc::new(builder.finish()));
+        }
+        arrays.push(Arc::new(self.ply_count.finish()));
+        arrays.push(Arc::new(self.eco.finish()));
+        arrays.push(Arc::new(self.opening.finish()));
+        arrays.push(Arc::new(self.final_zobrist.finish()));
+        arrays.push(Arc::new(self.tags.finish()));
+        arrays.push(Arc::new(self.errors.finish()));
+        arrays.push(Arc::new(self.warnings.finish()));
+        let (key, per_move) = self.moves.finish(columns);
+        let mut moves_batch = None;
+        if columns.nested {
+            let fields = Fields::from(move_fields(columns));
+            let values = StructArray::try_new(fields.clone(), per_move, None)?;
+            let item = Arc::new(Field::new(
+                "item",
+                arrow_schema::DataType::Struct(fields),
+                true,
+            ));
+            let offsets = OffsetBuffer::new(self.move_offsets.clone().into());
+            arrays.push(Arc::new(ListArray::try_new(
+                item,
+                offsets,
+                Arc::new(values),
+                None,
+            )?));
+        } else if moves {
+            let mut all = key;
+            all.extend(per_move);
+            moves_batch = Some(RecordBatch::try_new(moves_schema(columns), all)?);
+        }
+        let games = RecordBatch::try_new(games_schema(columns), arrays)?;
+        Ok(Tables {
+            games,
+            moves: moves_batch,
+            partitions: self.partitions,
+            move_offsets: self.move_offsets,
+        })
+    }
+}
+
+impl MoveColumns {
+    fn push(&mut self, file: &str, game: u64, m: &MoveRecord) {
+        self.file.append_value(file);
+        self.game.append_value(to_i64(game));
+        self.ply
+            .append_value(i32::try_from(m.ply).unwrap_or(i32::MAX));
+        self.san.append_value(&m.san);
+        self.uci.append_value(&m.uci);
+        self.zobrist.append_value(m.zobrist);
+        self.fen.append_value(m.fen.as_deref().unwrap_or(""));
+        self.clock_ms
+            .append_option(m.clock_ms.and_then(|v| i64::try_from(v).ok()));
+        self.emt_ms
+            .append_option(m.emt_ms.and_then(|v| i64::try_from(v).ok()));
+        let (cp, mate) = match m.eval.map(|e| e.score) {
+            Some(Score::Cp(cp)) => (Some(cp), None),
+            Some(Score::Mate(n)) => (None, Some(n)),
+            None => (None, None),
+        };
+        self.eval_cp.append_option(cp);
+        self.eval_mate.append_option(mate);
+        for &nag in &m.nags {
+            self.nags.values().append_value(nag);
+        }
+        self.nags.append(true);
+        self.comment.append_option(m.comment.as_deref());
+        self.len += 1;
+    }
+
+    /// The game key columns and the per-move columns.
+    fn finish(&mut self, columns: Columns) -> (Vec<ArrayRef>, Vec<ArrayRef>) {
+        let key: Vec<ArrayRef> = vec![Arc::new(self.file.finish()), Arc::new(self.game.finish())];
+        let mut per_move: Vec<ArrayRef> = vec![
+            Arc::new(self.ply.finish()),
+            Arc::new(self.san.finish()),
+            Arc::new(self.uci.finish()),
+            Arc::new(self.zobrist.finish()),
+        ];
+        let fen = self.fen.finish();
+        if columns.fen {
+            per_move.push(Arc::new(fen));
+        }
+        per_move.extend([
+            Arc::new(self.clock_ms.finish()) as ArrayRef,
+            Arc::new(self.emt_ms.finish()),
+            Arc::new(self.eval_cp.finish()),
+            Arc::new(self.eval_mate.finish()),
+            Arc::new(self.nags.finish()),
+            Arc::new(self.comment.finish()),
+        ]);
+        (key, per_move)
+    }
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// An Elo or a rating difference: `1850`, `+6`, `-6`.
+fn parse_i16(text: &str) -> Option<i16> {
+    let text = text.trim();
+    text.strip_prefix('+').unwrap_or(text).parse().ok()
+}
+
+/// `YYYY.MM.DD` (`-` or `/` also accepted as separators) as days since 1970-01-01.
+pub(crate) fn parse_date(text: &str) -> Option<i32> {
+    let (y, m, d) = date_parts(text)?;
+    days_from_civil(y?, m?, d?)
+}
+
+/// The year, month and day of a PGN date; `??` parts are `None`.
+fn date_parts(text: &str) -> Option<(Option<i32>, Option<u32>, Option<u32>)> {
+    let mut parts = text.trim().split(['.', '-', '/']);
+    let y = parts.next()?;
+    let m = parts.next().unwrap_or("??");
+    let d = parts.next().unwrap_or("??");
+    if parts.next().is_some() {
+        return None;
+    }
+    let num = |s: &str, len: usize| -> Option<Option<u32>> {
+        if s.bytes().all(|b| b == b'?') {
+            Some(None)
+        } else if s.len() == len && s.bytes().all(|b| b.is_ascii_digit()) {
+            s.parse().ok().map(Some)
+        } else {
+            None
+        }
+    };
+    let year = num(y, 4)?.and_then(|y| i32::try_from(y).ok());
+    let month = num(m, 2)?.filter(|m| (1..=12).contains(m));
+    let day = num(d, 2)?.filter(|d| (1..=31).contains(d));
+    Some((year, month, day))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date, if it exists.
+fn days_from_civil(y: i32, m: u32, d: u32) -> Option<i32> {
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in_month = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&m) || d == 0 || d > days_in_month[m as usize - 1] {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = m as i32;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i32 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
+/// `HH:MM:SS` as seconds since midnight.
+pub(crate) fn parse_time(text: &str) -> Option<i32> {
+    let mut parts = text.trim().split(':');
+    let mut field = |max: i32| -> Option<i32> {
+        let s = parts.next()?;
+        if s.len() != 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok().filter(|v| *v < max)
+    };
+    let (h, m, s) = (field(24)?, field(60)?, field(61)?);
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(h * 3600 + m * 60 + s.min(59))
+}
+
+/// The partition of a game: year and month of `UTCDate`, else of `Date`.
+fn partition_key(record: &GameRecord) -> PartitionKey {
+    for name in ["UTCDate", "Date"] {
+        if let Some((Some(year), month, _)) = record.tag(name).and_then(date_parts) {
+            return PartitionKey {
+                year: Some(year),
+                month,
+            };
+        }
+    }
+    PartitionKey {
+        year: None,
+        month: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(parse_date("1970.01.01"), Some(0));
+        assert_eq!(parse_date("2024.01.15"), Some(19_737));
+        assert_eq!(parse_date("2000.02.29"), Some(11_016));
+        assert_eq!(parse_date("1900.02.29"), None);
+        assert_eq!(parse_date("1969.12.31"), Some(-1));
+        assert_eq!(parse_date("2024.??.??"), None);
+        assert_eq!(parse_date("2024.13.01"), None);
+        assert_eq!(parse_date("24.01.01"), None);
+        assert_eq!(date_parts("2024.??.??"), Some((Some(2024), None, None)));
+    }
+
+    #[test]
+    fn times_and_numbers() {
+        assert_eq!(parse_time("12:34:56"), Some(45_296));
+        assert_eq!(parse_time("24:00:00"), None);
+        assert_eq!(parse_time("1:00:00"), None);
+        assert_eq!(parse_i16("+6"), Some(6));
+        assert_eq!(parse_i16("-12"), Some(-12));
+        assert_eq!(parse_i16("?"), None);
+        assert_eq!(parse_i16("40000"), None);
+    }
+}
