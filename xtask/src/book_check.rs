@@ -1,9 +1,11 @@
 //! The `book-check` task: tabia's Polyglot books against the real readers and writers.
 //!
-//! `cargo xtask book-check [PGN] [--max-ply N] [--positions N]` (PGN: default
+//! `cargo xtask book-check [PGN] [--max-ply N] [--positions N] [--tabia PATH]` (PGN: default
 //! `../shared/corpus/twic1599_1000k.pgn`, else `fixtures/book/games.pgn`) needs python3 with
 //! `chess` (`pip install chess`) and, for the second and third checks, `/usr/games/polyglot`
-//! (Debian package `polyglot`):
+//! (Debian package `polyglot`). `--tabia PATH` uses that binary instead of a release build.
+//! The games used are those of PGN that polyglot can read (legal, from the standard start),
+//! written to `target/book-check/games.pgn`:
 //!
 //! 1. A book built by `tabia book build` is read by python-chess's `chess.polyglot`: every
 //!    entry (key, move, weight, learn) is the same as `tabia book dump` gives, and for a
@@ -31,11 +33,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut pgn: Option<PathBuf> = None;
     let mut max_ply = 30u32;
     let mut positions = 400usize;
+    let mut tabia: Option<PathBuf> = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--max-ply" => max_ply = rest.next().context("--max-ply N")?.parse()?,
             "--positions" => positions = rest.next().context("--positions N")?.parse()?,
+            "--tabia" => tabia = Some(PathBuf::from(rest.next().context("--tabia PATH")?)),
             other if !other.starts_with('-') => pgn = Some(PathBuf::from(other)),
             other => bail!(
                 "unknown option {other}\nusage: cargo xtask book-check [PGN] [--max-ply N] [--positions N]"
@@ -50,14 +54,19 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             root.join("fixtures/book/games.pgn")
         }
     });
-    let status = Command::new("cargo")
-        .args(["build", "--release", "-q", "-p", "tabia-cli"])
-        .current_dir(&root)
-        .status()?;
-    if !status.success() {
-        bail!("cargo build failed");
-    }
-    let tabia = root.join("target/release/tabia");
+    let tabia = match tabia {
+        Some(path) => path,
+        None => {
+            let status = Command::new("cargo")
+                .args(["build", "--release", "-q", "-p", "tabia-cli"])
+                .current_dir(&root)
+                .status()?;
+            if !status.success() {
+                bail!("cargo build failed");
+            }
+            root.join("target/release/tabia")
+        }
+    };
     let dir = root.join("target/book-check");
     fs::create_dir_all(&dir)?;
     let pgn = clean_games(&pgn, &dir.join("games.pgn"))?;

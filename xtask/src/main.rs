@@ -5,6 +5,9 @@
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `dist`: write shell completions and the man page of `tabia` to `target/dist`.
+//! - `extract-diff [--corpus DIR]`: differential checks of dedup, UCI/LAN output and split
+//!   against pgn-extract on the benchmark corpus.
+//! - `dedup-memory [--games N]`: the memory `tabia dedup` holds per distinct game.
 //! - `variant-games [--check]`: random legal games of every lichess variant from python-chess
 //!   into `fixtures/variants` (with `--check`, fail if the committed ones differ).
 //! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
@@ -13,8 +16,10 @@
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 
 mod book_check;
+mod dedup_memory;
 mod dist;
 mod eco_import;
+mod extract_diff;
 mod fuzz;
 mod tree_html_check;
 mod variant_games;
@@ -35,6 +40,8 @@ fn main() -> ExitCode {
         "eco-import" => eco_import::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
+        "extract-diff" => extract_diff::run(rest),
+        "dedup-memory" => dedup_memory::run(rest),
         "variant-games" => variant_games::run_games(rest),
         "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
@@ -60,6 +67,8 @@ fn usage() -> &'static str {
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
        dist                        write completions and man page to target/dist\n  \
+       extract-diff [--corpus DIR] dedup, --notation uci|lan, split against pgn-extract\n  \
+       dedup-memory [--games N]    bytes a distinct game in tabia dedup's table\n  \
        variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
        variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
        book-check [PGN]            Polyglot books against python-chess and polyglot\n  \

@@ -5,7 +5,8 @@ use std::{fmt, io::Read};
 
 use tabia_notation::pgn::{GameError, Origin, RawTag, Reader, SanPlus, Skip, Visitor};
 use tabia_position::{
-    MainlineReplayer, Position, PositionKey, ReplayError, Replayed, shakmaty::Move,
+    GameVariant, MainlineReplayer, Position, PositionKey, ReplayError, Replayed, Variant,
+    shakmaty::Move,
 };
 
 use crate::{encode::encode_move, stats::GameInfo, tree::Tree};
@@ -18,6 +19,9 @@ pub enum AddGameError {
     Syntax(GameError),
     /// A move is illegal, or the `FEN` tag is bad.
     Replay(ReplayError),
+    /// A game of a variant other than standard chess and Chess960 (Crazyhouse, Atomic, …):
+    /// trees and Polyglot books hold standard chess only.
+    Variant(GameVariant),
 }
 
 impl fmt::Display for AddGameError {
@@ -25,6 +29,10 @@ impl fmt::Display for AddGameError {
         match self {
             AddGameError::Syntax(err) => err.fmt(f),
             AddGameError::Replay(err) => err.fmt(f),
+            AddGameError::Variant(variant) => write!(
+                f,
+                "{variant} game: trees and Polyglot books hold standard chess and Chess960 only"
+            ),
         }
     }
 }
@@ -110,6 +118,9 @@ impl Tree {
             Ok(None) => return Ok(false),
             Err(err) => return Err(AddGameError::Syntax(err)),
         };
+        if replayed.start.variant() != Variant::Chess {
+            return Err(AddGameError::Variant(replayed.start.variant().into()));
+        }
         let ended = !null && seen < self.options().max_ply;
         self.add_line(replayed.start.key(), &plies, ended, &info);
         Ok(true)

@@ -85,7 +85,7 @@ impl<'a> Session<'a> {
 
     /// Opens `source`; if it cannot be opened, reports why, counts it as failed and gives `None`.
     pub(crate) fn open(&mut self, source: &Source) -> Option<Input> {
-        match source.open() {
+        match source.open_with(self.config.jobs()) {
             Ok(input) => Some(input.into()),
             Err(err) => {
                 self.fail(&anyhow::Error::new(err));

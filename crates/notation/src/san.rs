@@ -231,11 +231,11 @@ fn check_mark(i: &[u8]) -> PResult<'_, Option<Suffix>> {
 pub(crate) fn san(i: &[u8]) -> PResult<'_, San> {
     match i.first() {
         Some(b'a'..=b'h') => pawn_move(i),
-        Some(b'N' | b'B' | b'R' | b'Q' | b'K') if i.get(1) == Some(&b'@') => drop(i),
+        Some(b'N' | b'B' | b'R' | b'Q' | b'K') if i.get(1) == Some(&b'@') => piece_drop(i),
         Some(b'N' | b'B' | b'R' | b'Q' | b'K') => piece_move(i),
         Some(b'O' | b'0') => castle(i).map_err(|_| bad_san(i, i, "`O-O` or `O-O-O`")),
         Some(b'-' | b'Z') => null(i),
-        Some(b'@' | b'P') => drop(i),
+        Some(b'@' | b'P') => piece_drop(i),
         _ => fail(
             i,
             1,
@@ -306,7 +306,7 @@ fn piece_move(i: &[u8]) -> PResult<'_, San> {
 
 // drop = [drop-piece] "@" square
 // drop-piece = "P" / "N" / "B" / "R" / "Q" / "K"
-fn drop(i: &[u8]) -> PResult<'_, San> {
+fn piece_drop(i: &[u8]) -> PResult<'_, San> {
     let start = i;
     let (i, role) = match i {
         [b'@', ..] => (i, Role::Pawn),
@@ -964,6 +964,13 @@ pub enum Lan {
     },
     /// Castling: `O-O` or `O-O-O`.
     Castle(CastlingSide),
+    /// A piece dropped from the pocket (Crazyhouse): `N@f3`, `@e4` (as in SAN).
+    Put {
+        /// The dropped piece.
+        role: Role,
+        /// The square it is dropped on.
+        to: Square,
+    },
     /// A null move: `--`.
     Null,
 }
@@ -981,7 +988,7 @@ impl Lan {
     }
 }
 
-// lan = castle / null / [piece] square ["-" / "x"] square [promotion]
+// lan = castle / null / drop / [piece] square ["-" / "x"] square [promotion]
 fn lan(i: &[u8]) -> PResult<'_, Lan> {
     lan_move(i).map_err(|e| {
         e.map(|f| Fail {
@@ -1002,6 +1009,15 @@ fn lan_move(i: &[u8]) -> PResult<'_, Lan> {
             };
         }
         Some(b'-' | b'Z') => return null(i).map(|(rest, _)| (rest, Lan::Null)),
+        // drop = [drop-piece] "@" square
+        Some(b'@' | b'P' | b'N' | b'B' | b'R' | b'Q' | b'K')
+            if i.first() == Some(&b'@') || i.get(1) == Some(&b'@') =>
+        {
+            return piece_drop(i).and_then(|(rest, san)| match san {
+                San::Put { role, to } => Ok((rest, Lan::Put { role, to })),
+                _ => Err(bad_san(start, start, "a drop such as `N@f3`")),
+            });
+        }
         _ => {}
     }
     let (i, role) = match i.first() {
@@ -1053,6 +1069,7 @@ impl fmt::Display for Lan {
                 Ok(())
             }
             Lan::Castle(side) => f.write_str(side.san()),
+            Lan::Put { role, to } => write!(f, "{}", San::Put { role, to }),
             Lan::Null => f.write_str("--"),
         }
     }

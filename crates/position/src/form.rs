@@ -3,7 +3,7 @@
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{CastlingMode, Move, Position as _};
+use shakmaty::{CastlingMode, Move};
 use tabia_notation::{
     self as nt,
     pgn::{Game, Move as Node, MoveText},
@@ -213,7 +213,10 @@ fn lan(m: &Move, after: &Position) -> LanPlus {
         } else {
             nt::CastlingSide::QueenSide
         }),
-        Move::Put { .. } => Lan::Null,
+        Move::Put { role: r, to } => Lan::Put {
+            role: role(r),
+            to: square(to),
+        },
         _ => Lan::Normal {
             role: role(m.role()),
             from: m.from().map_or(square(m.to()), square),
@@ -222,10 +225,9 @@ fn lan(m: &Move, after: &Position) -> LanPlus {
             promotion: m.promotion().map(role),
         },
     };
-    let chess = after.chess();
-    let suffix = if chess.is_checkmate() {
+    let suffix = if after.is_checkmate() {
         Some(Suffix::Checkmate)
-    } else if chess.is_check() {
+    } else if after.is_check() {
         Some(Suffix::Check)
     } else {
         None

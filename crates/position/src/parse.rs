@@ -248,6 +248,14 @@ impl Position {
             Lan::Castle(side) => {
                 self.resolve_san_kind(shakmaty::san::San::Castle(convert::castling_side(side)))
             }
+            Lan::Put { role, to } => self.resolve_uci_kind(
+                UciMove::Put {
+                    role: convert::role(role),
+                    to: convert::square(to),
+                },
+                None,
+                None,
+            ),
             Lan::Null => Err(MoveErrorKind::NotAChessMove),
         }
     }

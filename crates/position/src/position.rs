@@ -513,6 +513,17 @@ impl Position {
             .0)
     }
 
+    /// The 64-bit Polyglot Zobrist hash with the en-passant square of `ep`
+    /// ([`EpRule::PseudoLegal`] is the Polyglot book format's own rule).
+    pub fn zobrist_with(&self, ep: EpRule) -> u64 {
+        with_pos!(self, |p| p.zobrist_hash::<Zobrist64>(ep.mode()).0)
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        with_pos!(self, |p| p.is_checkmate())
+    }
+
     /// Plays the legal move `m` and returns the new Polyglot hash, updated incrementally from
     /// `hash` (this position's [`Position::zobrist`]) when shakmaty can, else from scratch.
     #[inline]

@@ -13,7 +13,9 @@ use std::{
 
 use crate::{
     error::{Error, ErrorKind},
+    pipeline::Pipeline,
     split::{Games, Lines},
+    zstd_frames,
 };
 
 /// Size of the read buffers, before and after decompression.
@@ -63,9 +65,15 @@ impl Source {
 
     /// Opens the source, decompressing it if its first bytes say it is compressed.
     pub fn open(&self) -> Result<Input, Error> {
+        self.open_with(0)
+    }
+
+    /// Opens the source like [`Source::open`], with `decoders` threads for a zstd input of
+    /// several frames (see [`Input::open_with`]).
+    pub fn open_with(&self, decoders: usize) -> Result<Input, Error> {
         match self {
-            Source::Stdin => Input::stdin(),
-            Source::File(path) => Input::open(path),
+            Source::Stdin => Input::from_reader_with("<stdin>", io::stdin(), decoders),
+            Source::File(path) => Input::open_with(path, decoders),
         }
     }
 }
@@ -116,7 +124,37 @@ pub struct Input {
 
 impl Input {
     /// Opens the file at `path` (`-` is not special here: see [`Source`]).
+    ///
+    /// A zstd input of several frames (as `pzstd` writes) is decompressed frames-in-parallel on
+    /// one thread per core; see [`Input::open_with`].
     pub fn open(path: impl AsRef<Path>) -> Result<Input, Error> {
+        Input::open_with(path, 0)
+    }
+
+    /// Opens the file at `path` with `decoders` threads (0: one per core) to decompress a zstd
+    /// input of several frames. The frames are found from their headers, decompressed in
+    /// parallel and read in order; memory stays bounded (a frame larger than 32 MiB compressed
+    /// or 64 MiB decompressed, and everything after it, is decompressed as a stream). With 1,
+    /// or for other formats, the input is decompressed as a stream on the reading thread.
+    ///
+    /// ```
+    /// use std::io::Read;
+    ///
+    /// // Two frames, as `pzstd` or `cat a.zst b.zst` make.
+    /// let dir = std::env::temp_dir().join(format!("tabia-stream-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("two-frames.pgn.zst");
+    /// let mut bytes = zstd::encode_all(&b"1. e4 *\n\n"[..], 3)?;
+    /// bytes.extend(zstd::encode_all(&b"1. d4 *\n"[..], 3)?);
+    /// std::fs::write(&path, bytes)?;
+    ///
+    /// let mut text = String::new();
+    /// tabia_stream::Input::open_with(&path, 2)?.read_to_string(&mut text)?;
+    /// assert_eq!(text, "1. e4 *\n\n1. d4 *\n");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_with(path: impl AsRef<Path>, decoders: usize) -> Result<Input, Error> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let named = |err: Error| err.named(Some(&name));
@@ -129,7 +167,7 @@ impl Input {
         }
         // A pipe or a device has no meaningful size.
         let size = meta.is_file().then_some(meta.len());
-        Input::with_size(name, file, size)
+        Input::with_size(name, file, size, decoders)
     }
 
     /// Opens standard input, named `<stdin>`.
@@ -142,20 +180,31 @@ impl Input {
         name: impl Into<String>,
         reader: impl Read + Send + 'static,
     ) -> Result<Input, Error> {
-        Input::with_size(name.into(), reader, None)
+        Input::from_reader_with(name, reader, 0)
+    }
+
+    /// Wraps any reader like [`Input::from_reader`], with `decoders` threads for a zstd input
+    /// of several frames (see [`Input::open_with`]).
+    pub fn from_reader_with(
+        name: impl Into<String>,
+        reader: impl Read + Send + 'static,
+        decoders: usize,
+    ) -> Result<Input, Error> {
+        Input::with_size(name.into(), reader, None, decoders)
     }
 
     fn with_size(
         name: String,
         raw: impl Read + Send + 'static,
         size: Option<u64>,
+        decoders: usize,
     ) -> Result<Input, Error> {
         let read = BytesRead::default();
         let counted = Counting {
             inner: raw,
             read: read.clone(),
         };
-        let (compression, reader) = decompress(counted).map_err(|io| {
+        let (compression, reader) = decompress_with(counted, decoders).map_err(|io| {
             Error::new(ErrorKind::Read, Some(io))
                 .named(Some(&name))
                 .after_line(0)
@@ -258,7 +307,7 @@ impl BytesRead {
 pub enum Compression {
     /// Not compressed.
     None,
-    /// Zstandard: `28 B5 2F FD`.
+    /// Zstandard: `28 B5 2F FD`, or a skippable frame first (`5x 2A 4D 18`, as `pzstd` writes).
     Zstd,
     /// gzip: `1F 8B 08`.
     Gzip,
@@ -278,13 +327,15 @@ impl Compression {
     /// use tabia_stream::Compression;
     ///
     /// assert_eq!(Compression::sniff(b"\x28\xB5\x2F\xFD\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::sniff(b"\x50\x2A\x4D\x18\x04"), Compression::Zstd); // pzstd
     /// assert_eq!(Compression::sniff(b"BZh9"), Compression::Bzip2);
     /// assert_eq!(Compression::sniff(b"BZhx"), Compression::None);
     /// assert_eq!(Compression::sniff(b"[Event"), Compression::None);
     /// ```
     pub fn sniff(head: &[u8]) -> Compression {
         match head {
-            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            // A zstd frame, or a skippable frame (`pzstd` starts with one).
+            [0x28, 0xB5, 0x2F, 0xFD, ..] | [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..] => Compression::Zstd,
             [0x1F, 0x8B, 0x08, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', b'1'..=b'9', ..] => Compression::Bzip2,
             [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
@@ -308,7 +359,16 @@ impl Compression {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn decompress<R: Read + Send + 'static>(
+    raw: R,
+) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
+    decompress_with(raw, 1)
+}
+
+/// Like [`decompress`], with `decoders` threads (0: one per core) for a zstd input of several
+/// frames (see [`Input::open_with`]).
+pub fn decompress_with<R: Read + Send + 'static>(
     mut raw: R,
+    decoders: usize,
 ) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
     // Read the magic bytes in a loop: a pipe may deliver them one at a time.
     let mut head = [0; Compression::MAGIC_LEN];
@@ -326,10 +386,17 @@ pub fn decompress<R: Read + Send + 'static>(
     let buffered = BufReader::with_capacity(BUFFER, io::Cursor::new(head).chain(raw));
     let reader: Box<dyn BufRead + Send> = match compression {
         Compression::None => Box::new(buffered),
-        Compression::Zstd => Box::new(BufReader::with_capacity(
-            BUFFER,
-            zstd::Decoder::with_buffer(buffered)?,
-        )),
+        Compression::Zstd => {
+            let decoders = Pipeline::new().with_jobs(decoders).jobs();
+            if decoders > 1 {
+                zstd_frames::decoder(buffered, decoders)
+            } else {
+                Box::new(BufReader::with_capacity(
+                    BUFFER,
+                    zstd::Decoder::with_buffer(buffered)?,
+                ))
+            }
+        }
         Compression::Gzip => Box::new(BufReader::with_capacity(
             BUFFER,
             flate2::bufread::MultiGzDecoder::new(buffered),

@@ -66,9 +66,10 @@ mod error;
 mod input;
 mod pipeline;
 mod split;
+mod zstd_frames;
 
 pub use error::{Error, ErrorKind};
-pub use input::{BytesRead, Compression, Input, Source, decompress};
+pub use input::{BytesRead, Compression, Input, Source, decompress, decompress_with};
 pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
 pub use split::{Games, Line, Lines};
 /// A game as raw bytes with where it starts: the item [`Games`] gives.

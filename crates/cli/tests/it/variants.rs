@@ -222,3 +222,41 @@ fn every_command_replays_the_variant_games() {
     assert_eq!(text.lines().count(), 28);
     assert!(text.lines().all(|l| l.contains("unclassified")), "{text}");
 }
+
+#[test]
+fn drops_in_long_algebraic_and_uci_output() {
+    let pgn = "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxa2 4. Rxa2 @b4 *\n";
+    let out = |notation: &str| {
+        let out = tabia()
+            .args(["pgn", "--quiet", "--notation", notation, "-"])
+            .write_stdin(pgn)
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        text.lines()
+            .rfind(|l| !l.is_empty())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(
+        out("lan"),
+        "1. e2-e4 d7-d5 2. e4xd5 Qd8xd5 3. Nb1-c3 Qd5xa2 4. Ra1xa2 @b4 *"
+    );
+    assert_eq!(
+        out("uci"),
+        "1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a2 4. a1a2 P@b4 *"
+    );
+}
+
+#[test]
+fn trees_refuse_variant_games() {
+    tabia()
+        .args(["tree", "--quiet", "-"])
+        .write_stdin("[Variant \"Atomic\"]\n\n1. e4 *\n")
+        .assert()
+        .code(1)
+        .stderr(
+            "<stdin>: game 1: Atomic game: trees and Polyglot books hold standard chess and \
+             Chess960 only\n",
+        );
+}

@@ -1,0 +1,403 @@
+//! `tabia-stream` from the outside: every compression from a file and from standard input, the
+//! input order kept for every number of jobs, multi-frame zstd, memory that stays flat as the
+//! input grows (a counting global allocator), errors in the middle of an input, and a consumer
+//! whose output is closed.
+//!
+//! The tests run one at a time (they share the allocator's peak counter, and some re-run this
+//! binary as a child that reads standard input).
+
+// Helpers of a test binary: a failure is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::{
+    alloc::System,
+    io::{self, Read, Write},
+    process::{Command, Stdio},
+    sync::{Mutex, MutexGuard},
+};
+
+use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
+use tabia_stream::{Compression, ErrorKind, Games, Input, Pipeline, RawGame};
+
+#[global_allocator]
+static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Game `i`: its number in a tag, and a comment that makes some games longer than others.
+fn game(i: u64) -> String {
+    let comment = "x".repeat((i % 17) as usize * 40);
+    format!(
+        "[Event \"test\"]\n[Round \"{i}\"]\n\n1. e4 {{{comment}}} e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n"
+    )
+}
+
+fn games(n: u64) -> Vec<u8> {
+    (1..=n).flat_map(|i| game(i).into_bytes()).collect()
+}
+
+/// The number in a raw game's `Round` tag.
+fn round(raw: &RawGame) -> u64 {
+    let text = std::str::from_utf8(&raw.bytes).expect("ASCII games");
+    let start = text.find("[Round \"").expect("a Round tag") + 8;
+    let end = start + text[start..].find('"').expect("a closed tag");
+    text[start..end].parse().expect("a number")
+}
+
+/// `text` compressed, as `pzstd` writes it for zstd frames: `parts` frames, each after a
+/// skippable frame holding its size.
+fn compress(text: &[u8], compression: Compression, parts: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for chunk in text.chunks(text.len().div_ceil(parts).max(1)) {
+        match compression {
+            Compression::None => out.extend_from_slice(chunk),
+            Compression::Zstd => {
+                let frame = zstd::encode_all(chunk, 1).unwrap();
+                out.extend(0x184D_2A50u32.to_le_bytes());
+                out.extend(4u32.to_le_bytes());
+                out.extend(u32::try_from(frame.len()).unwrap().to_le_bytes());
+                out.extend(frame);
+            }
+            Compression::Gzip => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(chunk).unwrap();
+                out.extend(e.finish().unwrap());
+            }
+            Compression::Bzip2 => {
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(chunk).unwrap();
+                out.extend(e.finish().unwrap());
+            }
+            Compression::Xz => {
+                let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+                e.write_all(chunk).unwrap();
+                out.extend(e.finish().unwrap());
+            }
+            other => panic!("no encoder for {other:?}"),
+        }
+    }
+    out
+}
+
+const COMPRESSIONS: [(Compression, usize); 7] = [
+    (Compression::None, 1),
+    (Compression::Zstd, 1),
+    (Compression::Zstd, 9),
+    (Compression::Gzip, 1),
+    (Compression::Gzip, 3),
+    (Compression::Bzip2, 2),
+    (Compression::Xz, 2),
+];
+
+/// Reads every game of `input` on `jobs` workers; checks that each comes back in order with
+/// its number; gives how many there were.
+fn count_in_order(input: Input, jobs: usize) -> u64 {
+    let mut next = 1;
+    let outcome = Pipeline::new()
+        .with_jobs(jobs)
+        .with_batch_bytes(4096)
+        .map(
+            input.games(),
+            |number, raw| (number, round(raw)),
+            |number, (seen, round)| {
+                assert_eq!((number, seen, round), (next, next, next));
+                next += 1;
+                Ok::<_, ()>(())
+            },
+        )
+        .unwrap();
+    assert!(outcome.input_error.is_none(), "{:?}", outcome.input_error);
+    outcome.items
+}
+
+#[test]
+fn every_compression_from_a_file_in_order_for_every_jobs() {
+    let _one = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let text = games(1000);
+    for (compression, parts) in COMPRESSIONS {
+        let path = dir.path().join("games"); // the name says nothing
+        std::fs::write(&path, compress(&text, compression, parts)).unwrap();
+        for jobs in [1, 2, 3, 8] {
+            let input = Input::open_with(&path, jobs).unwrap();
+            assert_eq!(input.compression(), compression);
+            let read = input.bytes_read();
+            assert_eq!(
+                count_in_order(input, jobs),
+                1000,
+                "{compression:?} in {parts}, {jobs} jobs"
+            );
+            assert_eq!(read.get(), std::fs::metadata(&path).unwrap().len());
+        }
+    }
+}
+
+/// Run as a child by `every_compression_from_standard_input`: counts the games on standard
+/// input, in order, and prints how many.
+#[test]
+fn child_reading_standard_input() {
+    let Ok(jobs) = std::env::var("TABIA_STREAM_CHILD_JOBS") else {
+        return;
+    };
+    let jobs = jobs.parse().unwrap();
+    let input = tabia_stream::Source::Stdin.open_with(jobs).unwrap();
+    let compression = input.compression();
+    let games = count_in_order(input, jobs);
+    println!("child: {compression:?} {games} games");
+}
+
+#[test]
+fn every_compression_from_standard_input() {
+    let _one = one_at_a_time();
+    let text = games(500);
+    for (compression, parts) in COMPRESSIONS {
+        for jobs in [1, 3] {
+            let mut child = Command::new(std::env::current_exe().unwrap())
+                .args(["--exact", "child_reading_standard_input", "--nocapture"])
+                .env("TABIA_STREAM_CHILD_JOBS", jobs.to_string())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let bytes = compress(&text, compression, parts);
+            let mut stdin = child.stdin.take().unwrap();
+            let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+            let output = child.wait_with_output().unwrap();
+            writer.join().unwrap().unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{stdout}");
+            assert!(
+                stdout.contains(&format!("child: {compression:?} 500 games")),
+                "{compression:?} in {parts}, {jobs} jobs: {stdout}"
+            );
+        }
+    }
+}
+
+/// Endless games, made as they are read.
+struct Generated {
+    next: u64,
+    limit: u64,
+    pending: Vec<u8>,
+    pos: usize,
+}
+
+impl Generated {
+    fn new(limit: u64) -> Generated {
+        Generated {
+            next: 1,
+            limit,
+            pending: Vec::new(),
+            pos: 0,
+        }
+    }
+}
+
+impl Read for Generated {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.pending.len() {
+            if self.next > self.limit {
+                return Ok(0);
+            }
+            self.pending = game(self.next).into_bytes();
+            self.pos = 0;
+            self.next += 1;
+        }
+        let n = buf.len().min(self.pending.len() - self.pos);
+        buf[..n].copy_from_slice(&self.pending[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// The peak of bytes allocated while every game of `input` goes through the pipeline.
+fn peak(input: impl FnOnce() -> Input, jobs: usize) -> (u64, usize) {
+    ALLOC.reset_peak_memory();
+    let input = input();
+    let outcome = Pipeline::new()
+        .with_jobs(jobs)
+        .map(
+            input.games(),
+            |_, raw| raw.bytes.len(),
+            |_, _| Ok::<_, ()>(()),
+        )
+        .unwrap();
+    (outcome.items, ALLOC.get_peak_memory())
+}
+
+#[test]
+fn memory_stays_flat_as_the_input_grows() {
+    let _one = one_at_a_time();
+    // About 3 MB and 24 MB of games, read as they are made.
+    let (small, large) = (10_000, 80_000);
+    for jobs in [1, 3] {
+        let (n, at_small) = peak(
+            || Input::from_reader("small", Generated::new(small)).unwrap(),
+            jobs,
+        );
+        assert_eq!(n, small);
+        let (n, at_large) = peak(
+            || Input::from_reader("large", Generated::new(large)).unwrap(),
+            jobs,
+        );
+        assert_eq!(n, large);
+        // The batches in flight, (2 × jobs + 2) of about 256 KiB, as many processed ones the
+        // reader has yet to free, and the reader's buffers: a bound that does not depend on
+        // the size of the input (24 MB here), which both runs stay under.
+        let bound = 2 * (2 * jobs + 2) * (300 << 10) + (2 << 20);
+        assert!(
+            at_small <= bound && at_large <= bound,
+            "{jobs} jobs: peak {at_small} B for {small} games, {at_large} B for {large}, bound {bound}"
+        );
+    }
+}
+
+#[test]
+fn multi_frame_zstd_memory_stays_flat_as_the_input_grows() {
+    let _one = one_at_a_time();
+    // Frames of about 330 KB: 10 of them, then 40.
+    let text = games(40_000);
+    let small = compress(&text[..text.len() / 4], Compression::Zstd, 10);
+    let large = compress(&text, Compression::Zstd, 40);
+    let (_, at_small) = peak(
+        || Input::from_reader_with("small", io::Cursor::new(small.clone()), 2).unwrap(),
+        2,
+    );
+    let (n, at_large) = peak(
+        || Input::from_reader_with("large", io::Cursor::new(large.clone()), 2).unwrap(),
+        2,
+    );
+    assert_eq!(n, 40_000);
+    // The compressed input itself is in memory before the peak is reset; what the run adds is
+    // a few frames in flight (1 MB each here, each with its decompressed bytes) and batches.
+    // Frames in flight (the pipeline's slots and the channel, each a compressed frame and its
+    // decompressed bytes) and batches of games: a bound that does not depend on the number of
+    // frames.
+    assert!(
+        at_small <= 12 << 20 && at_large <= 12 << 20,
+        "peak {at_small} B for 10 frames, {at_large} B for 40 frames"
+    );
+}
+
+/// Gives `good` bytes, then fails.
+struct Failing {
+    good: io::Cursor<Vec<u8>>,
+}
+
+impl Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.good.read(buf)? {
+            0 => Err(io::Error::other("disk on fire")),
+            n => Ok(n),
+        }
+    }
+}
+
+#[test]
+fn an_error_mid_stream_comes_after_the_games_before_it() {
+    let _one = one_at_a_time();
+    let text = games(1000);
+    let cut = text.len() / 2;
+    for jobs in [1, 2, 4] {
+        let input = Input::from_reader(
+            "cut.pgn",
+            Failing {
+                good: io::Cursor::new(text[..cut].to_vec()),
+            },
+        )
+        .unwrap();
+        let mut seen = Vec::new();
+        let outcome = Pipeline::new()
+            .with_jobs(jobs)
+            .with_batch_bytes(1000)
+            .map(
+                input.games(),
+                |_, raw| round(raw),
+                |_, r| {
+                    seen.push(r);
+                    Ok::<_, ()>(())
+                },
+            )
+            .unwrap();
+        let err = outcome.input_error.expect("the read error");
+        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.to_string(), "cut.pgn: read error");
+        assert_eq!(err.io().unwrap().to_string(), "disk on fire");
+        // Every game read before the error, in order; the one cut in two is not among them.
+        assert!(seen.len() > 400, "{jobs} jobs: {}", seen.len());
+        assert!(seen.iter().copied().eq(1..=seen.len() as u64));
+    }
+}
+
+#[test]
+fn a_corrupt_zstd_frame_mid_stream_is_a_read_error_after_the_frames_before_it() {
+    let _one = one_at_a_time();
+    let text = games(2000);
+    let mut bytes = compress(&text[..text.len() / 2], Compression::Zstd, 3);
+    let mut bad = zstd::encode_all(&text[text.len() / 2..], 1).unwrap();
+    let middle = bad.len() / 2;
+    bad[middle..middle + 8].copy_from_slice(b"garbage!");
+    bytes.extend(bad);
+    for jobs in [1, 2] {
+        let input =
+            Input::from_reader_with("bad.zst", io::Cursor::new(bytes.clone()), jobs).unwrap();
+        let mut seen = 0;
+        let outcome = Pipeline::new()
+            .with_jobs(jobs)
+            .map(
+                input.games(),
+                |_, raw| round(raw),
+                |_, r| {
+                    seen += 1;
+                    assert_eq!(r, seen);
+                    Ok::<_, ()>(())
+                },
+            )
+            .unwrap();
+        let err = outcome.input_error.expect("the corrupt frame");
+        assert_eq!(err.kind(), ErrorKind::Read, "{jobs} jobs");
+        assert!(
+            seen >= 999,
+            "{jobs} jobs: the games of the good frames: {seen}"
+        );
+    }
+}
+
+/// A writer that fails like a closed pipe after `room` bytes.
+struct ClosedPipe {
+    room: usize,
+}
+
+impl Write for ClosedPipe {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.room == 0 {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        let n = buf.len().min(self.room);
+        self.room -= n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_closed_output_stops_an_endless_input() {
+    let _one = one_at_a_time();
+    for jobs in [1, 2, 4] {
+        let mut out = ClosedPipe { room: 10_000 };
+        let result = Pipeline::new().with_jobs(jobs).fold(
+            Games::new(Generated::new(u64::MAX)),
+            |buffer: &mut Vec<u8>, number, _| buffer.extend(format!("{number}\n").bytes()),
+            |buffer, _| out.write_all(&buffer),
+        );
+        let err = result.expect_err("the closed output ends the run");
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe, "{jobs} jobs");
+    }
+}
