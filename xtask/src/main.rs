@@ -13,10 +13,16 @@
 //! - `variant-diff [--games N] [--seed S] [--tabia PATH]`: the final position of every random
 //!   variant game, tabia against python-chess.
 //! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
+//! - `chess-diff [--tabia PATH] [FILE...]`: the final position of every game, tabia against
+//!   python-chess, on `../shared/corpus` (issue 10).
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 
 mod book_check;
+<<<<<<< Updated upstream
 mod dedup_memory;
+=======
+mod chess_diff;
+>>>>>>> Stashed changes
 mod dist;
 mod eco_import;
 mod extract_diff;
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         "variant-games" => variant_games::run_games(rest),
         "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
+        "chess-diff" => chess_diff::run(rest),
         "tree-html-check" => tree_html_check::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
@@ -72,6 +79,7 @@ fn usage() -> &'static str {
        variant-games [--check]     random variant games from python-chess into fixtures/variants\n  \
        variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
        book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
+       chess-diff [FILE...]        final positions of real games: tabia against python-chess\n  \
        tree-html-check [PGN]       the tree page in headless Chromium: screenshots"
 }
 

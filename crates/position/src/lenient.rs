@@ -317,7 +317,6 @@ pub(crate) fn resolve(
 }
 
 /// What a move gives, from the position after it: `+`, `#` or nothing.
-#[inline]
 fn gives(after: &Position) -> Option<Suffix> {
     if !after.is_check() {
         None
@@ -330,17 +329,27 @@ fn gives(after: &Position) -> Option<Suffix> {
 
 /// The repair of the check mark of `written`, from the position `after` the move: `None` when
 /// the mark (or its absence) is right, and in variants other than standard chess.
+///
+/// On the replay's hot path only whether the move checks is looked at (no move generation): a
+/// mark on a move that gives no check, or a check without a mark, is repaired (with `+` or
+/// `#`, as the move gives); `+` and `#` are both taken for a move that checks.
 #[inline]
 pub(crate) fn check_mark(after: &Position, written: SanPlus) -> Option<Repair> {
-    let gives = gives(after);
-    if gives == written.suffix {
+    if after.is_check() == written.suffix.is_some() {
         return None;
     }
+    mark_repair(after, written)
+}
+
+#[cold]
+#[inline(never)]
+fn mark_repair(after: &Position, written: SanPlus) -> Option<Repair> {
     // Variants write `#` for the move that wins by their own rules (an explosion, the last
     // piece given away, a third check) and the writers differ: their marks are not checked.
     if after.variant() != shakmaty::variant::Variant::Chess {
         return None;
     }
+    let gives = gives(after);
     Some(Repair {
         slip: Slip::CheckMark { gives },
         san: SanPlus {
