@@ -267,10 +267,10 @@ impl<'q> Matcher<'q> {
                     match &query.criteria[i] {
                         Criterion::Position(t) => t.matches(pos, line.hash),
                         Criterion::Zobrist(z) => z.0 == line.hash,
-                        Criterion::FenPattern(p) => p.matches(pos.chess().board()),
-                        Criterion::Material(m) => m.matches(pos.chess().board()),
+                        Criterion::FenPattern(p) => p.matches(pos.board()),
+                        Criterion::Material(m) => m.matches(pos.board()),
                         Criterion::PieceCount(b) => {
-                            b.contains(pos.chess().board().occupied().count() as u32)
+                            b.contains(pos.board().occupied().count() as u32)
                         }
                         _ => false,
                     }
@@ -282,12 +282,19 @@ impl<'q> Matcher<'q> {
             }
             if prune {
                 let line = self.lines.last().expect("replaying");
+                // Pieces only come back in variants (Crazyhouse): prune standard chess only.
+                let standard = line.pos.as_chess().is_some();
+                let board = line.pos.board();
                 let reachable = !past_range
                     && group.members.iter().any(|&i| match &query.criteria[i] {
                         Criterion::Position(t) => t.reachable_from(&line.pos),
-                        Criterion::PieceCount(b) => b.min.is_none_or(|min| {
-                            line.pos.chess().board().occupied().count() as u32 >= min
-                        }),
+                        Criterion::PieceCount(b) => {
+                            !standard
+                                || b.min
+                                    .is_none_or(|min| board.occupied().count() as u32 >= min)
+                        }
+                        Criterion::Material(m) => !standard || m.reachable(board),
+                        Criterion::FenPattern(p) => !standard || p.reachable(board),
                         _ => true,
                     });
                 if !reachable {
@@ -336,12 +343,12 @@ impl<'q> Matcher<'q> {
                 {
                     self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
-                GroupKey::Feature(Feature::Fifty) if line.pos.chess().halfmoves() >= 100 => {
+                GroupKey::Feature(Feature::Fifty) if line.pos.halfmoves() >= 100 => {
                     self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
                 GroupKey::Feature(Feature::Repetition) if in_mainline => {
                     self.history.push(line.hash);
-                    if self.history.repetitions(line.pos.chess().halfmoves()) >= 3 {
+                    if self.history.repetitions(line.pos.halfmoves()) >= 3 {
                         self.states[g] = State::Yes(self.hit_here(group.members[0]));
                     }
                 }
@@ -410,11 +417,12 @@ impl<'q> Matcher<'q> {
                 ) if end => {
                     // The mainline is the only line left once the movetext is over.
                     let line = &self.lines[0];
-                    let chess = line.pos.chess();
-                    let holds = match f {
-                        Feature::Checkmate => chess.is_checkmate(),
-                        Feature::Stalemate => chess.is_stalemate(),
-                        _ => chess.is_insufficient_material(),
+                    let holds = match (f, line.pos.as_chess()) {
+                        (Feature::Checkmate, _) => line.pos.is_checkmate(),
+                        (Feature::Stalemate, Some(chess)) => chess.is_stalemate(),
+                        (Feature::Stalemate, None) => line.pos.variant_position().is_stalemate(),
+                        (_, Some(chess)) => chess.is_insufficient_material(),
+                        (_, None) => line.pos.variant_position().is_insufficient_material(),
                     };
                     if holds {
                         let hit = Hit {
@@ -438,7 +446,7 @@ impl<'q> Matcher<'q> {
 
     fn illegal(&mut self, san: SanPlus, at: Origin, error: MoveError) {
         let line = self.lines.last().expect("replaying");
-        let number = line.pos.chess().fullmoves();
+        let number = line.pos.fullmoves();
         let dots = if line.pos.turn().is_white() {
             "."
         } else {
