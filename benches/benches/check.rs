@@ -4,19 +4,20 @@
 //! - `tabia`: [`check_reader`], what `tabia pgn --check -j 1` runs: tabia's reader with the
 //!   [`Checker`](tabia_position::Checker) visitor, every move of the mainline *and of every
 //!   variation* replayed and checked, check marks and the result against the board included;
-//! - `pgn-reader+shakmaty`: a pgn-reader 0.29 visitor that replays every mainline move with
-//!   shakmaty's `San::to_move` (from the `FEN` tag when there is one; variations skipped), the
-//!   peer of `benches/examples/peer_check.rs`.
+//! - `pgn-reader+shakmaty`: [`peer::Replay`], a pgn-reader 0.29 visitor that replays every
+//!   mainline move with shakmaty's `San::to_move` (from the `FEN` tag when there is one;
+//!   variations skipped), as `benches/examples/peer_check.rs` does.
 //!
 //! Input: `TABIA_BENCH_PGN` if set (a file, or a folder: its files), else every file of
 //! `../shared/corpus` (`.pgn`, and `.zst` decompressed in memory), else the PGN fixtures of the
 //! repository. One group per input.
 
-use std::{hint::black_box, io::Read as _, ops::ControlFlow, path::PathBuf};
+use std::{hint::black_box, io::Read as _, path::PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgn_reader::{RawTag, Reader as PeerReader, SanPlus as PeerSan, Skip, Visitor as PeerVisitor};
-use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen};
+use pgn_reader::Reader as PeerReader;
+use shakmaty::Chess;
+use tabia_benches::peer;
 use tabia_position::check_reader;
 
 /// The bench inputs: (name, bytes).
@@ -87,65 +88,10 @@ fn tabia_check(bytes: &[u8]) -> Summary {
     (games, bad, plies)
 }
 
-/// The peer: replays every mainline move with shakmaty; the output says whether the game is
-/// good.
-struct PeerCheck {
-    plies: u64,
-}
-
-impl PeerVisitor for PeerCheck {
-    type Tags = Option<Chess>;
-    type Movetext = Chess;
-    type Output = bool;
-
-    fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Option<Chess>,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<bool> {
-        if name == b"FEN" {
-            let pos = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok());
-            match pos {
-                Some(pos) => *tags = Some(pos),
-                None => return ControlFlow::Break(false),
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, Chess> {
-        ControlFlow::Continue(tags.unwrap_or_default())
-    }
-
-    fn san(&mut self, pos: &mut Chess, san: PeerSan) -> ControlFlow<bool> {
-        match san.san.to_move(pos) {
-            Ok(m) => {
-                pos.play_unchecked(m);
-                self.plies += 1;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(false),
-        }
-    }
-
-    fn begin_variation(&mut self, _pos: &mut Chess) -> ControlFlow<bool, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, _pos: Chess) -> bool {
-        true
-    }
-}
-
+/// The peer: [`peer::Replay`], every mainline move replayed with shakmaty (a closure that looks
+/// at no position, inlined).
 fn peer_check(bytes: &[u8]) -> Summary {
-    let mut visitor = PeerCheck { plies: 0 };
+    let mut visitor = peer::Replay::new(|_: &Chess| {});
     let mut reader = PeerReader::new(bytes);
     let (mut games, mut bad) = (0, 0);
     loop {

@@ -137,7 +137,9 @@ impl GameFacts {
         if self.clocks && self.evals {
             return;
         }
-        for at in memchr::memchr_iter(b'%', text) {
+        let mut from = 0;
+        while let Some(at) = find_percent(&text[from..]).map(|i| from + i) {
+            from = at + 1;
             if at == 0 || text[at - 1] != b'[' {
                 continue;
             }
@@ -202,6 +204,32 @@ impl GameFacts {
     }
 }
 
+/// The first `%` of `text`: eight bytes at a time (comments are short, and most hold one
+/// command: a call into `memchr` costs more than the scan).
+#[inline]
+fn find_percent(text: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = text.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'%'));
+        // A zero byte of `x` is a `%` of the chunk; the lowest flagged byte is the first one.
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'%')
+        .map(|i| offset + i)
+}
+
 impl Visitor for GameFacts {
     type Output = ();
 
@@ -245,4 +273,50 @@ impl Visitor for GameFacts {
 
     #[inline]
     fn end_game(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_is_found_first_wherever_it_is() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut text = vec![b'a'; len];
+                if at < len {
+                    text[at] = b'%';
+                    if at + 3 < len {
+                        text[at + 3] = b'%';
+                    }
+                }
+                let expected = text.iter().position(|&b| b == b'%');
+                assert_eq!(find_percent(&text), expected, "{len} {at}");
+            }
+        }
+        // Bytes next to `%` (0x25) that the zero-byte trick must not confuse: 0x24, 0x26, 0xa5.
+        assert_eq!(find_percent(b"$&\xa5$&\xa5$&%"), Some(8));
+    }
+
+    #[test]
+    fn clocks_and_evals_anywhere_in_a_comment() {
+        for (text, clocks, evals) in [
+            (&b" [%clk 0:03:00] "[..], true, false),
+            (b"[%eval 0.3] [%clk 0:03:00]", true, true),
+            (b"good move 100% [%eval #3]", false, true),
+            (b"%clk without a bracket", false, false),
+            (
+                b"a long comment before the clock, then [%clk 1:00:00]",
+                true,
+                false,
+            ),
+        ] {
+            let mut facts = GameFacts::default();
+            facts.comment(text);
+            assert_eq!(
+                (facts.clocks, facts.evals, facts.comments),
+                (clocks, evals, true)
+            );
+        }
+    }
 }
