@@ -61,6 +61,10 @@ struct Line {
     moves: u32,
     variations_of_last: u32,
     path: Vec<(u32, u32)>,
+    /// Which material the position has: a number given anew whenever the material may have
+    /// changed (a new line, a capture, a promotion), so that criteria on material alone are
+    /// not tested again on the same material.
+    material: u64,
 }
 
 /// A PGN [`Visitor`] that matches each game against a [`Query`] as it is read, and gives its
@@ -112,6 +116,11 @@ pub struct Matcher<'q> {
     error: Option<ReplayError>,
     /// The movetext was read to its end (so the end position is the game's).
     complete: bool,
+    /// The last number given to a line's material (see [`Line::material`]).
+    materials: u64,
+    /// Per group on material alone (`--material`, `--piece-count`): the material it was last
+    /// tested on without a match, and whether the position was allowed there.
+    tested: Vec<Option<(u64, bool)>>,
 }
 
 impl<'q> Matcher<'q> {
@@ -132,6 +141,8 @@ impl<'q> Matcher<'q> {
             following: Vec::new(),
             error: None,
             complete: false,
+            materials: 0,
+            tested: vec![None; query.groups.len()],
         }
     }
 
@@ -261,6 +272,11 @@ impl<'q> Matcher<'q> {
                 continue;
             }
             let line = self.lines.last().expect("replaying");
+            let on_material = matches!(group.key, GroupKey::Material | GroupKey::PieceCount);
+            if on_material && self.tested[g] == Some((line.material, allowed)) {
+                // Tested on this material already, with the same answer to come.
+                continue;
+            }
             if allowed {
                 let found = group.members.iter().copied().find(|&i| {
                     let pos = &line.pos;
@@ -279,6 +295,9 @@ impl<'q> Matcher<'q> {
                     self.states[g] = State::Yes(self.hit_here(i));
                     continue;
                 }
+            }
+            if on_material && !past_range {
+                self.tested[g] = Some((line.material, allowed));
             }
             if prune {
                 let line = self.lines.last().expect("replaying");
@@ -481,6 +500,7 @@ impl Visitor for Matcher<'_> {
         self.complete = false;
         self.replaying = false;
         self.scanning = false;
+        self.tested.fill(None);
         Skip(false)
     }
 
@@ -523,6 +543,7 @@ impl Visitor for Matcher<'_> {
                 self.classifier = Some(Table::embedded().classifier());
             }
             self.history.push(hash);
+            self.materials += 1;
             self.lines.push(Line {
                 pos: start,
                 hash,
@@ -531,6 +552,7 @@ impl Visitor for Matcher<'_> {
                 moves: 0,
                 variations_of_last: 0,
                 path: Vec::new(),
+                material: self.materials,
             });
             // `--moves` from a position other than the standard one never matches.
             for (g, group) in query.groups.iter().enumerate() {
@@ -591,6 +613,11 @@ impl Visitor for Matcher<'_> {
                         line.hash = line.pos.play_zobrist(line.hash, m);
                     } else {
                         line.pos.play_unchecked(m);
+                    }
+                    // Material changes by captures, promotions and (Crazyhouse) drops only.
+                    if m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. }) {
+                        self.materials += 1;
+                        line.material = self.materials;
                     }
                     Some(m)
                 }
@@ -668,6 +695,7 @@ impl Visitor for Matcher<'_> {
         path.push((parent.moves.saturating_sub(1), parent.variations_of_last));
         parent.variations_of_last += 1;
         let ply = parent.ply.saturating_sub(1);
+        self.materials += 1;
         self.lines.push(Line {
             pos,
             hash,
@@ -676,6 +704,7 @@ impl Visitor for Matcher<'_> {
             moves: 0,
             variations_of_last: 0,
             path,
+            material: self.materials,
         });
         Skip(false)
     }

@@ -147,6 +147,10 @@ impl RawGame {
     }
 }
 
+/// What [`Reader::read_game_keeping`] gives for a game: the visitor's output, and the raw
+/// bytes of the game when they were kept.
+type Keeping<T> = (T, Option<RawGame>);
+
 /// What stops reading a game.
 enum Stop {
     Io(io::Error),
@@ -374,7 +378,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
         keep: impl FnOnce(&V::Output) -> bool,
-    ) -> Result<Option<(V::Output, Option<RawGame>)>, GameError> {
+    ) -> Result<Option<Keeping<V::Output>>, GameError> {
         if self.failed {
             return Ok(None);
         }
