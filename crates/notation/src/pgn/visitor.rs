@@ -223,8 +223,6 @@ trait Asked {
     fn nag(&mut self, nag: Nag);
     fn partial_comment(&mut self, comment: RawComment<'_>);
     fn comment(&mut self, comment: RawComment<'_>);
-    fn begin_variation(&mut self) -> Skip;
-    fn end_variation(&mut self);
     fn outcome(&mut self, outcome: Outcome);
     fn warning(&mut self, warning: Warning);
 }
@@ -250,12 +248,6 @@ impl<V: Visitor> Asked for V {
     }
     fn comment(&mut self, comment: RawComment<'_>) {
         Visitor::comment(self, comment);
-    }
-    fn begin_variation(&mut self) -> Skip {
-        Visitor::begin_variation(self)
-    }
-    fn end_variation(&mut self) {
-        Visitor::end_variation(self);
     }
     fn outcome(&mut self, outcome: Outcome) {
         Visitor::outcome(self, outcome);
