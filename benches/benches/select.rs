@@ -14,7 +14,7 @@
 //! Input: `TABIA_BENCH_PGN` if set, else the `*.pgn` and `*.pgn.zst` files of
 //! `../shared/corpus` up to 16 MB each when present, else the PGN fixtures of the repository.
 
-use std::{cell::Cell, hint::black_box, path::PathBuf};
+use std::{cell::Cell, hint::black_box, path::PathBuf, time::Duration};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::Reader as PeerReader;
@@ -220,7 +220,10 @@ fn bench_tags(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().sample_size(10);
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
     targets = bench_position, bench_tags, bench_material, bench_pattern
 }
 criterion_main!(benches);
