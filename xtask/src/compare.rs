@@ -5,10 +5,10 @@
 //!
 //! 1. Builds the release binaries it runs (`tabia`, and the pgn-reader peers
 //!    `benches/examples/peer_check.rs` and `peer_stats.rs`), unless `--no-build`.
-//! 2. FILE, or by default `target/compare/corpus-100mb.pgn`: the games of `../shared/corpus`
-//!    (decompressed, in turn, repeated) up to 100 MB, cut at a game end. A 10 MB file made the
-//!    same way (for memory) and a 1 MB sample (every 100th game of FILE, for python-chess) sit
-//!    beside it.
+//! 2. FILE, or by default `target/compare/corpus-100mb-mixed.pgn`: 100 MB of the games of
+//!    `../shared/corpus` (decompressed), each of its files an equal share, repeated as needed.
+//!    A 10 MB file made the same way (for memory) and a 1 MB sample (one game in 100 of FILE,
+//!    for python-chess) sit beside it.
 //! 3. Times each pair on the same file, N runs each (5 by default) under `/usr/bin/time`, and
 //!    prints the medians of the wall time and of the CPU time (user + system: the machine may be
 //!    loaded, CPU time is the steadier figure), and the ratio peer / tabia of both:
@@ -155,8 +155,10 @@ fn corpus_dir() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.is_dir())
 }
 
-/// Writes the games of the corpus, in turn and repeated, to `out` until it holds `size` bytes
-/// (cut at a game end); every `sample_every`-th game also goes to `sample`.
+/// Writes the games of the corpus to `out` until it holds about `size` bytes, each corpus file
+/// an equal share (its games repeated as often as needed, cut at a game end), so that no one
+/// kind of file (engine games with long comments, lichess games with clocks, master games)
+/// makes the figures.
 fn build_input(out: &Path, size: u64) -> anyhow::Result<()> {
     let dir = corpus_dir().context("no ../shared/corpus: give a FILE")?;
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)?
@@ -167,19 +169,24 @@ fn build_input(out: &Path, size: u64) -> anyhow::Result<()> {
     if files.is_empty() {
         bail!("no PGN files in {}", dir.display());
     }
+    let share = size / files.len() as u64;
     let mut writer = BufWriter::new(File::create(out)?);
-    let mut written = 0u64;
-    'outer: loop {
-        for path in &files {
+    for path in &files {
+        let mut written = 0u64;
+        'file: loop {
+            let before = written;
             let input = Source::from(path.as_path()).open()?;
             for game in input.games() {
                 let game = game?;
                 writer.write_all(&game.bytes)?;
                 writer.write_all(b"\n\n")?;
                 written += game.bytes.len() as u64 + 2;
-                if written >= size {
-                    break 'outer;
+                if written >= share {
+                    break 'file;
                 }
+            }
+            if written == before {
+                break; // no games in this file
             }
         }
     }
@@ -332,7 +339,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let file = match &options.file {
         Some(file) => file.clone(),
         None => {
-            let file = work.join("corpus-100mb.pgn");
+            let file = work.join("corpus-100mb-mixed.pgn");
             if !file.is_file() {
                 eprintln!("compare: writing {} from the corpus", file.display());
                 build_input(&file, 100 * MB)?;
@@ -430,12 +437,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     );
     println!("| what | tabia | wall | CPU | peer | wall | CPU | ratio wall | ratio CPU |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    let mut check_cpu = None;
+    let mut check = None;
     for (ours, theirs, what) in &pairs {
         eprintln!("compare: {}", ours.label);
         let t = time(ours, &file, runs)?;
         if ours.label.starts_with("tabia pgn --check") {
-            check_cpu = Some(t.cpu);
+            check = Some(t);
         }
         match theirs {
             Some(peer) => {
@@ -468,32 +475,25 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         eprintln!("compare: python-chess on {}", slice.display());
         let py = Cmd::new("python-chess", "python3", &[&script.display().to_string()]);
         let p = time(&py, &slice, runs.min(3))?;
-        let t = time(
-            &Cmd::new(
-                "tabia pgn --check -j 1",
-                &tabia,
-                &["pgn", "--check", "-q", "-j", "1"],
-            ),
-            &slice,
-            runs,
-        )?;
         let per_mb = |x: f64| x / slice_mb;
-        println!(
-            "| legal replay, {slice_mb:.2} MB sample (1 game in {every}), per MB | `tabia pgn \
-             --check -j 1` | {} | {} | `python-chess read_game` | {} | {} | {} | {} |",
-            secs(per_mb(t.wall)),
-            secs(per_mb(t.cpu)),
-            secs(per_mb(p.wall)),
-            secs(per_mb(p.cpu)),
-            ratio(p.wall, t.wall),
-            ratio(p.cpu, t.cpu)
-        );
-        if let Some(cpu) = check_cpu.filter(|&c| c > 0.0) {
+        // tabia per MB from the whole file (the sample is too small for /usr/bin/time).
+        if let Some(t) = check {
+            let ours = |x: f64| x / mb;
             println!(
-                "\npython-chess extrapolated to the whole file: {:.1} s CPU ({:.0}× tabia's {}).",
+                "| legal replay, per MB (python-chess on a {slice_mb:.2} MB sample, 1 game in \
+                 {every}; tabia on the whole file) | `tabia pgn --check -j 1` | {} | {} | \
+                 `python-chess read_game` | {} | {} | {} | {} |",
+                secs(ours(t.wall)),
+                secs(ours(t.cpu)),
+                secs(per_mb(p.wall)),
+                secs(per_mb(p.cpu)),
+                ratio(per_mb(p.wall), ours(t.wall)),
+                ratio(per_mb(p.cpu), ours(t.cpu))
+            );
+            println!(
+                "\npython-chess extrapolated to the whole file: {:.1} s CPU, {:.1} s wall.",
                 per_mb(p.cpu) * mb,
-                per_mb(p.cpu) * mb / cpu,
-                secs(cpu)
+                per_mb(p.wall) * mb,
             );
         }
     } else {
@@ -515,7 +515,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
 
     if options.memory {
-        let small = work.join("corpus-10mb.pgn");
+        let small = work.join("corpus-10mb-mixed.pgn");
         if !small.is_file() {
             build_input(&small, 10 * MB)?;
         }
