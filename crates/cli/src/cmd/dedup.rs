@@ -44,7 +44,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pub(crate) duplicates: Option<PathBuf>,
     /// What makes games duplicates: `moves` (same start position and mainline moves) or
-    /// `position` (same final position and number of plies, as pgn-extract -D).
+    /// `position` (same final position and number of plies; pgn-extract -D also compares the
+    /// positions on the way, so it keeps transpositions apart).
     #[arg(long, value_enum, default_value = "moves")]
     pub(crate) by: By,
     /// Duplicates are games with the same position after N plies (overrides --by).
