@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use tabia_table::{
-    Columns, Format, GameRecord, Partition, Problem, Rows, TableOptions, TableWriter,
+    Columns, Encoded, Format, GameRecord, Partition, Problem, Rows, TableOptions, TableWriter,
 };
 
 use crate::{
@@ -71,14 +71,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         ..TableOptions::default()
     };
     let mut writer = TableWriter::create(&args.output, options)?;
+    let encoder = writer.encoder().clone();
     let read = options.read_options();
     let mut session = Session::new(&args.run, "games");
+    session.set_batch_bytes(options.batch_bytes);
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline_with(
+        session.pipeline_finish(
             input,
             raw_games,
             |sink: &mut Sink, rows: &mut Rows, number, raw| {
@@ -91,9 +93,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 }
                 rows.push(&name, &record);
             },
-            |rows| {
+            // On the worker: the batch's columns, encoded (Parquet pages or CSV lines).
+            |rows: Rows| -> anyhow::Result<Encoded> {
                 let tables = rows.finish(options.columns, options.moves)?;
-                writer.write(tables)?;
+                Ok(encoder.encode(&tables)?)
+            },
+            |encoded| {
+                writer.write_encoded(encoded?)?;
                 Ok(())
             },
         )?;
