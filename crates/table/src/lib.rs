@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod read;
 mod record;
 mod rows;
 mod schema;

@@ -8,9 +8,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use tabia_table::{
-    Columns, Encoded, Format, GameRecord, Partition, Problem, Rows, TableOptions, TableWriter,
-};
+use tabia_table::{Columns, Encoded, Format, Partition, Problem, Rows, TableOptions, TableWriter};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -84,14 +82,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             input,
             raw_games,
             |sink: &mut Sink, rows: &mut Rows, number, raw| {
-                let record = GameRecord::read(raw, number, read);
+                let record = rows.read(&name, raw, number, read);
                 for problem in &record.errors {
                     sink.error(&diagnostic(&name, number, problem));
                 }
                 for problem in &record.warnings {
                     sink.warning(&diagnostic(&name, number, problem));
                 }
-                rows.push(&name, &record);
             },
             // On the worker: the batch's columns, encoded (Parquet pages or CSV lines).
             |rows: Rows| -> anyhow::Result<Encoded> {
