@@ -108,15 +108,12 @@ impl Scratch {
         if self.plies.is_empty() {
             self.mode = pos.castling_mode();
         }
-        if let Some(classifier) = &mut self.classifier {
+        if let Some(classifier) = self.classifier.as_mut().filter(|c| !c.is_done()) {
             match mv {
                 Some(m) => {
-                    if !classifier.is_done() {
-                        classifier.play(m);
-                    }
+                    classifier.play(m);
                 }
-                None if !classifier.is_done() => self.unclassified = true,
-                None => {}
+                None => self.unclassified = true,
             }
         }
         let fen = if fen {

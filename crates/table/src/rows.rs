@@ -75,13 +75,21 @@ pub struct Rows {
 
 impl Default for Rows {
     fn default() -> Rows {
+        Rows::with_capacity(0, 0)
+    }
+}
+
+impl Rows {
+    /// Rows with room for `games` games and `moves` moves, so that the columns are not
+    /// copied as they grow (more are fine). [`Rows::default`] starts with no room.
+    pub fn with_capacity(games: usize, moves: usize) -> Rows {
         Rows {
             head: std::array::from_fn(|_| StringBuilder::new()),
             int16: std::array::from_fn(|_| Int16Builder::new()),
             utc_date: Date32Builder::new(),
             utc_time: Time32SecondBuilder::new(),
             tail: std::array::from_fn(|_| StringBuilder::new()),
-            movetext: StringBuilder::new(),
+            movetext: StringBuilder::with_capacity(games, games * 512),
             file: StringBuilder::new(),
             game: Int64Builder::new(),
             offset: Int64Builder::new(),
@@ -94,11 +102,17 @@ impl Default for Rows {
             tags: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
             errors: ListBuilder::new(StringBuilder::new()),
             warnings: ListBuilder::new(StringBuilder::new()),
-            moves: MoveColumns::default(),
-            move_offsets: vec![0],
+            moves: MoveColumns::with_capacity(moves),
+            move_offsets: Vec::with_capacity(games + 1),
             partitions: Vec::new(),
             scratch: RefCell::new(Scratch::default()),
         }
+        .started()
+    }
+
+    fn started(mut self) -> Rows {
+        self.move_offsets.push(0);
+        self
     }
 }
 
@@ -122,22 +136,24 @@ struct MoveColumns {
     uci_text: String,
 }
 
-impl Default for MoveColumns {
-    fn default() -> MoveColumns {
+impl MoveColumns {
+    /// Builders with room for `n` moves (more are fine: they grow).
+    fn with_capacity(n: usize) -> MoveColumns {
+        let strings = |bytes: usize| StringBuilder::with_capacity(n, n * bytes);
         MoveColumns {
-            file: StringBuilder::new(),
-            game: Int64Builder::new(),
-            ply: Int32Builder::new(),
-            san: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            zobrist: UInt64Builder::new(),
+            file: strings(16),
+            game: Int64Builder::with_capacity(n),
+            ply: Int32Builder::with_capacity(n),
+            san: strings(5),
+            uci: strings(4),
+            zobrist: UInt64Builder::with_capacity(n),
             fen: StringBuilder::new(),
-            clock_ms: Int64Builder::new(),
-            emt_ms: Int64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int32Builder::new(),
-            nags: ListBuilder::new(UInt8Builder::new()),
-            comment: StringBuilder::new(),
+            clock_ms: Int64Builder::with_capacity(n),
+            emt_ms: Int64Builder::with_capacity(n),
+            eval_cp: Int32Builder::with_capacity(n),
+            eval_mate: Int32Builder::with_capacity(n),
+            nags: ListBuilder::with_capacity(UInt8Builder::new(), n),
+            comment: StringBuilder::with_capacity(n, 0),
             len: 0,
             uci_text: String::new(),
         }
@@ -367,7 +383,9 @@ impl MoveColumns {
         p.write_uci(scratch.mode, &mut self.uci_text);
         self.uci.append_value(&self.uci_text);
         self.zobrist.append_value(p.zobrist);
-        self.fen.append_value(&scratch.text[p.fen.clone()]);
+        if !p.fen.is_empty() {
+            self.fen.append_value(&scratch.text[p.fen.clone()]);
+        }
         self.clock_ms
             .append_option(p.clock_ms.and_then(|v| i64::try_from(v).ok()));
         self.emt_ms

@@ -134,7 +134,7 @@ impl Default for TableOptions {
             partition: Partition::None,
             moves: false,
             columns: Columns::default(),
-            batch_bytes: 4 << 20,
+            batch_bytes: 1 << 20,
             row_group_rows: 1 << 20,
             zstd_level: 1,
         }
@@ -495,6 +495,14 @@ impl TableEncoder {
                 builder = builder.set_column_dictionary_enabled(ColumnPath::from(*name), false);
             }
         }
+        for name in MOVE_COLUMNS {
+            if self.schema.field_with_name(name).is_ok() {
+                builder = builder.set_column_statistics_enabled(
+                    ColumnPath::from(*name),
+                    EnabledStatistics::None,
+                );
+            }
+        }
         for name in TEXT_COLUMNS {
             if self.schema.field_with_name(name).is_ok() {
                 builder = builder
@@ -634,6 +642,9 @@ const PLAIN_COLUMNS: &[&str] = &["game", "offset", "line", "final_zobrist", "zob
 
 /// Free text: no dictionary, no min/max statistics.
 const TEXT_COLUMNS: &[&str] = &["movetext", "comment", "fen"];
+
+/// Moves, whose minimum and maximum say nothing: no statistics (a dictionary, as they repeat).
+const MOVE_COLUMNS: &[&str] = &["san", "uci"];
 
 /// An Arrow writer for a Parquet file of `schema` (it embeds the Arrow schema in the file).
 fn parquet_writer<W: Write + Send>(

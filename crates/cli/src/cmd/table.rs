@@ -81,7 +81,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         session.pipeline_finish(
             input,
             raw_games,
-            |sink: &mut Sink, rows: &mut Rows, number, raw| {
+            |sink: &mut Sink, rows: &mut Option<Rows>, number, raw| {
+                // Room for the batch's rows from the start: no copies as the columns grow.
+                let rows = rows.get_or_insert_with(|| {
+                    Rows::with_capacity(options.batch_bytes >> 10, options.batch_bytes >> 3)
+                });
                 let record = rows.read(&name, raw, number, read);
                 for problem in &record.errors {
                     sink.error(&diagnostic(&name, number, problem));
@@ -91,8 +95,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 }
             },
             // On the worker: the batch's columns, encoded (Parquet pages or CSV lines).
-            |rows: Rows| -> anyhow::Result<Encoded> {
-                let tables = rows.finish(options.columns, options.moves)?;
+            |rows: Option<Rows>| -> anyhow::Result<Encoded> {
+                let tables = rows
+                    .unwrap_or_default()
+                    .finish(options.columns, options.moves)?;
                 Ok(encoder.encode(&tables)?)
             },
             |encoded| {
