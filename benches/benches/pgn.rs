@@ -10,24 +10,13 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tabia_benches::peer::{self, Counts};
 use tabia_notation::pgn::Reader;
-
-/// What both visitors count: games, tags, moves, NAGs, comments, variations, results.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Counts {
-    games: usize,
-    tags: usize,
-    sans: usize,
-    nags: usize,
-    comments: usize,
-    variations: usize,
-    outcomes: usize,
-}
 
 mod tabia {
     use tabia_notation::pgn::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Visitor};
 
-    use super::Counts;
+    use tabia_benches::peer::Counts;
 
     pub(crate) struct Count(pub(crate) Counts);
 
@@ -74,76 +63,6 @@ mod tabia {
                 Err(_) => visitor.0.games += 1,
             }
         }
-        visitor.0
-    }
-}
-
-mod peer {
-    use std::ops::ControlFlow;
-
-    use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
-
-    use super::Counts;
-
-    pub(crate) struct Count(pub(crate) Counts);
-
-    impl Visitor for Count {
-        type Tags = ();
-        type Movetext = ();
-        type Output = ();
-
-        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-            ControlFlow::Continue(())
-        }
-
-        fn tag(&mut self, _: &mut (), _name: &[u8], _value: RawTag<'_>) -> ControlFlow<()> {
-            self.0.tags += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
-            ControlFlow::Continue(())
-        }
-
-        fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
-            std::hint::black_box(san);
-            self.0.sans += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn nag(&mut self, _: &mut (), _nag: Nag) -> ControlFlow<()> {
-            self.0.nags += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn comment(&mut self, _: &mut (), _comment: RawComment<'_>) -> ControlFlow<()> {
-            self.0.comments += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-            ControlFlow::Continue(Skip(false))
-        }
-
-        fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
-            self.0.variations += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn outcome(&mut self, _: &mut (), _outcome: Outcome) -> ControlFlow<()> {
-            self.0.outcomes += 1;
-            ControlFlow::Continue(())
-        }
-
-        fn end_game(&mut self, _: ()) {
-            self.0.games += 1;
-        }
-    }
-
-    pub(crate) fn count(bytes: &[u8]) -> Counts {
-        let mut reader = Reader::new(bytes);
-        let mut visitor = Count(Counts::default());
-        while let Ok(Some(())) = reader.read_game(&mut visitor) {}
         visitor.0
     }
 }

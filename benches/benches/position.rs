@@ -8,11 +8,11 @@
 //! Input: `TABIA_BENCH_PGN` if set, else `../shared/corpus/*.pgn` when present, else the PGN
 //! fixtures of the repository.
 
-use std::{fmt::Write as _, hint::black_box, ops::ControlFlow, path::PathBuf};
+use std::{fmt::Write as _, hint::black_box, path::PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgn_reader::{RawTag, Reader as PeerReader, SanPlus as PeerSan, Skip, Visitor as PeerVisitor};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, fen::Fen};
+use shakmaty::{Chess, EnPassantMode};
+use tabia_benches::peer;
 use tabia_notation::pgn::Reader;
 use tabia_position::{EpRule, MainlineReplayer, Position};
 
@@ -66,79 +66,6 @@ fn tabia_replay(bytes: &[u8]) -> (u64, u64, u64) {
     (games, plies, bad)
 }
 
-/// The peer: a pgn-reader visitor that parses SAN with shakmaty and plays it.
-struct PeerReplay {
-    plies: u64,
-}
-
-impl PeerVisitor for PeerReplay {
-    type Tags = Option<Chess>;
-    type Movetext = Option<Chess>;
-    type Output = bool;
-
-    fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Option<Chess>,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<bool> {
-        if name == b"FEN" {
-            let pos = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok());
-            match pos {
-                Some(pos) => *tags = Some(pos),
-                None => return ControlFlow::Break(false),
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, Option<Chess>> {
-        ControlFlow::Continue(Some(tags.unwrap_or_default()))
-    }
-
-    fn san(&mut self, pos: &mut Option<Chess>, san: PeerSan) -> ControlFlow<bool> {
-        let Some(chess) = pos else {
-            return ControlFlow::Break(false);
-        };
-        match san.san.to_move(chess) {
-            Ok(m) => {
-                chess.play_unchecked(m);
-                self.plies += 1;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(false),
-        }
-    }
-
-    fn begin_variation(&mut self, _pos: &mut Option<Chess>) -> ControlFlow<bool, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, _pos: Option<Chess>) -> bool {
-        true
-    }
-}
-
-fn peer_replay(bytes: &[u8]) -> (u64, u64, u64) {
-    let mut visitor = PeerReplay { plies: 0 };
-    let mut reader = PeerReader::new(bytes);
-    let (mut games, mut bad) = (0, 0);
-    while let Ok(Some(ok)) = reader.read_game(&mut visitor) {
-        if ok {
-            games += 1;
-        } else {
-            bad += 1;
-        }
-    }
-    (games, visitor.plies, bad)
-}
-
 /// Every position of every mainline (standard start positions only), for the EPD bench.
 fn positions(bytes: &[u8], limit: usize) -> Vec<Position> {
     let mut out = Vec::new();
@@ -156,7 +83,7 @@ fn positions(bytes: &[u8], limit: usize) -> Vec<Position> {
 fn bench_replay(c: &mut Criterion) {
     for (name, bytes) in inputs() {
         let ours = tabia_replay(&bytes);
-        let theirs = peer_replay(&bytes);
+        let theirs = peer::replay(&bytes);
         eprintln!(
             "replay {name}: tabia {} games, {} plies, {} bad; peer {} games, {} plies, {} bad",
             ours.0, ours.1, ours.2, theirs.0, theirs.1, theirs.2
@@ -165,7 +92,7 @@ fn bench_replay(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| b.iter(|| tabia_replay(black_box(&bytes))));
         group.bench_function("pgn-reader+shakmaty", |b| {
-            b.iter(|| peer_replay(black_box(&bytes)))
+            b.iter(|| peer::replay(black_box(&bytes)))
         });
         group.finish();
     }

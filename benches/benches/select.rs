@@ -11,11 +11,12 @@
 //! Input: `TABIA_BENCH_PGN` if set, else `../shared/corpus/*.pgn` when present, else the PGN
 //! fixtures of the repository.
 
-use std::{hint::black_box, ops::ControlFlow, path::PathBuf};
+use std::{cell::Cell, hint::black_box, path::PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgn_reader::{RawTag, Reader as PeerReader, SanPlus as PeerSan, Skip, Visitor as PeerVisitor};
-use shakmaty::{Chess, Color, Position as _, fen::Fen};
+use pgn_reader::Reader as PeerReader;
+use shakmaty::{Chess, Position as _, fen::Fen};
+use tabia_benches::peer;
 use tabia_notation::pgn::Reader;
 use tabia_select::{Criterion as Select, Matcher, Options, Query};
 
@@ -71,140 +72,24 @@ fn tabia_select(query: &Query, bytes: &[u8]) -> (u64, u64) {
 }
 
 /// The peer for positions: replay every mainline with shakmaty, compare every position.
-struct PeerPosition {
-    target: Chess,
-}
-
 fn same(a: &Chess, b: &Chess) -> bool {
     a.board() == b.board()
         && a.turn() == b.turn()
         && a.castles().castling_rights() == b.castles().castling_rights()
 }
 
-impl PeerVisitor for PeerPosition {
-    type Tags = Option<Chess>;
-    type Movetext = (Option<Chess>, bool);
-    type Output = bool;
-
-    fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Option<Chess>,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<bool> {
-        if name == b"FEN" {
-            *tags = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Chess960).ok());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, (Option<Chess>, bool)> {
-        let pos = tags.unwrap_or_default();
-        let found = same(&pos, &self.target);
-        ControlFlow::Continue((Some(pos), found))
-    }
-
-    fn san(&mut self, state: &mut (Option<Chess>, bool), san: PeerSan) -> ControlFlow<bool> {
-        let Some(chess) = state.0.as_mut() else {
-            return ControlFlow::Break(false);
-        };
-        match san.san.to_move(chess) {
-            Ok(m) => {
-                chess.play_unchecked(m);
-                if !state.1 && same(chess, &self.target) {
-                    state.1 = true;
-                }
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(false),
-        }
-    }
-
-    fn begin_variation(&mut self, _state: &mut (Option<Chess>, bool)) -> ControlFlow<bool, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, state: (Option<Chess>, bool)) -> bool {
-        state.1
-    }
-}
-
 fn peer_position(target: &Chess, bytes: &[u8]) -> (u64, u64) {
-    let mut visitor = PeerPosition {
-        target: target.clone(),
-    };
-    let mut reader = PeerReader::new(bytes);
-    let (mut games, mut matched) = (0, 0);
-    while let Ok(Some(found)) = reader.read_game(&mut visitor) {
-        games += 1;
-        matched += u64::from(found);
-    }
-    (games, matched)
-}
-
-/// The peer for tags: read the tags, skip the movetext.
-#[derive(Default)]
-struct PeerTags;
-
-#[derive(Default)]
-struct Seen {
-    result: Option<Color>,
-    white: u32,
-    black: u32,
-}
-
-impl PeerVisitor for PeerTags {
-    type Tags = Seen;
-    type Movetext = ();
-    type Output = bool;
-
-    fn begin_tags(&mut self) -> ControlFlow<bool, Seen> {
-        ControlFlow::Continue(Seen::default())
-    }
-
-    fn tag(&mut self, seen: &mut Seen, name: &[u8], value: RawTag<'_>) -> ControlFlow<bool> {
-        let number = || {
-            std::str::from_utf8(value.as_bytes())
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
-        match name {
-            b"Result" => {
-                seen.result = match value.as_bytes() {
-                    b"1-0" => Some(Color::White),
-                    b"0-1" => Some(Color::Black),
-                    _ => None,
-                }
-            }
-            b"WhiteElo" => seen.white = number(),
-            b"BlackElo" => seen.black = number(),
-            _ => {}
+    let found = Cell::new(false);
+    let mut visitor = peer::Replay::new(|pos: &Chess| {
+        if !found.get() && same(pos, target) {
+            found.set(true);
         }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, seen: Seen) -> ControlFlow<bool, ()> {
-        ControlFlow::Break(seen.result.is_some() && seen.white >= 2500 && seen.black >= 2500)
-    }
-
-    fn end_game(&mut self, _movetext: ()) -> bool {
-        false
-    }
-}
-
-fn peer_tags(bytes: &[u8]) -> (u64, u64) {
+    });
     let mut reader = PeerReader::new(bytes);
     let (mut games, mut matched) = (0, 0);
-    while let Ok(Some(found)) = reader.read_game(&mut PeerTags) {
+    while let Ok(Some(good)) = reader.read_game(&mut visitor) {
         games += 1;
-        matched += u64::from(found);
+        matched += u64::from(found.replace(false) && good);
     }
     (games, matched)
 }
@@ -245,14 +130,16 @@ fn bench_tags(c: &mut Criterion) {
     );
     for (name, bytes) in inputs() {
         let ours = tabia_select(&query, &bytes);
-        let theirs = peer_tags(&bytes);
+        let theirs = peer::decisive_between(2500, &bytes);
         eprintln!("select/tags {name}: tabia {ours:?}, peer {theirs:?} (games, matched)");
         let mut group = c.benchmark_group(format!("select/tags/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| {
             b.iter(|| tabia_select(&query, black_box(&bytes)))
         });
-        group.bench_function("pgn-reader", |b| b.iter(|| peer_tags(black_box(&bytes))));
+        group.bench_function("pgn-reader", |b| {
+            b.iter(|| peer::decisive_between(2500, black_box(&bytes)))
+        });
         group.finish();
     }
 }

@@ -8,63 +8,10 @@
 //! hyperfine -N 'target/release/examples/peer_check big.pgn' 'target/release/tabia pgn --check -j 1 big.pgn'
 //! ```
 
-use std::{fs::File, io, ops::ControlFlow, process::ExitCode};
+use std::{fs::File, io, process::ExitCode};
 
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen};
-
-/// Replays the mainline; the output says whether the game is good.
-struct Replay;
-
-impl Visitor for Replay {
-    type Tags = Option<Chess>;
-    type Movetext = Chess;
-    type Output = bool;
-
-    fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Option<Chess>,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<bool> {
-        if name == b"FEN" {
-            let pos = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok());
-            match pos {
-                Some(pos) => *tags = Some(pos),
-                None => return ControlFlow::Break(false),
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, Chess> {
-        ControlFlow::Continue(tags.unwrap_or_default())
-    }
-
-    fn san(&mut self, pos: &mut Chess, san: SanPlus) -> ControlFlow<bool> {
-        match san.san.to_move(pos) {
-            Ok(m) => {
-                pos.play_unchecked(m);
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(false),
-        }
-    }
-
-    fn begin_variation(&mut self, _pos: &mut Chess) -> ControlFlow<bool, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, _pos: Chess) -> bool {
-        true
-    }
-}
+use pgn_reader::Reader;
+use tabia_benches::peer;
 
 fn main() -> ExitCode {
     let (mut games, mut errors) = (0u64, 0u64);
@@ -86,8 +33,9 @@ fn main() -> ExitCode {
     };
     for input in inputs {
         let mut reader = Reader::new(input);
+        let mut replay = peer::replayer();
         loop {
-            match reader.read_game(&mut Replay) {
+            match reader.read_game(&mut replay) {
                 Ok(Some(good)) => {
                     games += 1;
                     errors += u64::from(!good);

@@ -6,35 +6,54 @@ use tabia_position::{Ply, Replayed, check_game_with};
 
 use crate::{parallel::Sink, report::Diagnostic};
 
+/// A game read by [`read_game`]: the game, its replay and its warnings (reported already).
+pub(crate) struct ReadGame {
+    pub(crate) game: Game,
+    pub(crate) replayed: Replayed,
+    pub(crate) warnings: Vec<Diagnostic>,
+}
+
 /// Parses and checks game `number` of input `name`, calling `f` after every ply of the
-/// replay; reports a bad game on `sink` (and gives `None`) and its warnings.
+/// replay; reports a bad game on `sink` (and gives its diagnostic back) and the warnings of a
+/// good one.
 pub(crate) fn read_game(
     name: &str,
     number: u64,
     raw: &RawGame,
     sink: &mut Sink,
     f: impl FnMut(&Ply<'_>),
-) -> Option<(Game, Replayed)> {
+) -> Result<ReadGame, Diagnostic> {
     let game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
-            sink.error(&Diagnostic::from_game_error(name, number, &err));
-            return None;
+            let diagnostic = Diagnostic::from_game_error(name, number, &err);
+            sink.error(&diagnostic);
+            return Err(diagnostic);
         }
     };
     match check_game_with(&game, f) {
         Ok(replayed) => {
-            for warning in &replayed.warnings {
-                sink.warning(&Diagnostic::from_warning(name, number, warning));
+            let warnings: Vec<Diagnostic> = replayed
+                .warnings
+                .iter()
+                .map(|warning| Diagnostic::from_warning(name, number, warning))
+                .collect();
+            for warning in &warnings {
+                sink.warning(warning);
             }
-            Some((game, replayed))
+            Ok(ReadGame {
+                game,
+                replayed,
+                warnings,
+            })
         }
         Err(err) => {
-            sink.error(&at(
+            let diagnostic = at(
                 Diagnostic::new(name, err.to_string()).game(number),
                 err.origin(),
-            ));
-            None
+            );
+            sink.error(&diagnostic);
+            Err(diagnostic)
         }
     }
 }

@@ -58,6 +58,9 @@ pub(crate) enum Command {
     /// Select games by tags, players, ratings, openings, positions, patterns, material, moves.
     #[command(after_help = FILTER_EXAMPLES)]
     Filter(Box<cmd::filter::Args>),
+    /// What is in the files: games, plies, results, dates, time controls, ratings, players.
+    #[command(after_help = STATS_EXAMPLES)]
+    Stats(cmd::stats::Args),
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
@@ -90,6 +93,20 @@ Exit status:
   1  some games or positions bad, each reported on standard error as
      FILE:LINE:COL: game N: message
   2  usage or I/O error";
+
+const STATS_EXAMPLES: &str = "\
+Examples:
+  tabia stats games.pgn.zst                games, plies, results, dates, speeds, ratings, ...
+  tabia stats --json twic*.pgn | jq .plies one JSON object for scripts
+  tabia stats -j 1 -q a.pgn b.pgn          one thread, no summary on standard error
+
+Figures: games (read, errors, warnings), bytes, mainline plies (min, exact median, max,
+mean), results, date range, variants, time controls in lichess categories (base + 40 x
+increment: ultrabullet < 30 s, bullet < 3 min, blitz < 8 min, rapid < 25 min, classical
+< 6 h, correspondence; `-` is correspondence), ratings (min, max, mean), distinct players,
+the 10 most frequent events and ECO codes, games with comments, variations, clocks, evals,
+and time taken. No legality check: errors are syntax errors. The figures are the same for
+every -j.";
 
 const PGN_EXAMPLES: &str = "\
 Examples:
@@ -242,6 +259,7 @@ mod tests {
         assert!(help.contains("Exit status:\n  0  all input good"), "{help}");
         for sub in [
             "pgn", "fen", "epd", "eco", "validate", "show", "tree", "book", "filter", "table",
+            "stats",
         ] {
             let sub = cmd.find_subcommand_mut(sub).unwrap();
             let help = sub.render_help().to_string();

@@ -26,6 +26,7 @@ mod input;
 mod output;
 mod parallel;
 mod progress;
+mod record;
 mod report;
 mod session;
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use tabia_eco::{ClassifyError, Table};
-use tabia_notation::pgn::{Game, Origin, SanText, Strip, WriteOptions};
+use tabia_notation::pgn::{Game, MoveText, Origin, SanText, Strip, WriteOptions};
 use tabia_position::{MoveWriter, Notation, ReplayError, ReplayTags};
 
 /// How games are written: what is stripped, what is added, how moves are spelled, how the
@@ -98,32 +98,15 @@ impl Form {
     /// As [`Form::write`].
     pub fn write_marked(
         &self,
-        mut game: Game,
+        game: Game,
         out: &mut Vec<u8>,
         marks: &mut Vec<usize>,
     ) -> Result<usize, FormError> {
-        game.strip(&self.strip);
-        let games = match self.split_variations {
-            Some(depth) => game.split_variations(depth),
-            None => vec![game],
-        };
+        let games = self.prepare(game)?;
         let mut text = String::new();
-        let written = games.len();
-        for mut game in games {
+        for game in &games {
             let start = text.len();
-            self.replay_tags.add(&mut game)?;
-            if self.eco
-                && let Some(m) = Table::embedded().classify_game(&game)?.matched()
-            {
-                m.opening.set_tags(&mut game);
-            }
-            if self.notation == Notation::San && !self.fen_comments {
-                game.write_into(&self.options, &mut SanText, &mut text);
-            } else {
-                let mut moves =
-                    MoveWriter::new(&game, self.notation)?.with_fen_comments(self.fen_comments);
-                game.write_into(&self.options, &mut moves, &mut text);
-            }
+            self.write_text(game, &mut text)?;
             let mark = match text[start..].find("\n\n") {
                 Some(i) if self.options.tags && self.options.line_length > 0 => start + i + 1,
                 _ => start,
@@ -132,7 +115,124 @@ impl Form {
             text.push_str(self.separator());
         }
         out.extend_from_slice(text.as_bytes());
-        Ok(written)
+        Ok(games.len())
+    }
+
+    /// The games this form makes of `game`: stripped ([`Form::strip`]), split into one game
+    /// per variation ([`Form::split_variations`]), each with its added tags
+    /// ([`Form::replay_tags`], [`Form::eco`]). [`Form::write_text`], [`Form::moves`] and
+    /// [`Form::fens`] then give each one's text, moves and positions.
+    ///
+    /// ```
+    /// use tabia_collect::Form;
+    /// use tabia_notation::pgn::Game;
+    ///
+    /// let mut form = Form::default();
+    /// form.strip.comments = true;
+    /// form.replay_tags.ply_count = true;
+    /// form.split_variations = Some(None);
+    /// let games = form.prepare("1. e4 {best} e5 (1... c5) *".parse::<Game>()?)?;
+    /// assert_eq!(games.len(), 2);
+    /// assert_eq!(games[1].tag("PlyCount"), Some("2"));
+    /// assert!(games[0].mainline.moves[0].comments.is_empty());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Form::write`].
+    pub fn prepare(&self, mut game: Game) -> Result<Vec<Game>, FormError> {
+        game.strip(&self.strip);
+        let mut games = match self.split_variations {
+            Some(depth) => game.split_variations(depth),
+            None => vec![game],
+        };
+        for game in &mut games {
+            self.replay_tags.add(game)?;
+            if self.eco
+                && let Some(m) = Table::embedded().classify_game(game)?.matched()
+            {
+                m.opening.set_tags(game);
+            }
+        }
+        Ok(games)
+    }
+
+    /// Appends the text of a game (prepared by [`Form::prepare`]) in this form to `out`,
+    /// without the separator.
+    ///
+    /// # Errors
+    ///
+    /// The game's start position is not legal (never for a checked game).
+    pub fn write_text(&self, game: &Game, out: &mut String) -> Result<(), FormError> {
+        if self.notation == Notation::San && !self.fen_comments {
+            game.write_into(&self.options, &mut SanText, out);
+        } else {
+            let mut moves =
+                MoveWriter::new(game, self.notation)?.with_fen_comments(self.fen_comments);
+            game.write_into(&self.options, &mut moves, out);
+        }
+        Ok(())
+    }
+
+    /// The mainline moves of `game` as this form spells them: in its [`Form::notation`], with
+    /// the piece letters of its options (SAN as the game gives it, check marks included).
+    ///
+    /// ```
+    /// use tabia_collect::Form;
+    /// use tabia_notation::{pgn::Game, san::Pieces};
+    /// use tabia_position::Notation;
+    ///
+    /// let game: Game = "1. e4 e5 2. Nf3 (2. Bc4) Nc6 3. Bc4 Bc5 4. O-O *".parse()?;
+    /// let mut form = Form::default();
+    /// form.options.pieces = Pieces::language("de").unwrap();
+    /// assert_eq!(form.moves(&game)?, ["e4", "e5", "Sf3", "Sc6", "Lc4", "Lc5", "O-O"]);
+    /// form.notation = Notation::Uci;
+    /// assert_eq!(form.moves(&game)?[4..], ["f1c4", "f8c5", "e1g1"]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The game's start position is not legal (never for a checked game).
+    pub fn moves(&self, game: &Game) -> Result<Vec<String>, FormError> {
+        let pieces = &self.options.pieces;
+        let mut writer: Box<dyn MoveText> = match self.notation {
+            Notation::San => Box::new(SanText),
+            notation => Box::new(MoveWriter::new(game, notation)?),
+        };
+        Ok(game
+            .mainline
+            .moves
+            .iter()
+            .map(|m| {
+                let mut text = String::new();
+                writer.write_move(m, pieces, &mut text);
+                text
+            })
+            .collect())
+    }
+
+    /// The FEN after every mainline move of `game`, as `fen-comments` writes them; `None`
+    /// when the form does not add them.
+    ///
+    /// # Errors
+    ///
+    /// The game's start position is not legal (never for a checked game).
+    pub fn fens(&self, game: &Game) -> Result<Option<Vec<String>>, FormError> {
+        if !self.fen_comments {
+            return Ok(None);
+        }
+        let mut writer = MoveWriter::new(game, Notation::Uci)?.with_fen_comments(true);
+        let mut scratch = String::new();
+        let mut fens = Vec::with_capacity(game.mainline.moves.len());
+        for m in &game.mainline.moves {
+            writer.write_move(m, &self.options.pieces, &mut scratch);
+            if let Some(fen) = writer.comment_after(m) {
+                fens.push(fen);
+            }
+        }
+        Ok(Some(fens))
     }
 }
 

@@ -209,12 +209,21 @@ pub enum Compression {
 }
 
 impl Compression {
-    /// The file name extension, with its dot.
+    /// The file name extension of PGN files, with its dot.
     pub fn extension(self) -> &'static str {
         match self {
             Compression::None => ".pgn",
             Compression::Zstd => ".pgn.zst",
             Compression::Gzip => ".pgn.gz",
+        }
+    }
+
+    /// What compression adds after the extension of the content (`.zst`, `.gz`).
+    fn suffix(self) -> Option<&'static str> {
+        match self {
+            Compression::None => None,
+            Compression::Zstd => Some(".zst"),
+            Compression::Gzip => Some(".gz"),
         }
     }
 }
@@ -277,6 +286,8 @@ impl Sink {
 /// ```
 pub struct Files {
     dir: PathBuf,
+    /// The extension of the content, with its dot: `.pgn` or `.ndjson`.
+    content: &'static str,
     compression: Compression,
     existing: Existing,
     capacity: usize,
@@ -311,19 +322,58 @@ impl Files {
         existing: Existing,
         capacity: usize,
     ) -> io::Result<Files> {
+        Files::with_content(dir, ".pgn", compression, existing, capacity)
+    }
+
+    /// Files in `dir` holding NDJSON (`STEM.ndjson`, `.ndjson.zst`, `.ndjson.gz`): one JSON
+    /// object per line, as `--json` writes games.
+    ///
+    /// ```
+    /// use tabia_collect::{Compression, Existing, Files};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("tabia-files-json-{}", std::process::id()));
+    /// let mut files = Files::ndjson(&dir, Compression::None, Existing::Refuse, 4)?;
+    /// files.write("a", b"{}\n")?;
+    /// files.finish()?;
+    /// assert_eq!(std::fs::read_to_string(dir.join("a.ndjson"))?, "{}\n");
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<_, std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Files::new`], for NDJSON files.
+    pub fn ndjson(
+        dir: &Path,
+        compression: Compression,
+        existing: Existing,
+        capacity: usize,
+    ) -> io::Result<Files> {
+        Files::with_content(dir, ".ndjson", compression, existing, capacity)
+    }
+
+    fn with_content(
+        dir: &Path,
+        content: &'static str,
+        compression: Compression,
+        existing: Existing,
+        capacity: usize,
+    ) -> io::Result<Files> {
         fs::create_dir_all(dir)?;
         if existing == Existing::Refuse {
             for entry in fs::read_dir(dir)? {
                 let name = entry?.file_name();
                 let name = name.to_string_lossy();
-                if [".pgn", ".pgn.zst", ".pgn.gz"]
+                let plain = [".zst", ".gz"]
                     .iter()
-                    .any(|ext| name.ends_with(ext))
-                {
+                    .find_map(|z| name.strip_suffix(z))
+                    .unwrap_or(&name);
+                if plain.ends_with(content) {
+                    let kind = if content == ".pgn" { "PGN" } else { "NDJSON" };
                     return Err(io::Error::new(
                         io::ErrorKind::AlreadyExists,
                         format!(
-                            "{} already holds PGN files ({name}): --append adds to them, \
+                            "{} already holds {kind} files ({name}): --append adds to them, \
                              --force overwrites them",
                             dir.display()
                         ),
@@ -333,6 +383,7 @@ impl Files {
         }
         Ok(Files {
             dir: dir.to_owned(),
+            content,
             compression,
             existing,
             capacity: capacity.max(1),
@@ -345,8 +396,8 @@ impl Files {
 
     /// The path of the file of `stem`.
     pub fn path(&self, stem: &str) -> PathBuf {
-        self.dir
-            .join(format!("{stem}{}", self.compression.extension()))
+        let suffix = self.compression.suffix().unwrap_or_default();
+        self.dir.join(format!("{stem}{}{suffix}", self.content))
     }
 
     /// How many files this run has written to.

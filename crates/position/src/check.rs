@@ -5,7 +5,6 @@ use std::{fmt, io, mem};
 
 use tabia_notation::pgn::{
     GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
-    WarningKind as ReaderWarningKind,
 };
 
 use crate::{
@@ -13,8 +12,8 @@ use crate::{
     moves::{MoveError, MoveErrorKind},
     outcome::Termination,
     position::Position,
-    replay::{GameEnd, ReplayError, ReplayErrorKind, StartTags},
-    warning::{Warning, WarningKind},
+    replay::{ReplayError, ReplayErrorKind, ResultWatch, StartTags},
+    warning::Warning,
 };
 
 /// One line being replayed: the mainline, or a variation at some depth.
@@ -63,18 +62,12 @@ struct Line {
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
     tags: StartTags,
-    /// The first `Result` tag, if any.
-    result_tag: Option<String>,
-    marker: Outcome,
-    /// Where the reader found the result missing.
-    missing: Option<Origin>,
-    start: Origin,
+    /// The result read and where the mainline ends.
+    end: ResultWatch,
     /// The open lines: the mainline first, then one per open variation; `lines[..=depth]` are
     /// in use, the rest are kept for their memory.
     lines: Vec<Line>,
     depth: usize,
-    /// Where the last mainline move is.
-    last: Option<Origin>,
     variation_plies: u32,
     /// The warnings of the start position and of the moves, in input order.
     warnings: Vec<Warning>,
@@ -146,12 +139,8 @@ impl Visitor for Checker {
 
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.tags.clear();
-        self.result_tag = None;
-        self.marker = Outcome::Unknown;
-        self.missing = None;
-        self.start = start;
+        self.end.begin(start);
         self.depth = 0;
-        self.last = None;
         self.variation_plies = 0;
         self.warnings.clear();
         self.reader_warnings.clear();
@@ -161,9 +150,7 @@ impl Visitor for Checker {
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         if name == b"Result" {
-            if self.result_tag.is_none() {
-                self.result_tag = Some(value.decode().into_owned());
-            }
+            self.end.result_tag(value);
         } else {
             self.tags.tag(name, value);
         }
@@ -173,7 +160,7 @@ impl Visitor for Checker {
         let start = if self.tags.is_default() {
             Ok((Position::new(), Vec::new()))
         } else {
-            self.tags.start_with_warnings(self.start)
+            self.tags.start_with_warnings(self.end.start())
         };
         let line = self.line();
         line.ply = 0;
@@ -195,7 +182,7 @@ impl Visitor for Checker {
         }
         let depth = self.depth;
         if depth == 0 {
-            self.last = Some(at);
+            self.end.mainline_move(at);
         } else {
             self.variation_plies += 1;
         }
@@ -244,38 +231,27 @@ impl Visitor for Checker {
     }
 
     fn outcome(&mut self, outcome: Outcome) {
-        self.marker = outcome;
+        self.end.outcome(outcome);
     }
 
     fn warning(&mut self, warning: ReaderWarning) {
-        match warning.kind {
-            ReaderWarningKind::MissingResult => self.missing = Some(warning.at),
-            kind => self
-                .reader_warnings
-                .push(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
-        }
+        self.reader_warnings
+            .extend(self.end.reader_warning(warning));
     }
 
     fn end_game(&mut self) -> Result<Checked, ReplayError> {
         if let Some(err) = self.error.take() {
             return Err(err);
         }
-        let end = GameEnd {
-            tag: self.result_tag.as_deref(),
-            marker: self.marker,
-            missing: self.missing,
-            start: self.start,
-            last: self.last,
-        };
         // The board decides a result only when there is one: `*` needs no move generation.
         let (plies, decided) = match self.lines.first() {
-            Some(main) if end.result() != Outcome::Unknown => (main.ply, main.pos.decided()),
+            Some(main) if self.end.needs_board() => (main.ply, main.pos.decided()),
             Some(main) => (main.ply, None),
             None => (0, None),
         };
         let mut warnings = mem::take(&mut self.warnings);
         warnings.append(&mut self.reader_warnings);
-        end.warnings(decided, &mut warnings);
+        self.end.warnings(decided, &mut warnings);
         Ok(Checked {
             plies,
             variation_plies: self.variation_plies,

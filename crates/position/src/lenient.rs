@@ -330,8 +330,23 @@ fn gives(after: &Position) -> Option<Suffix> {
 
 /// The repair of the check mark of `written`, from the position `after` the move: `None` when
 /// the mark (or its absence) is right, and in variants other than standard chess.
+///
+/// On the replay's hot path (a move without a mark that gives no check: most moves) only
+/// whether the side to move is in check is looked at, with no move generation; a move that
+/// checks, or one written with a mark, also has its mate looked for (the legal replies), so
+/// that `+` for a mate and `#` for a check are repaired as well.
 #[inline]
 pub(crate) fn check_mark(after: &Position, written: SanPlus) -> Option<Repair> {
+    if written.suffix.is_none() && !after.is_check() {
+        return None;
+    }
+    marked_or_checking(after, written)
+}
+
+/// [`check_mark`] for a move that checks or is written with a mark.
+#[cold]
+#[inline(never)]
+fn marked_or_checking(after: &Position, written: SanPlus) -> Option<Repair> {
     let gives = gives(after);
     if gives == written.suffix {
         return None;
@@ -367,5 +382,142 @@ pub(crate) fn numbered_before(before: &Position, written: SanPlus) -> String {
         format!("{fullmoves}. {written}")
     } else {
         format!("{fullmoves}... {written}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Position as _, fen::Fen as ShakmatyFen};
+    use tabia_notation::pgn::Game;
+
+    use super::*;
+
+    /// What the check mark of a move must be, from the position after it, by shakmaty's full
+    /// move generation (`is_checkmate`), independently of [`gives`].
+    fn full(after: &Chess) -> Option<Suffix> {
+        if after.is_checkmate() {
+            Some(Suffix::Checkmate)
+        } else if after.is_check() {
+            Some(Suffix::Check)
+        } else {
+            None
+        }
+    }
+
+    /// Asserts that [`check_mark`] repairs exactly the marks that differ from [`full`]'s, for
+    /// the move `m` written with every mark; returns whether the move checks.
+    fn agrees(before: &Chess, m: Move) -> (bool, bool) {
+        let san = san_of(&Position::from(before.clone()), m).san;
+        let after_chess = before.clone().play(m).expect("legal");
+        let truth = full(&after_chess);
+        let after = Position::from(after_chess);
+        for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
+            let written = SanPlus { san, suffix };
+            let want = (truth != suffix).then_some(Repair {
+                slip: Slip::CheckMark { gives: truth },
+                san: SanPlus { san, suffix: truth },
+            });
+            assert_eq!(check_mark(&after, written), want, "{written} in {after}");
+        }
+        (truth.is_some(), truth == Some(Suffix::Checkmate))
+    }
+
+    /// Every move of random games (biased towards checks, so that many end in mate) and of
+    /// the real games of the fixtures, each written with every mark: the quick test agrees
+    /// with the full move generation.
+    #[test]
+    fn quick_check_marks_agree_with_move_generation() {
+        let (mut moves, mut checks, mut mates) = (0usize, 0usize, 0usize);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        for fen in starts {
+            let start: Chess = fen
+                .parse::<ShakmatyFen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("legal");
+            for _ in 0..40 {
+                let mut pos = start.clone();
+                for _ in 0..120 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let checking: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|m| pos.clone().play(*m).is_ok_and(|p| p.is_check()))
+                        .collect();
+                    for m in &legal {
+                        let (check, mate) = agrees(&pos, *m);
+                        moves += 1;
+                        checks += usize::from(check);
+                        mates += usize::from(mate);
+                    }
+                    let m = if !checking.is_empty() && next() % 2 == 0 {
+                        checking[(next() % checking.len() as u64) as usize]
+                    } else {
+                        legal[(next() % legal.len() as u64) as usize]
+                    };
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        for text in [
+            include_str!("../../../fixtures/select/games.pgn"),
+            include_str!("../../../fixtures/book/games.pgn"),
+            include_str!("../../../fixtures/eco/ok/games.tagged.pgn"),
+        ] {
+            let mut bytes = text.as_bytes();
+            while bytes.iter().any(|b| !b.is_ascii_whitespace()) {
+                let (game, n) = Game::prefix(bytes).expect("a fixture game");
+                bytes = &bytes[n..];
+                if game.tag("FEN").is_some() || game.tag("Variant").is_some() {
+                    continue;
+                }
+                let mut pos = Chess::default();
+                for played in &game.mainline.moves {
+                    // The fixtures' illegal games end at their illegal move.
+                    let Ok(m) = crate::convert::san(played.san.san).to_move(&pos) else {
+                        break;
+                    };
+                    let (check, mate) = agrees(&pos, m);
+                    moves += 1;
+                    checks += usize::from(check);
+                    mates += usize::from(mate);
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(moves > 200_000, "{moves} moves");
+        assert!(checks > 10_000, "{checks} checks");
+        assert!(mates > 200, "{mates} mates");
+    }
+
+    /// Variants are not checked for marks: their `#` may mean their own win.
+    #[test]
+    fn variant_marks_are_left_alone() {
+        let mut pos = Position::new_variant(shakmaty::variant::Variant::Atomic);
+        for san in ["e4", "d5", "Qh5", "Nf6"] {
+            pos = pos.after(san).expect("legal");
+        }
+        let (before, after) = (pos.clone(), pos.after("Qxf7").expect("legal"));
+        let m = before.resolve("Qxf7".parse().expect("san")).expect("legal");
+        let san = san_of(&before, m).san;
+        for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
+            assert_eq!(check_mark(&after, SanPlus { san, suffix }), None);
+        }
     }
 }

@@ -5,7 +5,10 @@ use std::fmt;
 
 use shakmaty::Move;
 use tabia_notation::{
-    pgn::{Game, Line, Move as Node, Origin, Outcome, RawTag, WarningKind as PgnWarningKind},
+    pgn::{
+        Game, Line, Move as Node, Origin, Outcome, RawTag, Warning as PgnWarning,
+        WarningKind as PgnWarningKind,
+    },
     san::SanPlus,
 };
 
@@ -589,6 +592,88 @@ impl GameEnd<'_> {
                 Some(self.last.unwrap_or(self.start)),
             ));
         }
+    }
+}
+
+/// What a visitor that replays while the reader reads ([`Checker`](crate::Checker),
+/// [`MainlineReplayer`](crate::MainlineReplayer)) gathers of a game's result, and the game's
+/// end from it: the [`GameEnd`] of the tree path, without the tree.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ResultWatch {
+    /// The first `Result` tag (as [`Game::tag`] gives it).
+    tag: Option<String>,
+    marker: Outcome,
+    /// Where the reader found the result missing.
+    missing: Option<Origin>,
+    start: Origin,
+    /// Where the last mainline move is.
+    last: Option<Origin>,
+}
+
+impl ResultWatch {
+    /// Forgets the last game; the next starts at `start`.
+    pub(crate) fn begin(&mut self, start: Origin) {
+        *self = ResultWatch {
+            start,
+            ..ResultWatch::default()
+        };
+    }
+
+    /// Where the game starts.
+    pub(crate) fn start(&self) -> Origin {
+        self.start
+    }
+
+    /// Reads a `Result` tag (the first counts).
+    pub(crate) fn result_tag(&mut self, value: RawTag<'_>) {
+        if self.tag.is_none() {
+            self.tag = Some(value.decode().into_owned());
+        }
+    }
+
+    /// Notes a move of the mainline, at `at`.
+    #[inline]
+    pub(crate) fn mainline_move(&mut self, at: Origin) {
+        self.last = Some(at);
+    }
+
+    /// Reads the termination marker.
+    pub(crate) fn outcome(&mut self, marker: Outcome) {
+        self.marker = marker;
+    }
+
+    /// Reads a warning of the reader: a missing result is kept for the end of the game; any
+    /// other is given back as the game's warning.
+    pub(crate) fn reader_warning(&mut self, warning: PgnWarning) -> Option<Warning> {
+        match warning.kind {
+            PgnWarningKind::MissingResult => {
+                self.missing = Some(warning.at);
+                None
+            }
+            kind => Some(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
+        }
+    }
+
+    fn end(&self) -> GameEnd<'_> {
+        GameEnd {
+            tag: self.tag.as_deref(),
+            marker: self.marker,
+            missing: self.missing,
+            start: self.start,
+            last: self.last,
+        }
+    }
+
+    /// Whether the board can contradict the result: only when there is one (`*` needs no
+    /// move generation at the end of the game).
+    pub(crate) fn needs_board(&self) -> bool {
+        self.end().result() != Outcome::Unknown
+    }
+
+    /// The warnings of the game's end (see [`GameEnd::warnings`]), from `termination`, how
+    /// the final position ends the game (looked for when [`ResultWatch::needs_board`]).
+    pub(crate) fn warnings(&self, termination: Option<Termination>, warnings: &mut Vec<Warning>) {
+        self.end().warnings(termination, warnings);
     }
 }
 

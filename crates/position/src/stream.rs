@@ -3,15 +3,14 @@
 use shakmaty::Move;
 use tabia_notation::pgn::{
     Origin, Outcome, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning,
-    WarningKind as ReaderWarningKind,
 };
 
 use crate::{
     lenient,
     outcome::History,
     position::Position,
-    replay::{GameEnd, ReplayError, ReplayErrorKind, Replayed, StartTags},
-    warning::{Warning, WarningKind},
+    replay::{ReplayError, ReplayErrorKind, Replayed, ResultWatch, StartTags},
+    warning::Warning,
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
@@ -42,17 +41,13 @@ use crate::{
 pub struct MainlineReplayer<F> {
     f: F,
     tags: StartTags,
-    start: Origin,
+    end: ResultWatch,
     begin: Position,
     pos: Position,
     ply: u32,
     error: Option<ReplayError>,
     outcome: bool,
     warnings: Vec<Warning>,
-    result_tag: Option<String>,
-    marker: Outcome,
-    missing: Option<Origin>,
-    last: Option<Origin>,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
@@ -61,17 +56,13 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
         MainlineReplayer {
             f,
             tags: StartTags::default(),
-            start: Origin::default(),
+            end: ResultWatch::default(),
             begin: Position::new(),
             pos: Position::new(),
             ply: 0,
             error: None,
             outcome: false,
             warnings: Vec::new(),
-            result_tag: None,
-            marker: Outcome::Unknown,
-            missing: None,
-            last: None,
         }
     }
 
@@ -89,20 +80,16 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
 
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.tags.clear();
-        self.start = start;
+        self.end.begin(start);
         self.ply = 0;
         self.error = None;
         self.warnings.clear();
-        self.result_tag = None;
-        self.marker = Outcome::Unknown;
-        self.missing = None;
-        self.last = None;
         Skip(false)
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         if name == b"Result" {
-            self.result_tag = Some(value.decode().into_owned());
+            self.end.result_tag(value);
         } else {
             self.tags.tag(name, value);
         }
@@ -112,7 +99,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
         if self.tags.is_default() {
             self.begin = Position::new();
         } else {
-            match self.tags.start_with_warnings(self.start) {
+            match self.tags.start_with_warnings(self.end.start()) {
                 Ok((pos, warnings)) => {
                     self.begin = pos;
                     self.warnings = warnings;
@@ -132,7 +119,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             return;
         }
         self.ply += 1;
-        self.last = Some(at);
+        self.end.mainline_move(at);
         let resolved = match san.san {
             tabia_notation::san::San::Null => {
                 if self.pos.play_null() {
@@ -171,37 +158,25 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
     }
 
     fn outcome(&mut self, outcome: Outcome) {
-        self.marker = outcome;
+        self.end.outcome(outcome);
     }
 
     fn warning(&mut self, warning: ReaderWarning) {
-        match warning.kind {
-            ReaderWarningKind::MissingResult => self.missing = Some(warning.at),
-            kind => self
-                .warnings
-                .push(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
-        }
+        self.warnings.extend(self.end.reader_warning(warning));
     }
 
     fn end_game(&mut self) -> Result<Replayed, ReplayError> {
         if let Some(err) = self.error.take() {
             return Err(err);
         }
-        let end = GameEnd {
-            tag: self.result_tag.as_deref(),
-            marker: self.marker,
-            missing: self.missing,
-            start: self.start,
-            last: self.last,
-        };
         // Mate and stalemate are looked for only when a result could contradict them.
-        let termination = if self.outcome || end.result() != Outcome::Unknown {
+        let termination = if self.outcome || self.end.needs_board() {
             self.pos.termination(&History::new())
         } else {
             None
         };
         let mut warnings = std::mem::take(&mut self.warnings);
-        end.warnings(termination, &mut warnings);
+        self.end.warnings(termination, &mut warnings);
         Ok(Replayed {
             start: self.begin.clone(),
             end: self.pos.clone(),
@@ -227,6 +202,39 @@ mod tests {
 
     use super::*;
     use crate::Termination;
+
+    /// The result against the board, as the checker and the tree path see it: the first
+    /// `Result` tag counts, a missing result is read from it, a mate decides.
+    #[test]
+    fn result_warnings_as_the_checker_gives_them() {
+        for text in [
+            "[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+            "[Result \"0-1\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n",
+            "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4#\n",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n",
+            "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n1-0\n",
+            "1. e4 e5 *\n",
+        ] {
+            let mut replayer = MainlineReplayer::new(|_: &Position, _, _| {});
+            let ours = Reader::new(text.as_bytes())
+                .read_game(&mut replayer)
+                .expect("read")
+                .expect("a game")
+                .expect("legal")
+                .warnings;
+            let checked = crate::check_reader(text.as_bytes())
+                .next()
+                .expect("a game")
+                .expect("read")
+                .expect("legal")
+                .warnings;
+            assert_eq!(ours, checked, "{text}");
+            let tree = crate::check_game(&text.parse().expect("a game"))
+                .expect("legal")
+                .warnings;
+            assert_eq!(ours, tree, "{text}");
+        }
+    }
 
     #[test]
     fn outcome_only_when_asked() {

@@ -18,13 +18,15 @@ use tabia_collect::{Best, DedupBy, Digest, Digester, Form, Location, Seen, annot
 use tabia_notation::pgn::RawGame;
 
 use crate::{
-    check::read_game,
+    check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
     frames::{self, Frames},
     input::{Source, raw_games},
     output,
     parallel::Sink,
+    record,
+    report::Diagnostic,
     session::Session,
 };
 
@@ -42,7 +44,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pub(crate) duplicates: Option<PathBuf>,
     /// What makes games duplicates: `moves` (same start position and mainline moves) or
-    /// `position` (same final position and number of plies, as pgn-extract -D).
+    /// `position` (same final position and number of plies; pgn-extract -D also compares the
+    /// positions on the way, so it keeps transpositions apart).
     #[arg(long, value_enum, default_value = "moves")]
     pub(crate) by: By,
     /// Duplicates are games with the same position after N plies (overrides --by).
@@ -52,6 +55,11 @@ pub(crate) struct Args {
     /// tags; written at the first copy's place; reads the inputs twice, so files only).
     #[arg(long, value_enum, default_value = "first")]
     pub(crate) keep: Keep,
+    /// One JSON object per game (NDJSON), as `tabia pgn --json` writes it in the output form;
+    /// the duplicates (`--duplicates`) carry `duplicate_of` (`FILE#N`); a bad game gets an
+    /// `error` object in the output.
+    #[arg(long)]
+    pub(crate) json: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
     #[command(flatten)]
@@ -128,6 +136,7 @@ impl Header {
 /// The ordered stage: the set of digests, the outputs and the counts.
 struct Stage {
     form: Form,
+    json: bool,
     names: Vec<String>,
     out: Box<dyn Write>,
     duplicates: Option<Box<dyn Write>>,
@@ -143,6 +152,9 @@ struct Stage {
 impl Stage {
     /// `--keep first`: the first copy goes to the output, the others to `--duplicates`.
     fn first(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
+        if header.is_empty() {
+            return self.out.write_all(body);
+        }
         let h = Header::decode(header)?;
         match self.seen.first(h.digest, h.at) {
             None => {
@@ -158,6 +170,9 @@ impl Stage {
 
     /// `--keep most-annotated`, first pass: find each group's best copy and keep its text.
     fn rank(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
+        if header.is_empty() {
+            return Ok(());
+        }
         let h = Header::decode(header)?;
         let is_first = self.best.get(h.digest).is_none();
         if self.best.offer(h.digest, h.at, h.score) && !is_first {
@@ -168,6 +183,9 @@ impl Stage {
 
     /// `--keep most-annotated`, second pass: the best copy at the first one's place.
     fn most_annotated(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
+        if header.is_empty() {
+            return self.out.write_all(body);
+        }
         let h = Header::decode(header)?;
         let Some((first, best)) = self.best.get(h.digest) else {
             return Err(io::Error::other("an input changed between the two passes"));
@@ -201,9 +219,13 @@ impl Stage {
             .names
             .get(usize::from(of.input))
             .map_or("?", String::as_str);
-        let tag = self
-            .form
-            .tag_text("DuplicateOf", &format!("{name}#{}", of.game));
+        let value = format!("{name}#{}", of.game);
+        let tag = if self.json {
+            let value = serde_json::to_string(&value).map_err(io::Error::other)?;
+            format!(",\"duplicate_of\":{value}")
+        } else {
+            self.form.tag_text("DuplicateOf", &value)
+        };
         let mut from = 0;
         for &mark in &h.marks {
             let mark = mark.min(body.len());
@@ -242,8 +264,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         None => Box::new(output::stdout()),
     };
     let duplicates = args.duplicates.as_ref().map(create).transpose()?;
+    let json = args.json;
     let stage = RefCell::new(Stage {
         form: form.clone(),
+        json,
         names: Vec::new(),
         out,
         duplicates,
@@ -266,7 +290,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             };
             let name = input.name.clone();
             session.pipeline(input, raw_games, |sink, number, raw| {
-                game(&name, index, by, &form, sink, number, raw, true);
+                game(&name, index, by, &form, json, sink, number, raw, true);
             })?;
         }
         session.finish()?;
@@ -289,7 +313,17 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, index, by, &form, sink, number, raw, most_annotated);
+            game(
+                &name,
+                index,
+                by,
+                &form,
+                json,
+                sink,
+                number,
+                raw,
+                most_annotated,
+            );
         })?;
         let mut stage = stage.borrow_mut();
         session.add(kept, std::mem::take(&mut stage.kept));
@@ -311,24 +345,43 @@ fn game(
     index: usize,
     by: DedupBy,
     form: &Form,
+    json: bool,
     sink: &mut Sink,
     number: u64,
     raw: &RawGame,
     score: bool,
 ) {
     let mut digester = Digester::new(by);
-    let Some((game, replayed)) = read_game(name, number, raw, sink, |ply| digester.ply(ply)) else {
-        return;
+    let ReadGame {
+        game,
+        replayed,
+        warnings,
+    } = match read_game(name, number, raw, sink, |ply| digester.ply(ply)) {
+        Ok(read) => read,
+        Err(diagnostic) => {
+            if json {
+                error_line(sink, &diagnostic);
+            }
+            return;
+        }
     };
     let digest = digester.finish(&replayed);
     let score = if score { annotations(&game) } else { 0 };
     let mut body = Vec::new();
     let mut marks = Vec::new();
-    if let Err(err) = form.write_marked(game, &mut body, &mut marks) {
-        sink.error(&crate::check::at(
-            crate::report::Diagnostic::new(name, err.to_string()).game(number),
-            err.origin(),
-        ));
+    let written = if json {
+        record::game_lines::<()>(
+            &mut body, &mut marks, name, number, game, form, &warnings, None,
+        )
+    } else {
+        form.write_marked(game, &mut body, &mut marks)
+    };
+    if let Err(err) = written {
+        let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
+        sink.error(&diagnostic);
+        if json {
+            error_line(sink, &diagnostic);
+        }
         return;
     }
     let header = Header {
@@ -341,4 +394,11 @@ fn game(
         marks,
     };
     frames::push(&mut sink.out, &header.encode(), &body);
+}
+
+/// The `--json` line of a bad game, as a frame with no header (written as it is).
+fn error_line(sink: &mut Sink, diagnostic: &Diagnostic) {
+    let mut line = Vec::new();
+    output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
+    frames::push(&mut sink.out, &[], &line);
 }

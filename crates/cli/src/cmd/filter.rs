@@ -17,6 +17,7 @@ use std::{
 
 use anyhow::Context as _;
 use serde::Serialize;
+use tabia_collect::Form;
 use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
 use tabia_position::shakmaty::Color;
 use tabia_select::{
@@ -27,9 +28,11 @@ use tabia_select::{
 
 use crate::{
     cli::{RunArgs, Status},
+    form::FormArgs,
     input::Source,
     output,
     parallel::{Counter, Sink, Weigh},
+    record,
     report::Diagnostic,
     session::Session,
 };
@@ -171,7 +174,8 @@ pub(crate) struct Args {
     /// tag.
     #[arg(long, conflicts_with = "invert", help_heading = "Output")]
     mark: bool,
-    /// One JSON object per game (NDJSON): as `tabia pgn --json`, plus a `match` object.
+    /// One JSON object per game (NDJSON): as `tabia pgn --json` (in the output form), plus a
+    /// `match` object.
     #[arg(long, help_heading = "Output")]
     json: bool,
     /// Write the games to FILE instead of standard output.
@@ -179,6 +183,8 @@ pub(crate) struct Args {
     output: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    form: FormArgs,
 }
 
 fn parse_side(text: &str) -> Result<Color, String> {
@@ -270,6 +276,7 @@ impl Args {
 struct Context<'a> {
     name: &'a str,
     args: &'a Args,
+    form: &'a Form,
     query: &'a Query,
     matched: Counter,
 }
@@ -277,6 +284,7 @@ struct Context<'a> {
 /// Runs `tabia filter`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let query = args.query();
+    let form = args.form.form()?;
     let progress = !args.run.quiet && io::stderr().is_terminal();
     let mut session = match &args.output {
         Some(path) => {
@@ -305,6 +313,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let ctx = Context {
             name: &name,
             args,
+            form: &form,
             query: &query,
             matched,
         };
@@ -379,14 +388,27 @@ fn selected(
         mark(&mut game, ctx.query, hit);
     }
     sink.bump(ctx.matched);
-    if json {
-        output::json_line(
+    let written = if json {
+        let hit = hit.as_ref().map(|hit| MatchRecord::new(ctx.query, hit));
+        record::game_lines(
             &mut sink.out,
-            &Record::new(ctx.name, number, &game, ctx.query, hit.as_ref()),
-        );
-    } else {
+            &mut Vec::new(),
+            ctx.name,
+            number,
+            game,
+            ctx.form,
+            &[],
+            hit.as_ref(),
+        )
+    } else if ctx.form.is_export() {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
+        Ok(1)
+    } else {
+        ctx.form.write(game, &mut sink.out)
+    };
+    if let Err(err) = written {
+        sink.reject(&crate::cmd::pgn::form_error(ctx.name, number, &err), json);
     }
 }
 
@@ -497,47 +519,13 @@ struct MatchRecord {
     variation: bool,
 }
 
-/// One `--json` line: the `tabia pgn --json` object and `match`.
-#[derive(Debug, Serialize)]
-struct Record<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
-    tags: &'a [(String, String)],
-    moves: Vec<String>,
-    result: &'static str,
-    pgn: String,
-    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
-    hit: Option<MatchRecord>,
-}
-
-impl<'a> Record<'a> {
-    fn new(
-        file: &'a str,
-        number: u64,
-        game: &'a Game,
-        query: &Query,
-        hit: Option<&Hit>,
-    ) -> Record<'a> {
-        Record {
-            file,
-            game: number,
-            line: game.start.line,
-            tags: &game.tags,
-            moves: game
-                .mainline
-                .moves
-                .iter()
-                .map(|m| m.san.to_string())
-                .collect(),
-            result: game.result.as_str(),
-            pgn: game.to_string(),
-            hit: hit.map(|hit| MatchRecord {
-                criterion: query.criteria()[hit.criterion].to_string(),
-                ply: hit.ply,
-                fen: hit.fen.clone(),
-                variation: !hit.path.is_empty(),
-            }),
+impl MatchRecord {
+    fn new(query: &Query, hit: &Hit) -> MatchRecord {
+        MatchRecord {
+            criterion: query.criteria()[hit.criterion].to_string(),
+            ply: hit.ply,
+            fen: hit.fen.clone(),
+            variation: !hit.path.is_empty(),
         }
     }
 }

@@ -9,6 +9,7 @@ pub(crate) mod filter;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
+pub(crate) mod stats;
 pub(crate) mod table;
 pub(crate) mod tree;
 pub(crate) mod validate;
@@ -30,5 +31,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Tree(args) => tree::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Filter(args) => filter::run(&args),
+        Command::Stats(args) => stats::run(&args),
     }
 }

@@ -12,17 +12,16 @@
 
 use std::{io::Write as _, mem, path::PathBuf};
 
-use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, Move, RawGame};
+use tabia_notation::pgn::{Game, RawGame};
 use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::{Source, raw_games},
-    output::{self, JsonEval},
     parallel::{Sink, Weigh},
+    record,
     report::Diagnostic,
     session::Session,
 };
@@ -37,8 +36,9 @@ pub(crate) struct Args {
     /// standard error and end with the summary.
     #[arg(long)]
     pub(crate) check: bool,
-    /// One JSON object per game (NDJSON): tags, mainline moves, result and the game in export
-    /// format; a bad game gets an `error` object.
+    /// One JSON object per game (NDJSON): tags, mainline moves, result and the game in the
+    /// output form (moves in its notation, without what it strips, with what it adds); a bad
+    /// game gets an `error` object.
     #[arg(long, conflicts_with = "check")]
     pub(crate) json: bool,
     /// Treat warnings as errors: a game with a warning is reported as bad and not written.
@@ -168,7 +168,9 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
         return;
     }
     if args.json {
-        output::json_line(&mut sink.out, &Record::new(name, number, &game, &warnings));
+        if let Err(err) = record::game_json(&mut sink.out, name, number, game, form, &warnings) {
+            sink.reject(&form_error(name, number, &err), true);
+        }
     } else if args.check {
     } else if form.is_export() {
         // Writing to a Vec cannot fail.
@@ -192,51 +194,6 @@ fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> boo
         sink.warning(warning);
     }
     true
-}
-
-/// One `--json` line (README, "JSON output").
-#[derive(Debug, Serialize)]
-struct Record<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
-    tags: &'a [(String, String)],
-    moves: Vec<String>,
-    clocks: Vec<Option<u64>>,
-    emts: Vec<Option<u64>>,
-    evals: Vec<Option<JsonEval>>,
-    result: &'static str,
-    pgn: String,
-    #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
-    warnings: &'a [Diagnostic],
-}
-
-impl<'a> Record<'a> {
-    fn new(file: &'a str, number: u64, game: &'a Game, warnings: &'a [Diagnostic]) -> Record<'a> {
-        Record {
-            file,
-            game: number,
-            line: game.start.line,
-            tags: &game.tags,
-            moves: game
-                .mainline
-                .moves
-                .iter()
-                .map(|m| m.san.to_string())
-                .collect(),
-            clocks: game.mainline.moves.iter().map(Move::clock).collect(),
-            emts: game.mainline.moves.iter().map(Move::emt).collect(),
-            evals: game
-                .mainline
-                .moves
-                .iter()
-                .map(|m| m.eval().map(JsonEval::from))
-                .collect(),
-            result: game.result.as_str(),
-            pgn: game.to_string(),
-            warnings,
-        }
-    }
 }
 
 /// A game that could not be written in the output form (only a game whose moves are not

@@ -14,12 +14,15 @@ use tabia_collect::{
 use tabia_notation::pgn::RawGame;
 
 use crate::{
-    check::read_game,
+    check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
     frames::{self, Frames},
     input::{Source, raw_games},
+    output,
     parallel::Sink,
+    record,
+    report::Diagnostic,
     session::Session,
 };
 
@@ -55,6 +58,11 @@ pub(crate) struct Args {
     /// Do not write games in error to DIR/errors.pgn (they are still reported).
     #[arg(long)]
     pub(crate) drop_errors: bool,
+    /// Write NDJSON files (`KEY.ndjson`): one JSON object per game, as `tabia pgn --json`
+    /// writes it in the output form; games in error get an `error` object in
+    /// `errors.ndjson`.
+    #[arg(long)]
+    pub(crate) json: bool,
     /// At most N files open at once (the least recently written is closed, and reopened to
     /// append when needed).
     #[arg(long, value_name = "N", default_value_t = 128)]
@@ -88,6 +96,7 @@ struct Stage {
     files: Files,
     per_file: Option<u64>,
     drop_errors: bool,
+    json: bool,
     written: u64,
 }
 
@@ -101,6 +110,9 @@ impl Stage {
                 return Ok(());
             }
             self.files.write("errors", body)?;
+            if self.json {
+                return Ok(());
+            }
             if !body.ends_with(b"\n") {
                 self.files.write("errors", b"\n")?;
             }
@@ -131,11 +143,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     } else {
         Existing::Refuse
     };
-    let files = Files::new(&args.output, compression, existing, args.max_open)?;
+    let files = if args.json {
+        Files::ndjson(&args.output, compression, existing, args.max_open)?
+    } else {
+        Files::new(&args.output, compression, existing, args.max_open)?
+    };
     let stage = RefCell::new(Stage {
         files,
         per_file: args.games.map(NonZeroU64::get),
         drop_errors: args.drop_errors,
+        json: args.json,
         written: 0,
     });
     let table = args.eco_by_position.then(Table::embedded);
@@ -148,7 +165,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         session.pipeline(input, raw_games, |sink, number, raw| {
-            game(&name, args.by.as_ref(), table, &form, sink, number, raw);
+            game(&name, args, table, &form, sink, number, raw);
         })?;
         session.add(written, std::mem::take(&mut stage.borrow_mut().written));
     }
@@ -162,17 +179,27 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 /// One game: parse, check, key, write in the output form, as one frame.
 fn game(
     name: &str,
-    by: Option<&SplitBy>,
+    args: &Args,
     table: Option<&Table>,
     form: &Form,
     sink: &mut Sink,
     number: u64,
     raw: &RawGame,
 ) {
-    let Some((game, _)) = read_game(name, number, raw, sink, |_| {}) else {
-        frames::push(&mut sink.out, &[BAD], &raw.bytes);
-        return;
+    let bad = |sink: &mut Sink, diagnostic: &Diagnostic| {
+        if args.json {
+            let mut line = Vec::new();
+            output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
+            frames::push(&mut sink.out, &[BAD], &line);
+        } else {
+            frames::push(&mut sink.out, &[BAD], &raw.bytes);
+        }
     };
+    let ReadGame { game, warnings, .. } = match read_game(name, number, raw, sink, |_| {}) {
+        Ok(read) => read,
+        Err(diagnostic) => return bad(sink, &diagnostic),
+    };
+    let by = args.by.as_ref();
     let key = by.and_then(|by| by.key(&game, table));
     let mut header = vec![if key.is_some() || by.is_none() {
         GOOD
@@ -181,13 +208,15 @@ fn game(
     }];
     header.extend_from_slice(key.unwrap_or_default().as_bytes());
     let mut body = Vec::new();
-    if let Err(err) = form.write(game, &mut body) {
-        sink.error(&crate::check::at(
-            crate::report::Diagnostic::new(name, err.to_string()).game(number),
-            err.origin(),
-        ));
-        frames::push(&mut sink.out, &[BAD], &raw.bytes);
-        return;
+    let written = if args.json {
+        record::game_json(&mut body, name, number, game, form, &warnings)
+    } else {
+        form.write(game, &mut body)
+    };
+    if let Err(err) = written {
+        let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
+        sink.error(&diagnostic);
+        return bad(sink, &diagnostic);
     }
     frames::push(&mut sink.out, &header, &body);
 }

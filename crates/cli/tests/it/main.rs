@@ -16,6 +16,7 @@ mod pgn;
 mod schema;
 mod show;
 mod split;
+mod stats;
 mod streaming;
 mod support;
 mod table;

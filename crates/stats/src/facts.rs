@@ -1,0 +1,322 @@
+//! What the statistics keep of one game while it is read: the facts, gathered from the
+//! reader's events, added to a [`Stats`](crate::Stats) only once the game was read whole.
+
+use tabia_notation::pgn::{Origin, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor, Warning};
+
+use crate::{
+    hash::name_hash,
+    tags::{Speed, date, rating},
+};
+
+/// The facts of one game that [`Stats`](crate::Stats) counts, gathered event by event.
+///
+/// [`GameFacts`] is a [`Visitor`] of tabia-notation's reader (variations are skipped unread:
+/// only their presence is counted), and its event methods ([`GameFacts::tag`],
+/// [`GameFacts::mainline_move`], …) can be driven by any other reader. Call
+/// [`GameFacts::clear`] before each game (the visitor does it in `begin_game`); nothing is
+/// allocated per game once the buffers for the event, variant and ECO values have grown.
+///
+/// ```
+/// use tabia_notation::pgn::{Outcome, Reader};
+/// use tabia_stats::{GameFacts, Speed, Stats};
+///
+/// let pgn = b"[White \"A\"]\n[TimeControl \"300+0\"]\n\n1. e4 { [%clk 0:05:00] } e5 (1... c5) 1-0\n";
+/// let mut facts = GameFacts::default();
+/// Reader::new(&pgn[..]).read_game(&mut facts)?;
+/// assert_eq!(facts.plies(), 2);
+/// assert_eq!(facts.outcome(), Outcome::WhiteWins);
+/// assert_eq!(facts.speed(), Speed::Blitz);
+/// assert!(facts.has_clocks() && facts.has_variations() && !facts.has_evals());
+///
+/// let mut stats = Stats::default();
+/// stats.add(&facts, pgn.len() as u64);
+/// assert_eq!(stats.games(), 1);
+/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct GameFacts {
+    /// Where the game starts (its first byte).
+    pub(crate) start: u64,
+    pub(crate) plies: u32,
+    pub(crate) outcome: Outcome,
+    pub(crate) comments: bool,
+    pub(crate) variations: bool,
+    pub(crate) clocks: bool,
+    pub(crate) evals: bool,
+    pub(crate) white: Option<u64>,
+    pub(crate) black: Option<u64>,
+    pub(crate) white_elo: Option<u32>,
+    pub(crate) black_elo: Option<u32>,
+    pub(crate) date: Option<[u8; 10]>,
+    pub(crate) utc_date: Option<[u8; 10]>,
+    pub(crate) speed: Speed,
+    /// `Some` once a `Variant` tag was seen (its raw value in `variant`).
+    pub(crate) has_variant: bool,
+    pub(crate) variant: Vec<u8>,
+    pub(crate) has_event: bool,
+    pub(crate) event: Vec<u8>,
+    pub(crate) has_eco: bool,
+    pub(crate) eco: Vec<u8>,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl GameFacts {
+    /// Forgets the last game (keeps the buffers).
+    pub fn clear(&mut self) {
+        self.plies = 0;
+        self.outcome = Outcome::Unknown;
+        self.comments = false;
+        self.variations = false;
+        self.clocks = false;
+        self.evals = false;
+        self.white = None;
+        self.black = None;
+        self.white_elo = None;
+        self.black_elo = None;
+        self.date = None;
+        self.utc_date = None;
+        self.speed = Speed::Unknown;
+        self.has_variant = false;
+        self.has_event = false;
+        self.has_eco = false;
+        self.warnings.clear();
+    }
+
+    /// A tag pair; `value` is the raw value between the quotes (escapes still in). Only the
+    /// tags the statistics use are looked at: `Event`, `Date` (`UTCDate` when `Date` is
+    /// unknown), `White`, `Black`, `WhiteElo`, `BlackElo`, `TimeControl`, `Variant`, `ECO`.
+    /// Values `?` and empty are "unknown" for `Event`, `White`, `Black` and `ECO`.
+    #[inline]
+    pub fn tag(&mut self, name: &[u8], value: &[u8]) {
+        let known = !value.is_empty() && value != b"?";
+        match name {
+            b"Event" if known => {
+                self.has_event = true;
+                self.event.clear();
+                self.event.extend_from_slice(value);
+            }
+            b"Date" => self.date = date(value),
+            b"UTCDate" => self.utc_date = date(value),
+            b"White" if known => self.white = Some(name_hash(value)),
+            b"Black" if known => self.black = Some(name_hash(value)),
+            b"WhiteElo" => self.white_elo = rating(value),
+            b"BlackElo" => self.black_elo = rating(value),
+            b"TimeControl" => self.speed = Speed::from_time_control(value),
+            b"Variant" if !value.is_empty() => {
+                self.has_variant = true;
+                self.variant.clear();
+                self.variant.extend_from_slice(value);
+            }
+            b"ECO" if known => {
+                self.has_eco = true;
+                self.eco.clear();
+                self.eco.extend_from_slice(value);
+            }
+            _ => {}
+        }
+    }
+
+    /// A move of the mainline (a ply).
+    #[inline]
+    pub fn mainline_move(&mut self) {
+        self.plies += 1;
+    }
+
+    /// A variation (its moves are not counted).
+    #[inline]
+    pub fn variation(&mut self) {
+        self.variations = true;
+    }
+
+    /// A comment, its text without the delimiters: a game has clocks when a comment holds
+    /// `[%clk`, evaluations when one holds `[%eval`. (As a visitor, `GameFacts` skips
+    /// variations unread, so the comments inside them are not seen.)
+    #[inline]
+    pub fn comment(&mut self, text: &[u8]) {
+        self.comments = true;
+        if self.clocks && self.evals {
+            return;
+        }
+        let mut from = 0;
+        while let Some(at) = find_percent(&text[from..]).map(|i| from + i) {
+            from = at + 1;
+            if at == 0 || text[at - 1] != b'[' {
+                continue;
+            }
+            let command = &text[at + 1..];
+            if command.starts_with(b"clk") {
+                self.clocks = true;
+            } else if command.starts_with(b"eval") {
+                self.evals = true;
+            }
+        }
+    }
+
+    /// The game termination marker.
+    #[inline]
+    pub fn set_outcome(&mut self, outcome: Outcome) {
+        self.outcome = outcome;
+    }
+
+    /// Something the reader repaired in this game.
+    pub fn warning(&mut self, warning: Warning) {
+        self.warnings.push(warning);
+    }
+
+    /// Mainline plies.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// The result (the termination marker).
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    /// The speed of the game, from its `TimeControl` tag.
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// Whether the game has a comment.
+    pub fn has_comments(&self) -> bool {
+        self.comments
+    }
+
+    /// Whether the game has a variation.
+    pub fn has_variations(&self) -> bool {
+        self.variations
+    }
+
+    /// Whether a comment holds a clock (`[%clk …]`).
+    pub fn has_clocks(&self) -> bool {
+        self.clocks
+    }
+
+    /// Whether a comment holds an evaluation (`[%eval …]`).
+    pub fn has_evals(&self) -> bool {
+        self.evals
+    }
+
+    /// What the reader repaired in this game.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+}
+
+/// The first `%` of `text`: eight bytes at a time (comments are short, and most hold one
+/// command: a call into `memchr` costs more than the scan).
+#[inline]
+fn find_percent(text: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = text.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'%'));
+        // A zero byte of `x` is a `%` of the chunk; the lowest flagged byte is the first one.
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'%')
+        .map(|i| offset + i)
+}
+
+impl Visitor for GameFacts {
+    type Output = ();
+
+    #[inline]
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.clear();
+        self.start = start.offset;
+        Skip(false)
+    }
+
+    #[inline]
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        GameFacts::tag(self, name, value.as_bytes());
+    }
+
+    #[inline]
+    fn san(&mut self, _san: SanPlus, _at: Origin) {
+        self.mainline_move();
+    }
+
+    #[inline]
+    fn comment(&mut self, comment: RawComment<'_>) {
+        GameFacts::comment(self, comment.as_bytes());
+    }
+
+    #[inline]
+    fn begin_variation(&mut self) -> Skip {
+        self.variation();
+        // Only the mainline's plies are counted: the variation is skipped unread.
+        Skip(true)
+    }
+
+    #[inline]
+    fn outcome(&mut self, outcome: Outcome) {
+        self.set_outcome(outcome);
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        GameFacts::warning(self, warning);
+    }
+
+    #[inline]
+    fn end_game(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_is_found_first_wherever_it_is() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut text = vec![b'a'; len];
+                if at < len {
+                    text[at] = b'%';
+                    if at + 3 < len {
+                        text[at + 3] = b'%';
+                    }
+                }
+                let expected = text.iter().position(|&b| b == b'%');
+                assert_eq!(find_percent(&text), expected, "{len} {at}");
+            }
+        }
+        // Bytes next to `%` (0x25) that the zero-byte trick must not confuse: 0x24, 0x26, 0xa5.
+        assert_eq!(find_percent(b"$&\xa5$&\xa5$&%"), Some(8));
+    }
+
+    #[test]
+    fn clocks_and_evals_anywhere_in_a_comment() {
+        for (text, clocks, evals) in [
+            (&b" [%clk 0:03:00] "[..], true, false),
+            (b"[%eval 0.3] [%clk 0:03:00]", true, true),
+            (b"good move 100% [%eval #3]", false, true),
+            (b"%clk without a bracket", false, false),
+            (
+                b"a long comment before the clock, then [%clk 1:00:00]",
+                true,
+                false,
+            ),
+        ] {
+            let mut facts = GameFacts::default();
+            facts.comment(text);
+            assert_eq!(
+                (facts.clocks, facts.evals, facts.comments),
+                (clocks, evals, true)
+            );
+        }
+    }
+}
