@@ -147,15 +147,6 @@ impl RawGame {
     }
 }
 
-/// The visitor of the splitter: keeps nothing.
-struct Split;
-
-impl Visitor for Split {
-    type Output = ();
-
-    fn end_game(&mut self) {}
-}
-
 /// What stops reading a game.
 enum Stop {
     Io(io::Error),
@@ -325,12 +316,11 @@ impl<R: Read> Reader<R> {
             };
             self.capture = Some(Vec::new());
             self.capture_from = self.pos;
-            // The game ends where the reader would end it: parsing it (without keeping
-            // anything) is faster than a lenient scan, and agrees with `read_game` by design.
-            match self.game_at(start, &mut Split) {
-                Ok(()) | Err(Stop::Syntax(..)) => {}
-                Err(Stop::Io(err)) => return Err(err),
-            }
+            // The game ends where the reader's skip path ends it, which is where reading it
+            // ends it (the reader's tests hold the two together on every fixture and on
+            // hostile input); the skip looks at the movetext at `memchr` speed.
+            self.skip_tags()?;
+            self.skip_movetext(false)?;
             let mut bytes = self.capture.take().unwrap_or_default();
             bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
             Ok(Some(RawGame { bytes, start }))
@@ -1181,6 +1171,127 @@ impl<R: Read> Reader<R> {
     /// that closes the variation just opened (consumed; returns `true`), stopping without it
     /// at a result, a `[` or the end of the input.
     fn skip_movetext(&mut self, variation: bool) -> io::Result<bool> {
+        if !variation {
+            self.skip_to_game_end()?;
+            return Ok(false);
+        }
+        self.skip_tokens(variation)
+    }
+
+    /// [`Reader::skip_movetext`] to the end of the game, at `memchr` speed: the movetext is not
+    /// cut into tokens, only searched for the bytes that can change where the game ends (`{`,
+    /// `;`, `%`, `[`, and the `-` or `*` that a result has). The cursor always rests on a token
+    /// boundary, so that a result is recognised exactly as the token-by-token skip
+    /// ([`Reader::skip_tokens`]) recognises it; parentheses do not matter here.
+    fn skip_to_game_end(&mut self) -> io::Result<()> {
+        loop {
+            self.fill()?;
+            let to = self.chunk_end();
+            let data = &self.buf[self.pos..to];
+            if data.is_empty() {
+                // The input ended, or only the `\r` of a `\r\n` cut by the buffer is left.
+                if self.eof && self.pos >= self.end {
+                    return Ok(());
+                }
+                self.refill()?;
+                continue;
+            }
+            let Some(i) = find_movetext_stop(data) else {
+                // Nothing here: move on to the last token boundary, keeping a token cut by
+                // the end of the buffer for after the refill.
+                let keep = data
+                    .iter()
+                    .rposition(|&b| is_token_end(b))
+                    .map_or(0, |k| k + 1);
+                if keep == 0 && !self.eof {
+                    // A token as long as everything buffered: no result (as in
+                    // `skip_tokens`); skip all of it.
+                    return self.skip_tokens(false).map(|_| ());
+                }
+                let at = if self.eof { to } else { self.pos + keep };
+                self.count_lines(self.pos, at);
+                self.pos = at;
+                if self.eof && self.pos >= self.end {
+                    return Ok(());
+                }
+                self.refill()?;
+                continue;
+            };
+            let at = self.pos + i;
+            match self.buf[at] {
+                b'{' => {
+                    self.count_lines(self.pos, at);
+                    self.pos = at;
+                    self.skip_brace_comment()?;
+                }
+                b';' => {
+                    self.count_lines(self.pos, at);
+                    self.pos = at;
+                    self.skip_line()?;
+                }
+                b'%' => {
+                    self.count_lines(self.pos, at);
+                    self.pos = at;
+                    if self.at_line_start() {
+                        self.skip_line()?;
+                    } else {
+                        self.pos = at + 1;
+                        self.pass_token()?;
+                    }
+                }
+                b'[' => {
+                    self.count_lines(self.pos, at);
+                    self.pos = at;
+                    return Ok(());
+                }
+                _ => {
+                    // `-` or `*`: the token around it may be a result.
+                    let start = self.buf[self.pos..at]
+                        .iter()
+                        .rposition(|&b| is_token_end(b))
+                        .map_or(self.pos, |k| self.pos + k + 1);
+                    self.count_lines(self.pos, start);
+                    self.pos = start;
+                    let data = &self.buf[start..self.end];
+                    let n = token_len(data);
+                    if n < data.len() || self.eof {
+                        if is_result_token(&data[..n]) {
+                            self.pos += n;
+                            self.skip_trailing_comments()?;
+                            return Ok(());
+                        }
+                        self.pos += n;
+                    } else {
+                        // Cut by the end of the buffer: read on and look at it again.
+                        self.refill()?;
+                        let data = &self.buf[self.pos..self.end];
+                        let n = token_len(data);
+                        if n >= data.len() && !self.eof {
+                            // As long as what is buffered: not a result (`skip_tokens`).
+                            return self.skip_tokens(false).map(|_| ());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves the cursor past the rest of the token it is in (no line ends in a token).
+    fn pass_token(&mut self) -> io::Result<()> {
+        loop {
+            let data = &self.buf[self.pos..self.end];
+            let n = token_len(data);
+            self.pos += n;
+            if n < data.len() || self.eof {
+                return Ok(());
+            }
+            self.refill()?;
+        }
+    }
+
+    /// Skips movetext token by token (see [`Reader::skip_movetext`]); the general form, which
+    /// also keeps count of parentheses, for skipping a variation.
+    fn skip_tokens(&mut self, variation: bool) -> io::Result<bool> {
         let mut depth: u64 = 0;
         loop {
             self.fill()?;
@@ -1261,6 +1372,16 @@ fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
     memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
 }
 
+/// Where the first byte that can change where a game ends is in `bytes`, movetext seen from a
+/// token boundary: `{`, `;`, `%`, `[`, or a `-` or `*` (every result has one). Two `memchr3`
+/// passes, the second only over what comes before the first's hit.
+#[inline]
+fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
+    let first = memchr::memchr3(b'{', b'[', b'-', bytes);
+    let before = first.unwrap_or(bytes.len());
+    memchr::memchr3(b';', b'%', b'*', &bytes[..before]).or(first)
+}
+
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
 /// as the reader would see it.
 fn is_result_token(mut token: &[u8]) -> bool {
@@ -1330,7 +1451,110 @@ impl<R> fmt::Debug for Reader<R> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// Where each game of `input` starts and where the reader stands after it (offset, line,
+    /// column), skipping movetext the fast way or token by token.
+    fn skipped(input: &[u8], capacity: usize, fast: bool) -> Vec<(Origin, Origin)> {
+        let mut reader = Reader::with_capacity(capacity, input);
+        let mut out = Vec::new();
+        while let Some(start) = reader.begin().unwrap() {
+            reader.skip_tags().unwrap();
+            if fast {
+                reader.skip_to_game_end().unwrap();
+            } else {
+                reader.skip_tokens(false).unwrap();
+            }
+            out.push((start, reader.origin()));
+        }
+        out
+    }
+
+    /// Movetext-like pieces, among them every byte the fast skip looks for.
+    const PIECES: &[&[u8]] = &[
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b"12.",
+        b"3...",
+        b"e4",
+        b"O-O",
+        b"O-O-O",
+        b"0-0",
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b";",
+        b"%",
+        b"(",
+        b")",
+        b" ",
+        b" ",
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b"\n\n",
+        b"-",
+        b"x",
+        b"Nf3",
+        b"$1",
+        b"!?",
+        b"\"",
+        b"[Event \"a\"]",
+        b"12.1-0",
+        b"1-0x",
+        b"e4*",
+        b"a-b",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The fast skip ends games exactly where the token-by-token skip does, with the same
+        /// lines and columns, whatever the buffer size.
+        #[test]
+        fn fast_skip_agrees_with_the_token_skip(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..400),
+            filler in 0usize..6000,
+            at in 0usize..400,
+        ) {
+            let mut input = Vec::new();
+            for (k, &i) in picks.iter().enumerate() {
+                if k == at {
+                    // A long stretch of plain moves, to make the buffer refill mid-game.
+                    input.extend(b"e4 e5 Nf3 ".iter().cycle().take(filler));
+                }
+                input.extend_from_slice(PIECES[i]);
+                if i % 3 == 0 {
+                    input.push(b' ');
+                }
+            }
+            for capacity in [MIN_CAPACITY, 5000, DEFAULT_CAPACITY] {
+                prop_assert_eq!(
+                    skipped(&input, capacity, true),
+                    skipped(&input, capacity, false),
+                    "capacity {}", capacity
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_skip_finds_results_in_long_games() {
+        let mut pgn = b"[Event \"a\"]\n\n".to_vec();
+        for i in 1..2000 {
+            pgn.extend(format!("{i}. e4 {{a - b * c [x] ; %}} e5 O-O ").as_bytes());
+        }
+        pgn.extend(b"1-0\n\n[Event \"b\"]\n\n1. d4 *\n");
+        let fast = skipped(&pgn, MIN_CAPACITY, true);
+        assert_eq!(fast, skipped(&pgn, MIN_CAPACITY, false));
+        assert_eq!(fast.len(), 2);
+        assert_eq!(fast[1].0.line, 5);
+    }
 
     #[test]
     fn brace_or_line_end() {
