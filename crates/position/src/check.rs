@@ -3,6 +3,7 @@
 
 use std::{fmt, io, mem};
 
+use shakmaty::Bitboard;
 use tabia_notation::pgn::{
     GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
 };
@@ -23,6 +24,11 @@ struct Line {
     pos: Position,
     /// The position before that move: where a variation of it starts.
     before: Position,
+    /// The pieces giving check in `pos`: found once per move, for its check mark and for the
+    /// resolution of the next move.
+    checkers: Bitboard,
+    /// The same in `before`.
+    before_checkers: Bitboard,
     /// The ply of the last move read, counted from the start of the game.
     ply: u32,
 }
@@ -166,6 +172,7 @@ impl Visitor for Checker {
         line.ply = 0;
         match start {
             Ok((pos, warnings)) => {
+                line.checkers = pos.checkers();
                 line.pos = pos;
                 self.warnings = warnings;
             }
@@ -188,21 +195,26 @@ impl Visitor for Checker {
         }
         let line = self.line();
         line.before.clone_from(&line.pos);
+        line.before_checkers = line.checkers;
         line.ply += 1;
         let ply = line.ply;
         let resolved = match san.san {
             tabia_notation::san::San::Null => {
                 if line.pos.play_null() {
+                    line.checkers = line.pos.checkers();
                     return;
                 }
                 Err(MoveErrorKind::NullMoveInCheck)
             }
-            _ => lenient::resolve(&line.pos, san),
+            _ => lenient::resolve(&line.pos, san, Some(line.checkers)),
         };
         match resolved {
             Ok((m, repair)) => {
                 line.pos.play_unchecked(m);
-                if let Some(repair) = repair.or_else(|| lenient::check_mark(&line.pos, san)) {
+                line.checkers = line.pos.checkers();
+                let checks = line.checkers.any();
+                if let Some(repair) = repair.or_else(|| lenient::check_mark(&line.pos, san, checks))
+                {
                     self.repaired(repair, san, at);
                 }
             }
@@ -220,6 +232,7 @@ impl Visitor for Checker {
             let (lower, upper) = self.lines.split_at_mut(parent + 1);
             let (parent, child) = (&lower[parent], &mut upper[0]);
             child.pos.clone_from(&parent.before);
+            child.checkers = parent.before_checkers;
             child.ply = parent.ply.saturating_sub(1);
         }
         // Never skip: its moves are checked, and its syntax too.

@@ -3,7 +3,7 @@
 //! with a wrong capture mark or a wrong check mark — each repair with its warning.
 
 use shakmaty::{
-    Chess, FromSetup, Move, PositionError, PositionErrorKinds, variant::VariantPosition,
+    Bitboard, Chess, FromSetup, Move, PositionError, PositionErrorKinds, variant::VariantPosition,
 };
 use tabia_notation::{
     ErrorKind,
@@ -250,8 +250,9 @@ fn san_of(pos: &Position, m: Move) -> SanPlus {
 pub(crate) fn resolve(
     pos: &Position,
     written: SanPlus,
+    checkers: Option<Bitboard>,
 ) -> Result<(Move, Option<Repair>), MoveErrorKind> {
-    let (m, slip) = match pos.resolve_kind(written.san) {
+    let (m, slip) = match pos.resolve_kind_with(written.san, checkers) {
         Ok(m) => match written.san {
             San::Long { role, .. } => (
                 m,
@@ -328,32 +329,34 @@ fn gives(after: &Position) -> Option<Suffix> {
     }
 }
 
-/// The repair of the check mark of `written`, from the position `after` the move: `None` when
-/// the mark (or its absence) is right, and in variants other than standard chess.
+/// The repair of the check mark of `written`, from the position `after` the move (`checks`:
+/// whether it gives check): `None` when the mark (or its absence) is right, and in variants
+/// other than standard chess.
 ///
-/// On the replay's hot path (a move without a mark that gives no check: most moves) only
-/// whether the side to move is in check is looked at, with no move generation; a move that
-/// checks, or one written with a mark, also has its mate looked for (the legal replies), so
-/// that `+` for a mate and `#` for a check are repaired as well.
+/// On the replay's hot path no move is generated: for a move without a mark that gives no
+/// check (most moves), and for a check written `+` that the king can step out of. Otherwise
+/// the legal replies are generated to tell a mate from a check, so that `+` for a mate and
+/// `#` for a check are repaired as well.
 #[inline]
-pub(crate) fn check_mark(after: &Position, written: SanPlus) -> Option<Repair> {
-    if written.suffix.is_none() && !after.is_check() {
-        return None;
+pub(crate) fn check_mark(after: &Position, written: SanPlus, checks: bool) -> Option<Repair> {
+    match (written.suffix, checks) {
+        (None, false) => None,
+        (Some(Suffix::Check), true) if after.king_can_step_out() => None,
+        _ => marked_or_checking(after, written),
     }
-    marked_or_checking(after, written)
 }
 
 /// [`check_mark`] for a move that checks or is written with a mark.
 #[cold]
 #[inline(never)]
 fn marked_or_checking(after: &Position, written: SanPlus) -> Option<Repair> {
-    let gives = gives(after);
-    if gives == written.suffix {
-        return None;
-    }
     // Variants write `#` for the move that wins by their own rules (an explosion, the last
     // piece given away, a third check) and the writers differ: their marks are not checked.
     if after.variant() != shakmaty::variant::Variant::Chess {
+        return None;
+    }
+    let gives = gives(after);
+    if gives == written.suffix {
         return None;
     }
     Some(Repair {
@@ -417,7 +420,11 @@ mod tests {
                 slip: Slip::CheckMark { gives: truth },
                 san: SanPlus { san, suffix: truth },
             });
-            assert_eq!(check_mark(&after, written), want, "{written} in {after}");
+            assert_eq!(
+                check_mark(&after, written, after.is_check()),
+                want,
+                "{written} in {after}"
+            );
         }
         (truth.is_some(), truth == Some(Suffix::Checkmate))
     }
@@ -517,7 +524,7 @@ mod tests {
         let m = before.resolve("Qxf7".parse().expect("san")).expect("legal");
         let san = san_of(&before, m).san;
         for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
-            assert_eq!(check_mark(&after, SanPlus { san, suffix }), None);
+            assert_eq!(check_mark(&after, SanPlus { san, suffix }, true), None);
         }
     }
 }

@@ -290,15 +290,17 @@ fn pseudo_sources<P: shakmaty::Position>(
     from
 }
 
-/// The legal move a SAN names, found without generating moves, in the common case only: the
-/// side to move is not in check, exactly one piece of the named kind (after the written
-/// disambiguation) can go to the square by the movement rules, the capture and promotion are
-/// written as they are, and the piece is not pinned (or moves along its pin). `None` otherwise,
-/// for [`San::to_move`] and the explanations to decide: then there may still be a legal move
-/// (an en-passant capture, castling, an ambiguity that a pin resolves, an escape from check).
+/// The legal move a SAN names, found without generating moves, in the common case only:
+/// exactly one piece of the named kind (after the written disambiguation) can go to the square
+/// by the movement rules, the capture and promotion are written as they are, the piece is not
+/// pinned (or moves along its pin), and when the side to move is in check (`checkers`, the
+/// pieces giving check, computed here when not given) the move takes the one checker or
+/// blocks its line, or is the king's to a square no enemy piece attacks. `None` otherwise, for
+/// [`San::to_move`] and the explanations to decide: then there may still be a legal move (an
+/// en-passant capture, castling, an ambiguity that a pin resolves, a double check).
 /// A move found here is the one `to_move` finds (tested against it).
 #[inline]
-fn quick_san(pos: &shakmaty::Chess, san: San) -> Option<Move> {
+fn quick_san(pos: &shakmaty::Chess, san: San, checkers: Option<Bitboard>) -> Option<Move> {
     use shakmaty::Position as _;
 
     let San::Normal {
@@ -324,7 +326,17 @@ fn quick_san(pos: &shakmaty::Chess, san: San) -> Option<Move> {
     }
     let king = board.king_of(turn)?;
     let occupied = board.occupied();
-    if board.attacks_to(king, !turn, occupied).any() {
+    let checkers = checkers.unwrap_or_else(|| board.attacks_to(king, !turn, occupied));
+    // Where a piece other than the king may go: anywhere; in check, onto the checker or
+    // between it and the king; in double check, nowhere.
+    let evading = if checkers.is_empty() {
+        Bitboard::FULL
+    } else if let Some(checker) = checkers.single_square() {
+        attacks::between(king, checker).with(checker)
+    } else {
+        Bitboard::EMPTY
+    };
+    if role != Role::King && !evading.contains(to) {
         return None;
     }
     let ours = board.by_piece(role.of(turn));
@@ -346,7 +358,8 @@ fn quick_san(pos: &shakmaty::Chess, san: San) -> Option<Move> {
         }
         Role::King => {
             let from = attacks::king_attacks(to) & ours;
-            if board.attacks_to(to, !turn, occupied).any() {
+            // Without the king: a slider checking it also attacks the squares behind it.
+            if board.attacks_to(to, !turn, occupied.without(king)).any() {
                 return None;
             }
             from
@@ -413,9 +426,23 @@ impl Position {
 
     #[inline]
     pub(crate) fn resolve_san_kind(&self, san: San) -> Result<Move, MoveErrorKind> {
+        self.resolve_san_kind_with(san, None)
+    }
+
+    /// [`Position::resolve_san_kind`], with the pieces giving check when the caller knows them
+    /// (from [`Position::checkers`] of this position).
+    #[inline]
+    pub(crate) fn resolve_san_kind_with(
+        &self,
+        san: San,
+        checkers: Option<Bitboard>,
+    ) -> Result<Move, MoveErrorKind> {
         // Fastest path (standard chess, Chess960): one piece can go there and it is not
-        // pinned, the king not in check.
-        if let Some(m) = self.as_chess().and_then(|chess| quick_san(chess, san)) {
+        // pinned, and it answers a check if there is one.
+        if let Some(m) = self
+            .as_chess()
+            .and_then(|chess| quick_san(chess, san, checkers))
+        {
             return Ok(m);
         }
         let variant = self.variant();
@@ -798,7 +825,8 @@ mod tests {
                     }
                     for san in sans(&pos) {
                         tried += 1;
-                        let quick = quick_san(&pos, san);
+                        let quick = quick_san(&pos, san, None);
+                        assert_eq!(quick, quick_san(&pos, san, Some(pos.checkers())));
                         if let Some(m) = quick {
                             assert_eq!(
                                 san.to_move(&pos),
@@ -812,7 +840,7 @@ mod tests {
                         for m in &moves {
                             let san = San::from_move(&pos, *m);
                             canonical += 1;
-                            found += usize::from(quick_san(&pos, san).is_some());
+                            found += usize::from(quick_san(&pos, san, None).is_some());
                         }
                     }
                     seed ^= seed << 13;

@@ -2,7 +2,7 @@
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{Move, uci::UciMove};
+use shakmaty::{Bitboard, Move, uci::UciMove};
 use tabia_notation::{
     Error,
     epd::Epd,
@@ -207,6 +207,16 @@ impl Position {
         &self,
         san: tabia_notation::san::San,
     ) -> Result<Move, MoveErrorKind> {
+        self.resolve_kind_with(san, None)
+    }
+
+    /// [`Position::resolve_kind`], with the pieces giving check when the caller knows them.
+    #[inline]
+    pub(crate) fn resolve_kind_with(
+        &self,
+        san: tabia_notation::san::San,
+        checkers: Option<Bitboard>,
+    ) -> Result<Move, MoveErrorKind> {
         match san {
             tabia_notation::san::San::Long {
                 role,
@@ -223,7 +233,7 @@ impl Position {
                 role.map(convert::role),
                 role.map(|_| capture),
             ),
-            san => self.resolve_san_kind(convert::san(san)),
+            san => self.resolve_san_kind_with(convert::san(san), checkers),
         }
     }
 

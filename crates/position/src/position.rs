@@ -347,6 +347,31 @@ impl Position {
         with_pos!(self, |p| p.is_check())
     }
 
+    /// The pieces giving check to the side to move (by the variant's rules).
+    #[inline]
+    pub(crate) fn checkers(&self) -> Bitboard {
+        with_pos!(self, |p| p.checkers())
+    }
+
+    /// Standard chess and Chess960: whether the king of the side to move can step to a square
+    /// that no enemy piece attacks (then a check is not mate), found without generating
+    /// moves. `false` in the other variants, and when it cannot.
+    pub(crate) fn king_can_step_out(&self) -> bool {
+        let Rules::Chess(chess) = &self.rules else {
+            return false;
+        };
+        let board = chess.board();
+        let turn = chess.turn();
+        let Some(king) = board.king_of(turn) else {
+            return false;
+        };
+        // Without the king: a slider checking it also attacks the squares behind it.
+        let occupied = board.occupied().without(king);
+        (shakmaty::attacks::king_attacks(king) & !board.by_color(turn))
+            .into_iter()
+            .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+    }
+
     /// Plies since the last capture or pawn move.
     pub fn halfmoves(&self) -> u32 {
         with_pos!(self, |p| p.halfmoves())

@@ -273,7 +273,7 @@ pub(crate) fn resolve_node(
             }
             Err(MoveErrorKind::NullMoveInCheck)
         }
-        _ => lenient::resolve(pos, node.san),
+        _ => lenient::resolve(pos, node.san, None),
     };
     match result {
         Ok((m, repair)) => Ok((Some(m), repair)),
@@ -310,7 +310,7 @@ impl Found {
     ) {
         let repair = match repair {
             Some(repair) => Some(repair),
-            None if played => lenient::check_mark(after, node.san),
+            None if played => lenient::check_mark(after, node.san, after.is_check()),
             None => None,
         };
         if let Some(repair) = repair {

@@ -1,6 +1,6 @@
 //! [`MainlineReplayer`]: replay while the PGN reader reads, without building a game tree.
 
-use shakmaty::Move;
+use shakmaty::{Bitboard, Move};
 use tabia_notation::pgn::{
     Origin, Outcome, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning,
 };
@@ -44,6 +44,9 @@ pub struct MainlineReplayer<F> {
     end: ResultWatch,
     begin: Position,
     pos: Position,
+    /// The pieces giving check in `pos`: found once per move, for its check mark and for the
+    /// resolution of the next move.
+    checkers: Bitboard,
     ply: u32,
     error: Option<ReplayError>,
     outcome: bool,
@@ -59,6 +62,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
             end: ResultWatch::default(),
             begin: Position::new(),
             pos: Position::new(),
+            checkers: Bitboard::EMPTY,
             ply: 0,
             error: None,
             outcome: false,
@@ -111,6 +115,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
             }
         }
         self.pos = self.begin.clone();
+        self.checkers = self.pos.checkers();
         Skip(false)
     }
 
@@ -123,17 +128,21 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {
         let resolved = match san.san {
             tabia_notation::san::San::Null => {
                 if self.pos.play_null() {
+                    self.checkers = self.pos.checkers();
                     (self.f)(&self.pos, None, self.ply);
                     return;
                 }
                 Err(crate::moves::MoveErrorKind::NullMoveInCheck)
             }
-            _ => lenient::resolve(&self.pos, san),
+            _ => lenient::resolve(&self.pos, san, Some(self.checkers)),
         };
         match resolved {
             Ok((m, repair)) => {
                 self.pos.play_unchecked(m);
-                if let Some(repair) = repair.or_else(|| lenient::check_mark(&self.pos, san)) {
+                self.checkers = self.pos.checkers();
+                let checks = self.checkers.any();
+                if let Some(repair) = repair.or_else(|| lenient::check_mark(&self.pos, san, checks))
+                {
                     self.repaired(repair, san, at);
                 }
                 (self.f)(&self.pos, Some(m), self.ply);
