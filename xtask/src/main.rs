@@ -17,12 +17,16 @@
 //! - `book-check [PGN]`: tabia's Polyglot books against python-chess and `polyglot`.
 //! - `chess-diff [--tabia PATH] [FILE...]`: the final position of every game, tabia against
 //!   python-chess, on `../shared/corpus` (issue 10).
+//! - `compare [FILE] [--runs N] [--no-build] [--skip-memory]`: tabia against pgn-reader +
+//!   shakmaty, pgn-extract and python-chess on the same file, whole processes, a ratio table
+//!   (issue 9).
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 //! - `duckdb-check [--tabia PATH]`: the Parquet of `tabia table` queried with DuckDB.
 //! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
 
 mod book_check;
 mod chess_diff;
+mod compare;
 mod dedup_memory;
 mod dist;
 mod duckdb_check;
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         "variant-diff" => variant_games::run_diff(rest),
         "book-check" => book_check::run(rest),
         "chess-diff" => chess_diff::run(rest),
+        "compare" => compare::run(rest),
         "tree-html-check" => tree_html_check::run(rest),
         "duckdb-check" => duckdb_check::run(rest),
         "table-bench" => table_bench::run(rest),
@@ -88,6 +93,7 @@ fn usage() -> &'static str {
        variant-diff [--games N]    final positions of variant games: tabia against python-chess\n  \
        book-check [PGN]            Polyglot books against python-chess and polyglot\n  \
        chess-diff [FILE...]        final positions of real games: tabia against python-chess\n  \
+       compare [FILE] [--runs N]   tabia against pgn-reader, pgn-extract, python-chess: ratios\n  \
        tree-html-check [PGN]       the tree page in headless Chromium: screenshots\n  \
        duckdb-check [--tabia PATH] the Parquet of tabia table queried with DuckDB\n  \
        table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice"

@@ -204,6 +204,7 @@ Examples:
   tabia filter --moves '1. e4 c5 2. Nf3' --limit 10 --json games.pgn
   tabia filter --material 'R RP' --mark games.pgn      rook endings a pawn up, marked
   tabia filter --fen-pattern-either '*/*/*/*/*/6P1/*PBP/*' games.pgn
+  tabia filter --white carlsen --raw twic.pgn > carlsen.pgn   the games as they were read
 
 Criteria:
   Different criteria must all hold; the same criterion given several times holds when any

@@ -88,7 +88,7 @@ impl Sink {
         self.this_bad = true;
     }
 
-    fn end_item(&mut self) {
+    pub(crate) fn end_item(&mut self) {
         if mem::take(&mut self.this_bad) {
             self.bad += 1;
         }
@@ -174,7 +174,7 @@ where
     Ok(outcome)
 }
 
-fn write_done(
+pub(crate) fn write_done(
     sink: &Sink,
     out: &mut dyn Write,
     reporter: &mut Reporter<'_>,

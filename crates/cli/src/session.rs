@@ -170,6 +170,49 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Reads one input in one pass on this thread, for `-j 1` when a subcommand's work is a
+    /// visitor that can run on the reader itself (no splitting into raw games first): `read`
+    /// gets the decompressed input and a [`Pass`] to hand each game's [`Sink`] to (its output
+    /// and diagnostics are written, it is counted, the progress meter moves). An I/O error of
+    /// `read` is the input's read error (reported, the run goes on with the next input).
+    pub(crate) fn one_pass<F>(&mut self, input: Input, read: F) -> io::Result<()>
+    where
+        F: FnOnce(Box<dyn BufRead + Send>, &mut Pass<'_, 'a>) -> io::Result<()>,
+    {
+        let bytes = input.stream.bytes_read();
+        self.reporter.set_progress(Progress::new(
+            self.progress,
+            &input.name,
+            self.reporter.noun(),
+            Box::new(move || bytes.get()),
+            input.stream.size(),
+        ));
+        let name = input.name;
+        let mut pass = Pass {
+            session: self,
+            outcome: parallel::Outcome::default(),
+            error: None,
+        };
+        let read = read(input.stream.into_reader(), &mut pass);
+        let (outcome, error) = (pass.outcome, pass.error);
+        if let Some(err) = error {
+            return Err(err);
+        }
+        self.reporter.clear_progress();
+        self.tally.items += outcome.items;
+        self.tally.bad += outcome.bad;
+        self.tally.warnings += outcome.warnings;
+        for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
+            counter.1 += n;
+        }
+        if let Err(err) = read {
+            self.out.flush()?;
+            // As the pipeline words it: `NAME: read error: cause`.
+            self.fail(&anyhow::Error::new(err).context("read error").context(name));
+        }
+        Ok(())
+    }
+
     /// How many workers the pipeline runs (1: everything on the calling thread).
     pub(crate) fn jobs(&self) -> usize {
         self.config.jobs()
@@ -239,6 +282,37 @@ impl<'a> Session<'a> {
         self.out.flush()?;
         self.reporter.clear_progress();
         Ok(self.tally.status())
+    }
+}
+
+/// One input read in one pass ([`Session::one_pass`]): where each game's [`Sink`] goes.
+pub(crate) struct Pass<'s, 'a> {
+    session: &'s mut Session<'a>,
+    outcome: parallel::Outcome,
+    /// An error writing standard output: the run ends.
+    error: Option<io::Error>,
+}
+
+impl Pass<'_, '_> {
+    /// One game is done: writes its output and diagnostics, counts it, clears `sink`. Gives
+    /// an error when standard output cannot be written (then stop reading).
+    pub(crate) fn done(&mut self, sink: &mut Sink) -> io::Result<()> {
+        sink.end_item();
+        self.outcome.items += 1;
+        let session = &mut *self.session;
+        let written = parallel::write_done(
+            sink,
+            &mut session.out,
+            &mut session.reporter,
+            &mut self.outcome,
+        );
+        *sink = Sink::default();
+        written.map_err(|err| {
+            let err = into_io(err);
+            let kept = io::Error::new(err.kind(), err.to_string());
+            self.error = Some(err);
+            kept
+        })
     }
 }
 

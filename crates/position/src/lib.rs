@@ -92,5 +92,5 @@ mod render;
 pub use render::render_png;
 pub use render::{
     Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
-    render_html, render_latex, render_svg, render_unicode,
+    render_html, render_latex, render_svg, render_unicode, svg_height, svg_width,
 };

@@ -34,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+mod board;
 mod criterion;
 mod date;
 mod error;

@@ -61,6 +61,10 @@ struct Line {
     moves: u32,
     variations_of_last: u32,
     path: Vec<(u32, u32)>,
+    /// Which material the position has: a number given anew whenever the material may have
+    /// changed (a new line, a capture, a promotion), so that criteria on material alone are
+    /// not tested again on the same material.
+    material: u64,
 }
 
 /// A PGN [`Visitor`] that matches each game against a [`Query`] as it is read, and gives its
@@ -112,6 +116,11 @@ pub struct Matcher<'q> {
     error: Option<ReplayError>,
     /// The movetext was read to its end (so the end position is the game's).
     complete: bool,
+    /// The last number given to a line's material (see [`Line::material`]).
+    materials: u64,
+    /// Per group on material alone (`--material`, `--piece-count`): the material it was last
+    /// tested on without a match, and whether the position was allowed there.
+    tested: Vec<Option<(u64, bool)>>,
 }
 
 impl<'q> Matcher<'q> {
@@ -132,6 +141,8 @@ impl<'q> Matcher<'q> {
             following: Vec::new(),
             error: None,
             complete: false,
+            materials: 0,
+            tested: vec![None; query.groups.len()],
         }
     }
 
@@ -261,16 +272,21 @@ impl<'q> Matcher<'q> {
                 continue;
             }
             let line = self.lines.last().expect("replaying");
+            let on_material = matches!(group.key, GroupKey::Material | GroupKey::PieceCount);
+            if on_material && self.tested[g] == Some((line.material, allowed)) {
+                // Tested on this material already, with the same answer to come.
+                continue;
+            }
             if allowed {
                 let found = group.members.iter().copied().find(|&i| {
                     let pos = &line.pos;
                     match &query.criteria[i] {
                         Criterion::Position(t) => t.matches(pos, line.hash),
                         Criterion::Zobrist(z) => z.0 == line.hash,
-                        Criterion::FenPattern(p) => p.matches(pos.chess().board()),
-                        Criterion::Material(m) => m.matches(pos.chess().board()),
+                        Criterion::FenPattern(p) => p.matches(pos.board()),
+                        Criterion::Material(m) => m.matches(pos.board()),
                         Criterion::PieceCount(b) => {
-                            b.contains(pos.chess().board().occupied().count() as u32)
+                            b.contains(pos.board().occupied().count() as u32)
                         }
                         _ => false,
                     }
@@ -280,14 +296,24 @@ impl<'q> Matcher<'q> {
                     continue;
                 }
             }
+            if on_material && !past_range {
+                self.tested[g] = Some((line.material, allowed));
+            }
             if prune {
                 let line = self.lines.last().expect("replaying");
+                // Pieces only come back in variants (Crazyhouse): prune standard chess only.
+                let standard = line.pos.as_chess().is_some();
+                let board = line.pos.board();
                 let reachable = !past_range
                     && group.members.iter().any(|&i| match &query.criteria[i] {
                         Criterion::Position(t) => t.reachable_from(&line.pos),
-                        Criterion::PieceCount(b) => b.min.is_none_or(|min| {
-                            line.pos.chess().board().occupied().count() as u32 >= min
-                        }),
+                        Criterion::PieceCount(b) => {
+                            !standard
+                                || b.min
+                                    .is_none_or(|min| board.occupied().count() as u32 >= min)
+                        }
+                        Criterion::Material(m) => !standard || m.reachable(board),
+                        Criterion::FenPattern(p) => !standard || p.reachable(board),
                         _ => true,
                     });
                 if !reachable {
@@ -336,12 +362,12 @@ impl<'q> Matcher<'q> {
                 {
                     self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
-                GroupKey::Feature(Feature::Fifty) if line.pos.chess().halfmoves() >= 100 => {
+                GroupKey::Feature(Feature::Fifty) if line.pos.halfmoves() >= 100 => {
                     self.states[g] = State::Yes(self.hit_here(group.members[0]));
                 }
                 GroupKey::Feature(Feature::Repetition) if in_mainline => {
                     self.history.push(line.hash);
-                    if self.history.repetitions(line.pos.chess().halfmoves()) >= 3 {
+                    if self.history.repetitions(line.pos.halfmoves()) >= 3 {
                         self.states[g] = State::Yes(self.hit_here(group.members[0]));
                     }
                 }
@@ -410,11 +436,12 @@ impl<'q> Matcher<'q> {
                 ) if end => {
                     // The mainline is the only line left once the movetext is over.
                     let line = &self.lines[0];
-                    let chess = line.pos.chess();
-                    let holds = match f {
-                        Feature::Checkmate => chess.is_checkmate(),
-                        Feature::Stalemate => chess.is_stalemate(),
-                        _ => chess.is_insufficient_material(),
+                    let holds = match (f, line.pos.as_chess()) {
+                        (Feature::Checkmate, _) => line.pos.is_checkmate(),
+                        (Feature::Stalemate, Some(chess)) => chess.is_stalemate(),
+                        (Feature::Stalemate, None) => line.pos.variant_position().is_stalemate(),
+                        (_, Some(chess)) => chess.is_insufficient_material(),
+                        (_, None) => line.pos.variant_position().is_insufficient_material(),
                     };
                     if holds {
                         let hit = Hit {
@@ -438,7 +465,7 @@ impl<'q> Matcher<'q> {
 
     fn illegal(&mut self, san: SanPlus, at: Origin, error: MoveError) {
         let line = self.lines.last().expect("replaying");
-        let number = line.pos.chess().fullmoves();
+        let number = line.pos.fullmoves();
         let dots = if line.pos.turn().is_white() {
             "."
         } else {
@@ -473,6 +500,7 @@ impl Visitor for Matcher<'_> {
         self.complete = false;
         self.replaying = false;
         self.scanning = false;
+        self.tested.fill(None);
         Skip(false)
     }
 
@@ -515,6 +543,7 @@ impl Visitor for Matcher<'_> {
                 self.classifier = Some(Table::embedded().classifier());
             }
             self.history.push(hash);
+            self.materials += 1;
             self.lines.push(Line {
                 pos: start,
                 hash,
@@ -523,6 +552,7 @@ impl Visitor for Matcher<'_> {
                 moves: 0,
                 variations_of_last: 0,
                 path: Vec::new(),
+                material: self.materials,
             });
             // `--moves` from a position other than the standard one never matches.
             for (g, group) in query.groups.iter().enumerate() {
@@ -583,6 +613,11 @@ impl Visitor for Matcher<'_> {
                         line.hash = line.pos.play_zobrist(line.hash, m);
                     } else {
                         line.pos.play_unchecked(m);
+                    }
+                    // Material changes by captures, promotions and (Crazyhouse) drops only.
+                    if m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. }) {
+                        self.materials += 1;
+                        line.material = self.materials;
                     }
                     Some(m)
                 }
@@ -660,6 +695,7 @@ impl Visitor for Matcher<'_> {
         path.push((parent.moves.saturating_sub(1), parent.variations_of_last));
         parent.variations_of_last += 1;
         let ply = parent.ply.saturating_sub(1);
+        self.materials += 1;
         self.lines.push(Line {
             pos,
             hash,
@@ -668,6 +704,7 @@ impl Visitor for Matcher<'_> {
             moves: 0,
             variations_of_last: 0,
             path,
+            material: self.materials,
         });
         Skip(false)
     }

@@ -4,7 +4,10 @@ use std::{fmt, str::FromStr};
 
 use tabia_position::shakmaty::{Board, Color, Role};
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::{
+    board::{contents, kind_of},
+    error::{ParseError, ParseErrorKind},
+};
 
 /// How many of one kind of piece a side may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +46,18 @@ impl Count {
             Count::ExactlyFewerBy(n) => ours + n == theirs,
         }
     }
+
+    /// The fewest pieces a side must have for the count to hold.
+    fn least(self) -> u32 {
+        match self {
+            Count::Exactly(n) | Count::AtLeast(n) | Count::MoreBy(n) | Count::ExactlyMoreBy(n) => n,
+            Count::AtMost(_)
+            | Count::Same
+            | Count::Different
+            | Count::FewerBy(_)
+            | Count::ExactlyFewerBy(_) => 0,
+        }
+    }
 }
 
 /// The roles a description can name, in the order they are written back.
@@ -57,6 +72,30 @@ const ROLES: [Role; 5] = [
 /// One side's material: a count for each of queen, rook, bishop, knight, pawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Side([Count; 5]);
+
+impl Side {
+    /// Whether a side that has `now` (queens, rooks, bishops, knights, pawns) may have this
+    /// material later in the game: pawns and pieces are never regained, and a piece other than
+    /// a pawn is only gained by promoting a pawn.
+    fn reachable_from(&self, now: &[u32; 5]) -> bool {
+        let pawns = now[4];
+        let mut least = 0;
+        for (i, count) in self.0.iter().enumerate() {
+            let most = if i == 4 { pawns } else { now[i] + pawns };
+            if count.least() > most {
+                return false;
+            }
+            least += count.least();
+        }
+        least <= now.iter().sum::<u32>()
+    }
+}
+
+/// The pieces of each side of `board`, queens, rooks, bishops, knights, pawns (as [`ROLES`]).
+fn counts(board: &Board) -> [[u32; 5]; 2] {
+    let c = contents(board);
+    Color::ALL.map(|color| ROLES.map(|role| c[kind_of(color, role)].count() as u32))
+}
 
 /// `--material 'RP NB'`: one side has exactly these pieces and the other those (kings
 /// implied), at some ply; either side may be the first unless the description is taken as
@@ -101,15 +140,34 @@ impl Material {
 
     /// Whether `board` has this material.
     pub fn matches(&self, board: &Board) -> bool {
-        let counts = |color: Color| {
-            ROLES.map(|role| (board.by_color(color) & board.by_role(role)).count() as u32)
-        };
-        let (white, black) = (counts(Color::White), counts(Color::Black));
+        let [white, black] = counts(board);
         let fits = |a: &Side, b: &Side| {
             (0..5).all(|i| a.0[i].accepts(white[i], black[i]) && b.0[i].accepts(black[i], white[i]))
         };
         fits(&self.sides[0], &self.sides[1])
             || (!self.as_written && fits(&self.sides[1], &self.sides[0]))
+    }
+
+    /// Whether a standard chess game now at `board` may still reach this material (a game
+    /// without it can stop being searched): captures only take pieces away, and a promotion
+    /// only turns a pawn into another piece.
+    ///
+    /// ```
+    /// use tabia_select::Material;
+    /// use tabia_position::Position;
+    ///
+    /// let rook_ending: Material = "R R".parse()?;
+    /// let start = Position::new();
+    /// assert!(rook_ending.reachable(start.board()));
+    /// let no_rooks = Position::from_arg("4k3/8/8/8/8/8/8/4K2B w - - 0 1")?;
+    /// assert!(!rook_ending.reachable(no_rooks.board()));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reachable(&self, board: &Board) -> bool {
+        let [white, black] = counts(board);
+        let could = |a: &Side, b: &Side| a.reachable_from(&white) && b.reachable_from(&black);
+        could(&self.sides[0], &self.sides[1])
+            || (!self.as_written && could(&self.sides[1], &self.sides[0]))
     }
 }
 
@@ -247,6 +305,28 @@ mod tests {
                 .unwrap()
                 .matches(&rook_pawn_up)
         );
+    }
+
+    #[test]
+    fn reachable_only_while_pieces_and_pawns_allow() {
+        let m: Material = "RP R".parse().unwrap();
+        // Rooks and pawns on both sides: reachable.
+        assert!(m.reachable(&board("4k2r/p7/8/8/8/8/P7/R3K3 w - - 0 1")));
+        // Black has no rook but a pawn, which may promote to one.
+        assert!(m.reachable(&board("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1")));
+        // Neither side has a rook or a pawn left on one side: never again.
+        assert!(!m.reachable(&board("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1")));
+        // Too few pieces in all for `RP` on one side and `R` on the other.
+        assert!(!m.reachable(&board("4k3/8/8/8/8/8/8/R3K2r w - - 0 1")));
+        // Reachable is never false where the material matches.
+        for fen in [
+            "4k2r/8/8/8/8/8/P7/R3K3 w - - 0 1",
+            "4k2r/p7/8/8/8/8/8/R3K3 w - - 0 1",
+        ] {
+            assert!(m.matches(&board(fen)) && m.reachable(&board(fen)), "{fen}");
+        }
+        let as_written = m.clone().as_written();
+        assert!(!as_written.reachable(&board("4k2r/p7/8/8/8/8/8/R3K3 w - - 0 1")));
     }
 
     #[test]

@@ -2,9 +2,12 @@
 
 use std::{fmt, str::FromStr};
 
-use tabia_position::shakmaty::{Board, Color, File, Piece, Rank, Square};
+use tabia_position::shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Square};
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::{
+    board::{KINDS, contents, kind},
+    error::{ParseError, ParseErrorKind},
+};
 
 /// A set of square contents, as a bit mask: bit 0 is an empty square, bits 1–6 the white
 /// pawn, knight, bishop, rook, queen, king, bits 7–12 the black ones.
@@ -17,11 +20,7 @@ const PAWNS: Set = (1 << 1) | (1 << 7);
 const ALL: Set = EMPTY | WHITE | BLACK;
 
 fn piece_bit(piece: Piece) -> Set {
-    let role = piece.role as u16; // Pawn = 1 … King = 6
-    match piece.color {
-        Color::White => 1 << role,
-        Color::Black => 1 << (role + 6),
-    }
+    1 << kind(piece)
 }
 
 fn letter_set(c: u8) -> Option<Set> {
@@ -82,6 +81,104 @@ pub struct FenPattern {
     ranks: [Vec<Token>; 8],
     /// The pattern with the colours swapped, for `either`.
     swapped: Option<[Vec<Token>; 8]>,
+    /// The ranks as bit boards, and their swapped form.
+    compiled: Compiled,
+    compiled_swapped: Option<Compiled>,
+}
+
+/// A pattern compiled to bit boards: the squares of a rank with at most one `*` have a fixed
+/// set of allowed contents each (a `*` alone, or between the squares that start and those
+/// that end the rank), checked for the whole board in one pass over the thirteen kinds of
+/// content; ranks with more than one `*` are matched square by square.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Compiled {
+    /// For each kind of content, the squares where the pattern allows it.
+    allowed: [Bitboard; KINDS],
+    /// The ranks matched square by square: (rank, tokens).
+    others: Vec<(Rank, Vec<Token>)>,
+    /// How many pawns and pieces of each colour the fixed squares need (white, black).
+    pawns: [u32; 2],
+    pieces: [u32; 2],
+}
+
+impl Compiled {
+    fn new(ranks: &[Vec<Token>; 8]) -> Compiled {
+        let mut compiled = Compiled {
+            allowed: [Bitboard::FULL; KINDS],
+            others: Vec::new(),
+            pawns: [0; 2],
+            pieces: [0; 2],
+        };
+        for (i, tokens) in ranks.iter().enumerate() {
+            let rank = Rank::new(7 - i as u32);
+            let stars = tokens.iter().filter(|t| **t == Token::Any).count();
+            if stars > 1 {
+                compiled.others.push((rank, tokens.clone()));
+                continue;
+            }
+            let star = tokens.iter().position(|t| *t == Token::Any);
+            let (head, tail) = match star {
+                Some(at) => (&tokens[..at], &tokens[at + 1..]),
+                None => (&tokens[..], &[][..]),
+            };
+            let files = (0..head.len()).chain(8 - tail.len()..8);
+            for (file, token) in files.zip(head.iter().chain(tail)) {
+                let Token::One(set) = *token else { continue };
+                compiled.fix(Square::from_coords(File::new(file as u32), rank), set);
+            }
+        }
+        compiled
+    }
+
+    /// Allows only `set` on `square`.
+    fn fix(&mut self, square: Square, set: Set) {
+        for (k, allowed) in self.allowed.iter_mut().enumerate() {
+            if set & (1 << k) == 0 {
+                allowed.discard(square);
+            }
+        }
+        for (c, (pieces, pawn)) in [(WHITE, 1 << 1), (BLACK, 1 << 7)].into_iter().enumerate() {
+            if set & !pieces == 0 {
+                self.pieces[c] += 1;
+            }
+            if set & !pawn == 0 {
+                self.pawns[c] += 1;
+            }
+        }
+    }
+
+    fn fits(&self, board: &[Bitboard; KINDS]) -> bool {
+        board
+            .iter()
+            .zip(&self.allowed)
+            .all(|(squares, allowed)| (*squares & !*allowed).is_empty())
+            && self
+                .others
+                .iter()
+                .all(|(rank, tokens)| rank_matches(tokens, &rank_squares(board, *rank)))
+    }
+
+    /// Whether a standard chess game now at `board` may still fit: pawns and pieces are never
+    /// regained.
+    fn reachable(&self, board: &Board) -> bool {
+        Color::ALL.into_iter().enumerate().all(|(c, color)| {
+            let ours = board.by_color(color);
+            ours.count() as u32 >= self.pieces[c]
+                && (ours & board.pawns()).count() as u32 >= self.pawns[c]
+        })
+    }
+}
+
+/// The contents of the eight squares of `rank`, as sets of one kind each.
+fn rank_squares(board: &[Bitboard; KINDS], rank: Rank) -> [Set; 8] {
+    let mut squares = [0 as Set; 8];
+    let on_rank = Bitboard::from_rank(rank);
+    for (k, squares_of_kind) in board.iter().enumerate() {
+        for square in *squares_of_kind & on_rank {
+            squares[square.file() as usize] = 1 << k;
+        }
+    }
+    squares
 }
 
 impl FenPattern {
@@ -97,6 +194,7 @@ impl FenPattern {
                 }
             }
         }
+        self.compiled_swapped = Some(Compiled::new(&swapped));
         self.swapped = Some(swapped);
         self
     }
@@ -108,25 +206,44 @@ impl FenPattern {
 
     /// Whether `board` matches the pattern (or, with [`FenPattern::either`], its swapped form).
     pub fn matches(&self, board: &Board) -> bool {
-        self.fits(&self.ranks, board) || self.swapped.as_ref().is_some_and(|r| self.fits(r, board))
+        let board = contents(board);
+        self.compiled.fits(&board)
+            || self
+                .compiled_swapped
+                .as_ref()
+                .is_some_and(|c| c.fits(&board))
     }
 
-    /// Whether the ranks fit the board; a rank that is a lone `*` is not even looked at, and a
-    /// rank's squares are read only when it is checked.
-    fn fits(&self, ranks: &[Vec<Token>; 8], board: &Board) -> bool {
+    /// Whether a standard chess game now at `board` may still reach a position that matches
+    /// (a game that cannot can stop being searched): the squares the pattern fixes to pawns or
+    /// to a colour's pieces need as many, and pawns and pieces are never regained.
+    ///
+    /// ```
+    /// use tabia_select::FenPattern;
+    /// use tabia_position::Position;
+    ///
+    /// let doubled: FenPattern = "*/*/*/*/*/4P3/4P3/*".parse()?;
+    /// assert!(doubled.reachable(Position::new().board()));
+    /// let one_pawn = Position::from_arg("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
+    /// assert!(!doubled.reachable(one_pawn.board()));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reachable(&self, board: &Board) -> bool {
+        self.compiled.reachable(board)
+            || self
+                .compiled_swapped
+                .as_ref()
+                .is_some_and(|c| c.reachable(board))
+    }
+
+    /// Whether the ranks fit the board square by square (the reference that the compiled
+    /// form is tested against).
+    #[cfg(test)]
+    fn fits_by_squares(ranks: &[Vec<Token>; 8], board: &Board) -> bool {
+        let board = contents(board);
         ranks.iter().enumerate().all(|(i, tokens)| {
-            if tokens.as_slice() == [Token::Any] {
-                return true;
-            }
-            let rank = Rank::new(7 - i as u32);
-            let mut squares = [0 as Set; 8];
-            for (f, square) in squares.iter_mut().enumerate() {
-                *square = match board.piece_at(Square::from_coords(File::new(f as u32), rank)) {
-                    Some(piece) => piece_bit(piece),
-                    None => EMPTY,
-                };
-            }
-            rank_matches(tokens, &squares)
+            tokens.as_slice() == [Token::Any]
+                || rank_matches(tokens, &rank_squares(&board, Rank::new(7 - i as u32)))
         })
     }
 }
@@ -271,8 +388,10 @@ impl FromStr for FenPattern {
         }
         Ok(FenPattern {
             text: pattern.to_owned(),
+            compiled: Compiled::new(&ranks),
             ranks,
             swapped: None,
+            compiled_swapped: None,
         })
     }
 }
@@ -337,6 +456,60 @@ mod tests {
             .unwrap();
         assert!(castled.matches(&board("5rk1/5ppp/8/8/8/8/PBP5/2KR4 w - - 0 1")));
         assert!(!castled.matches(&board("5rk1/5ppp/8/8/8/8/PNP5/2KR4 w - - 0 1")));
+    }
+
+    /// The compiled pattern matches where the square-by-square reading does, on positions of
+    /// a real game and on patterns of every shape (no `*`, one, several).
+    #[test]
+    fn compiled_patterns_agree_with_square_by_square_matching() {
+        let mut pos = Position::new();
+        let mut boards = vec![pos.board().clone()];
+        for san in [
+            "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3", "e5", "Nb3",
+            "Be6", "f3", "Be7", "Qd2", "O-O", "O-O-O", "Nbd7", "g4", "b5", "g5", "b4", "Ne2",
+            "Ne8", "f4", "a5", "f5", "a4", "Nbd4", "exd4", "Nxd4", "b3", "Kb1", "bxc2+", "Nxc2",
+            "Bb3", "axb3", "axb3",
+        ] {
+            pos = pos.after(san).unwrap();
+            boards.push(pos.board().clone());
+        }
+        boards.push(board("8/8/8/8/8/8/8/K6k w - - 0 1"));
+        let patterns = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            "*/*/*/*/???PP???/*/*/*",
+            "*/*/*/*/*/6P1/*PBP/*RK1",
+            "*/*/*/*/*/*/*/??KR*",
+            "*/*/*/*/*/*/*/*K*",
+            "*P*/*/*/*/*/*/*/*",
+            "*p*p*/*/*/*/*/*/*/*",
+            "?????rk?/?????aaa/*/*/*/8/P[BP]P*/??KR????",
+            "*/*/*/*/*/*/*/[^KQ]*",
+            "*/*/*/*/*/*/*/????m???",
+            "*/!*!/*/*/*/*/*/*",
+            "8/*/*/*/*/*/*/*",
+            "*/*/*/*/*/*/*/K*k",
+            "*/*/*/*/*/*/*/*M",
+        ];
+        let mut hits = 0;
+        for text in patterns {
+            let pattern: FenPattern = text.parse().unwrap();
+            let either = pattern.clone().either();
+            for b in &boards {
+                let by_squares = FenPattern::fits_by_squares(&pattern.ranks, b);
+                assert_eq!(pattern.matches(b), by_squares, "{text} on {b}");
+                let swapped = either.swapped.as_ref().unwrap();
+                let either_by_squares = by_squares || FenPattern::fits_by_squares(swapped, b);
+                assert_eq!(either.matches(b), either_by_squares, "{text} either on {b}");
+                hits += usize::from(by_squares);
+                if by_squares {
+                    assert!(
+                        pattern.reachable(b),
+                        "{text} matches but is unreachable on {b}"
+                    );
+                }
+            }
+        }
+        assert!(hits > 20, "{hits}");
     }
 
     #[test]

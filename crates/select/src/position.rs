@@ -45,7 +45,10 @@ impl Reach {
 
     /// Whether a game now at `pos` may still reach a position with `self`.
     pub(crate) fn reachable_from(&self, pos: &Position) -> bool {
-        let chess = pos.chess();
+        // In variants pieces may come back (Crazyhouse drops them): no pruning there.
+        let Some(chess) = pos.as_chess() else {
+            return true;
+        };
         let board = chess.board();
         let now = Reach::of(board, chess.castles().castling_rights());
         (0..2).all(|c| {
@@ -87,7 +90,7 @@ impl PositionTarget {
     pub fn matches(&self, pos: &Position, hash: u64) -> bool {
         match &self.key {
             Some((key, zobrist)) => hash == *zobrist && pos.key() == *key,
-            None => pos.chess().board() == &self.board,
+            None => pos.board() == &self.board,
         }
     }
 

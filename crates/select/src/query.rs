@@ -183,4 +183,15 @@ impl Query {
     pub fn needs_replay(&self) -> bool {
         self.phase == Phase::Replay
     }
+
+    /// Whether matching decides most games within their first moves: every criterion is on
+    /// tags, on a position reached (the search of a game stops once the position can no
+    /// longer be reached) or on the opening moves, and variations are not searched. Matching
+    /// such a query costs little next to reading the games.
+    pub fn decides_early(&self) -> bool {
+        !self.options.variations
+            && self.groups.iter().all(|g| {
+                g.phase == Phase::Tags || matches!(g.key, GroupKey::Position | GroupKey::Moves)
+            })
+    }
 }

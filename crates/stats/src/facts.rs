@@ -131,7 +131,7 @@ impl GameFacts {
     /// A comment, its text without the delimiters: a game has clocks when a comment holds
     /// `[%clk`, evaluations when one holds `[%eval`. (As a visitor, `GameFacts` skips
     /// variations unread, so the comments inside them are not seen.)
-    #[inline]
+    #[inline(always)]
     pub fn comment(&mut self, text: &[u8]) {
         self.comments = true;
         if self.clocks && self.evals {
@@ -206,7 +206,7 @@ impl GameFacts {
 
 /// The first `%` of `text`: eight bytes at a time (comments are short, and most hold one
 /// command: a call into `memchr` costs more than the scan).
-#[inline]
+#[inline(always)]
 fn find_percent(text: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -250,7 +250,7 @@ impl Visitor for GameFacts {
         self.mainline_move();
     }
 
-    #[inline]
+    #[inline(always)]
     fn comment(&mut self, comment: RawComment<'_>) {
         GameFacts::comment(self, comment.as_bytes());
     }

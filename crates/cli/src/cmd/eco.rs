@@ -6,8 +6,8 @@ use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
-use tabia_notation::pgn::{GameError, Origin, RawGame};
-use tabia_position::{ParsePositionError, Position};
+use tabia_notation::pgn::{Both, GameError, Origin, RawGame};
+use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -72,7 +72,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })?;
         } else {
             // The reader thread only splits the input into games; each worker classifies its
-            // games (one pass, the movetext after the opening skipped unread), so `-j` scales.
+            // games and checks them as `tabia pgn --check` does, for the warnings (one pass),
+            // so `-j` scales.
             session.pipeline(input, raw_games, |sink, number, raw| {
                 let item = classify(table, raw);
                 write_item(&name, args.json, sink, number, &item);
@@ -82,19 +83,24 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(session.finish()?)
 }
 
-/// What a worker makes of one game.
-struct Item<'t>(Result<Classification<'t>, ItemError>);
+/// What a worker makes of one game: its classification and its warnings (what was read
+/// leniently, a result the board contradicts), or why it is bad.
+struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::Warning>), ItemError>);
 
 enum ItemError {
     Game(GameError),
     Classify(ClassifyError),
 }
 
-/// Classifies one game.
+/// Classifies one game, and checks it as `tabia pgn --check` does for its warnings (a rule
+/// broken after the opening is not the classification's business: that game has no warnings).
 fn classify<'t>(table: &'t Table, raw: &RawGame) -> Item<'t> {
-    match raw.visit(&mut GameVisitor::new(table)) {
-        Ok(Ok(class)) => Item(Ok(class)),
-        Ok(Err(err)) => Item(Err(ItemError::Classify(err))),
+    match raw.visit(&mut Both::new(GameVisitor::new(table), Checker::new())) {
+        Ok((Ok(class), checked)) => {
+            let warnings = checked.map(|c| c.warnings).unwrap_or_default();
+            Item(Ok((class, warnings)))
+        }
+        Ok((Err(err), _)) => Item(Err(ItemError::Classify(err))),
         Err(err) => Item(Err(ItemError::Game(err))),
     }
 }
@@ -102,7 +108,16 @@ fn classify<'t>(table: &'t Table, raw: &RawGame) -> Item<'t> {
 /// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
 fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<'_>) {
     match &item.0 {
-        Ok(class) => write_game(&mut sink.out, name, json, number, *class),
+        Ok((class, warnings)) => {
+            let warnings: Vec<Diagnostic> = warnings
+                .iter()
+                .map(|w| Diagnostic::from_warning(name, number, w))
+                .collect();
+            for warning in &warnings {
+                sink.warning(warning);
+            }
+            write_game(&mut sink.out, name, json, number, *class, &warnings);
+        }
         Err(ItemError::Game(err)) => {
             sink.reject(&Diagnostic::from_game_error(name, number, err), json);
         }
@@ -131,6 +146,8 @@ struct Record<'a> {
     ply: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
+    warnings: &'a [Diagnostic],
 }
 
 /// The `--json` line of a position that cannot be read.
@@ -157,6 +174,7 @@ impl<'a> Record<'a> {
             name: opening.map(Opening::name),
             ply,
             moves: opening.map(Opening::moves),
+            warnings: &[],
         }
     }
 }
@@ -171,13 +189,21 @@ fn status(class: Classification<'_>) -> &'static str {
 }
 
 /// Writes one game's line: TSV (number, ECO, extended code, name, ply) or NDJSON.
-fn write_game(out: &mut Vec<u8>, file: &str, json: bool, number: u64, class: Classification<'_>) {
+fn write_game(
+    out: &mut Vec<u8>,
+    file: &str,
+    json: bool,
+    number: u64,
+    class: Classification<'_>,
+    warnings: &[Diagnostic],
+) {
     let m = class.matched();
     let opening = m.map(|m| m.opening);
     if json {
         let record = Record {
             file: Some(file),
             game: Some(number),
+            warnings,
             ..Record::new(status(class), opening, m.map(|m| m.ply))
         };
         output::json_line(out, &record);
@@ -217,6 +243,12 @@ fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGa
             return;
         }
     };
+    // Checked and repaired as `tabia pgn` does, its warnings reported.
+    if let Ok(checked) = tabia_position::repair_game(&mut game) {
+        for warning in &checked.warnings {
+            sink.warning(&Diagnostic::from_warning(name, number, warning));
+        }
+    }
     match table.classify_game(&game) {
         Ok(class) => {
             if let Some(m) = class.matched() {

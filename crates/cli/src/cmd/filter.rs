@@ -1,11 +1,14 @@
 //! `tabia filter`: the games that match criteria on their tags, players, ratings, openings,
 //! positions, board patterns, material and moves (the library is `tabia-select`).
 //!
-//! Each game is matched by a [`Matcher`] as it is read from its raw bytes on a worker thread:
-//! tag criteria decide before the movetext (skipped unread when they decide), position criteria
-//! replay the moves. A game that is selected is then parsed, checked like `tabia pgn` checks
-//! it, marked (`--mark`) and written. With `--limit` the matching happens on the reading
-//! thread, so that reading stops right after the N-th match.
+//! Each game is matched by a [`Matcher`] as it is read: tag criteria decide before the
+//! movetext (skipped unread when they decide), position criteria replay the moves. When the
+//! query decides games early (tags, positions reached, opening moves), with one job, or with
+//! `--limit` (so that reading stops right after the N-th match), the reading thread matches
+//! each game in the one pass that reads it, keeping the bytes of the selected ones only;
+//! otherwise (whole-game replays on several jobs) the reading thread splits the input into
+//! raw games that the workers match. A selected game is then parsed, checked like `tabia pgn`
+//! checks it, marked (`--mark`) and written — or written as it was read with `--raw`.
 
 use std::{
     fs::File,
@@ -19,7 +22,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 use tabia_collect::Form;
 use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
-use tabia_position::shakmaty::Color;
+use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
     MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side, TagCriterion,
@@ -178,6 +181,11 @@ pub(crate) struct Args {
     /// `match` object.
     #[arg(long, help_heading = "Output")]
     json: bool,
+    /// Write each selected game byte for byte as it was read instead of in export format: the
+    /// fastest output, as the game is neither parsed again nor checked (moves the criteria did
+    /// not replay are not looked at).
+    #[arg(long, conflicts_with_all = ["json", "mark"], help_heading = "Output")]
+    raw: bool,
     /// Write the games to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     output: Option<PathBuf>,
@@ -285,6 +293,9 @@ struct Context<'a> {
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let query = args.query();
     let form = args.form.form()?;
+    if args.raw && !form.is_export() {
+        anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
+    }
     let progress = !args.run.quiet && io::stderr().is_terminal();
     let mut session = match &args.output {
         Some(path) => {
@@ -302,6 +313,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
+    let on_reader = session.jobs() == 1 || query.decides_early() || left.is_some();
     for source in Source::from_args(&args.files) {
         if left == Some(0) {
             break;
@@ -317,15 +329,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             query: &query,
             matched,
         };
-        match left.as_mut() {
-            None => session.pipeline(input, crate::input::raw_games, |sink, number, raw| {
-                game(&ctx, sink, number, raw);
-            })?,
-            Some(left) => session.pipeline(
+        if on_reader {
+            session.pipeline(
                 input,
-                |reader| matched_on_reader(reader, &query, args.invert, left),
-                |sink, number, item| limited(&ctx, sink, number, item),
-            )?,
+                |reader| matched_on_reader(reader, &query, args.invert, left.as_mut()),
+                |sink, number, item| write_matched(&ctx, sink, number, item),
+            )?;
+        } else {
+            session.pipeline(input, crate::input::raw_games, |sink, number, raw| {
+                game(&ctx, sink, number, raw);
+            })?;
         }
     }
     Ok(session.finish()?)
@@ -368,6 +381,12 @@ fn selected(
         }
     };
     if verdict.matched == ctx.args.invert {
+        return;
+    }
+    if ctx.args.raw {
+        sink.bump(ctx.matched);
+        sink.out.extend_from_slice(&raw.bytes);
+        sink.out.extend_from_slice(b"\n\n");
         return;
     }
     let mut game = match raw.parse() {
@@ -441,8 +460,8 @@ fn mark(game: &mut Game, query: &Query, hit: &Hit) {
     }
 }
 
-/// What the reading thread makes of a game with `--limit`: its verdict, and its bytes when it
-/// is selected (and may have to be written).
+/// What the reading thread makes of a game it matched: its verdict, and its bytes when it is
+/// selected (and may have to be written).
 struct Item {
     raw: Option<RawGame>,
     verdict: Result<Verdict, Diagnostic>,
@@ -454,20 +473,25 @@ impl Weigh for Item {
     }
 }
 
-/// The games of an input matched on the reading thread; ends after `left` selected games.
+/// The games of an input matched on the reading thread, each read once (the bytes of the
+/// selected ones kept); ends after `left` selected games when there is a limit.
 fn matched_on_reader<'a>(
     reader: Box<dyn BufRead + Send>,
     query: &'a Query,
     invert: bool,
-    left: &'a mut u64,
+    mut left: Option<&'a mut u64>,
 ) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
     let mut games = Reader::new(reader);
+    let mut matcher = Matcher::new(query);
     std::iter::from_fn(move || {
-        if *left == 0 {
+        if left.as_deref() == Some(&0) {
             return None;
         }
-        let raw = match games.read_raw_game() {
-            Ok(Some(raw)) => raw,
+        let keep = |out: &Result<Verdict, ReplayError>| {
+            out.as_ref().is_ok_and(|verdict| verdict.matched != invert)
+        };
+        let (out, raw) = match games.read_game_keeping(&mut matcher, keep) {
+            Ok(Some(read)) => read,
             Ok(None) => return None,
             Err(GameError::Io(io)) => {
                 return Some(Err(anyhow::Error::new(io).context("read error")));
@@ -477,25 +501,20 @@ fn matched_on_reader<'a>(
                 return Some(Ok(Item { raw: None, verdict }));
             }
         };
-        let verdict = match_raw(query, &raw);
-        let keep = match &verdict {
-            Ok(v) => v.matched != invert,
-            Err(_) => false,
-        };
-        if keep {
+        if raw.is_some()
+            && let Some(left) = left.as_deref_mut()
+        {
             // A selected game that turns out bad when written is reported, not counted: the
             // limit counts the games selected, which is what reading has to stop on.
             *left -= 1;
         }
-        Some(Ok(Item {
-            raw: keep.then_some(raw),
-            verdict,
-        }))
+        let verdict = out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err));
+        Some(Ok(Item { raw, verdict }))
     })
 }
 
 /// Writes or reports a game matched on the reading thread.
-fn limited(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
+fn write_matched(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
     match (&item.raw, &item.verdict) {
         (Some(raw), verdict) => selected(ctx, sink, number, raw, verdict.clone()),
         (None, Err(diagnostic)) => {

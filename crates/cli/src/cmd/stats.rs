@@ -3,15 +3,19 @@
 //!
 //! `tabia-stats` does the counting: each worker counts the games of its batches in a `Stats`
 //! of its own, and the parts are merged in input order, so the figures are the same for any
-//! `-j`. Bad games and warnings are reported on standard error like everywhere else.
+//! `-j`. With `-j 1` the input is read in one pass on this thread (the visitor runs on the
+//! reader: no splitting into raw games first). Bad games and warnings are reported on standard
+//! error like everywhere else.
 
 use std::{path::PathBuf, time::Instant};
 
+use tabia_notation::pgn::{GameError, Reader, Warning};
 use tabia_stats::Stats;
 
 use crate::{
     cli::{RunArgs, Status},
     input::{Source, raw_games},
+    parallel::Sink,
     report::Diagnostic,
     session::Session,
 };
@@ -39,20 +43,28 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
+        if session.jobs() == 1 {
+            session.one_pass(input, |reader, pass| {
+                let mut reader = Reader::new(reader);
+                let mut sink = Sink::default();
+                for number in 1.. {
+                    match total.read_game(&mut reader) {
+                        Ok(Some(warnings)) => report(&mut sink, &name, number, warnings),
+                        Ok(None) => break,
+                        Err(GameError::Io(err)) => return Err(err),
+                        Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, &err)),
+                    }
+                    pass.done(&mut sink)?;
+                }
+                Ok(())
+            })?;
+            continue;
+        }
         session.pipeline_with(
             input,
             raw_games,
             |sink, part: &mut Stats, number, raw| match part.add_raw(raw) {
-                Ok(warnings) => {
-                    for warning in warnings {
-                        let at = warning.at;
-                        sink.warning(
-                            &Diagnostic::new(&name, warning.to_string())
-                                .at(at.line, at.column)
-                                .game(number),
-                        );
-                    }
-                }
+                Ok(warnings) => report(sink, &name, number, warnings),
                 Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, &err)),
             },
             |part| {
@@ -70,4 +82,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         write!(out, "{report}")?;
     }
     Ok(session.finish()?)
+}
+
+/// `FILE:LINE:COL: game N: warning: …` for each warning of a game.
+fn report(sink: &mut Sink, name: &str, number: u64, warnings: &[Warning]) {
+    for warning in warnings {
+        let at = warning.at;
+        sink.warning(
+            &Diagnostic::new(name, warning.to_string())
+                .at(at.line, at.column)
+                .game(number),
+        );
+    }
 }

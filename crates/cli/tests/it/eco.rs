@@ -154,3 +154,58 @@ fn positions() {
          at line 1, column 1\n  | junk\n  | ^\n"
     );
 }
+
+/// `tabia eco` reports what it read leniently as `tabia pgn` does: each warning on standard
+/// error (`FILE:LINE:COL: game N: warning: …`), counted in the summary, in the `--json`
+/// line's `warnings`; the games are classified all the same.
+#[test]
+fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
+    let games = "1. e2e4 e5 2. Ng1-f3 Nc6 3. Bb5+ a6 *\n\n\
+                 [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+                 1. e4 e5\n";
+    let warnings = "<stdin>:1:4: game 1: warning: move 1. e2e4 is in UCI notation, read as e4\n\
+         <stdin>:1:15: game 1: warning: move 2. Ng1-f3 is in long algebraic notation, read as Nf3\n\
+         <stdin>:1:29: game 1: warning: move 3. Bb5+ gives no check, read as Bb5\n\
+         <stdin>:5:16: game 2: warning: result 1-0 but the game ends in black mates (0-1)\n\
+         <stdin>:7:9: game 3: warning: game has no result, read as `*`\n";
+    let pgn = tabia()
+        .args(["pgn", "--check"])
+        .write_stdin(games)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(pgn.stderr).unwrap(),
+        format!("{warnings}games 3, errors 0, warnings 5\n")
+    );
+    tabia()
+        .arg("eco")
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout(
+            "1\tC70\tC68a\tRuy Lopez: Morphy Defense\t6\n\
+             2\tA00\t-\tBarnes Opening: Fool's Mate\t4\n\
+             3\tC20\tC20\tKing's Pawn Game\t2\n",
+        )
+        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+    let json = tabia()
+        .args(["eco", "--json", "-q"])
+        .write_stdin(games)
+        .output()
+        .unwrap();
+    let json = String::from_utf8(json.stdout).unwrap();
+    let lines: Vec<&str> = json.lines().collect();
+    assert!(lines[0].ends_with(
+        "\"warnings\":[{\"file\":\"<stdin>\",\"line\":1,\"column\":4,\"game\":1,\"message\":\"move 1. e2e4 is in UCI notation, read as e4\"},\
+         {\"file\":\"<stdin>\",\"line\":1,\"column\":15,\"game\":1,\"message\":\"move 2. Ng1-f3 is in long algebraic notation, read as Nf3\"},\
+         {\"file\":\"<stdin>\",\"line\":1,\"column\":29,\"game\":1,\"message\":\"move 3. Bb5+ gives no check, read as Bb5\"}]}"
+    ), "{}", lines[0]);
+    assert!(lines[2].contains("\"message\":\"game has no result, read as `*`\""));
+    // --tag repairs the games as `tabia pgn` does, with the same warnings.
+    tabia()
+        .args(["eco", "--tag"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+}

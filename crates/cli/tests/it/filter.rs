@@ -240,3 +240,72 @@ fn bad_criteria_are_usage_errors_naming_the_bad_part() {
         assert_eq!(all, expected, "run with TABIA_BLESS=1 to accept");
     }
 }
+
+/// `--raw` writes each selected game byte for byte as it stands in the input (from its first
+/// byte to its result), whichever way the games are matched.
+#[test]
+fn raw_writes_the_selected_games_as_they_were_read() {
+    let input = fs::read(dir().join("games.pgn")).expect("fixture");
+    let games: Vec<Vec<u8>> = tabia_notation::pgn::Reader::new(&input[..])
+        .raw_games()
+        .map(|raw| raw.expect("readable").bytes)
+        .collect();
+    assert_eq!(games.len(), 13);
+    let raw = |n: usize| format!("{}\n\n", String::from_utf8_lossy(&games[n - 1]));
+    // Game 9 has an illegal second move: a replay that reaches it reports the game; with
+    // `--raw`, a match decided before it (`--moves 1. e4`) writes the game unchecked, where the
+    // export would check it and report it.
+    for (args, selected, code) in [
+        (&["--result", "decisive"][..], &[1, 2, 10, 11][..], 0),
+        (&["--material", "R R"][..], &[10][..], 1),
+        (
+            &["--player", "carlsen", "--moves", "1. e4"][..],
+            &[1, 9][..],
+            0,
+        ),
+    ] {
+        for jobs in ["1", "2"] {
+            let mut run = vec!["-q", "--raw", "-j", jobs, "games.pgn"];
+            run.extend(args);
+            let (status, out, err) = filter(&run);
+            assert_eq!(status, code, "{args:?}: {err}");
+            assert_eq!(err.contains("game 9: illegal move"), code == 1, "{err}");
+            let want: String = selected.iter().map(|&n| raw(n)).collect();
+            assert_eq!(out, want, "{args:?} -j {jobs}");
+        }
+    }
+    let (status, out, err) =
+        filter(&["-q", "games.pgn", "--player", "carlsen", "--moves", "1. e4"]);
+    assert_eq!(status, 1, "{err}");
+    assert!(err.contains("game 9: illegal move"), "{err}");
+    assert_eq!(out.matches("[Event ").count(), 1);
+    let (status, _, err) = filter(&["--raw", "--notation", "uci", "games.pgn", "--result", "1-0"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("--raw"), "{err}");
+}
+
+/// Position criteria on games of every lichess variant are decided, never a panic.
+#[test]
+fn position_criteria_on_variant_games() {
+    for args in [
+        &["--material", "R*P* R*P*"][..],
+        &["--fen-pattern", "*/*/*/*/*/*/*/*"],
+        &["--piece-count", "2..40"],
+        &["--position", "startpos"],
+        &["--checkmate"],
+        &["--stalemate"],
+        &["--insufficient"],
+        &["--repetition"],
+        &["--fifty"],
+    ] {
+        let mut run = vec!["-q", "--json", "../variants/games.pgn"];
+        run.extend(args);
+        let (code, out, err) = filter(&run);
+        assert!(code == 0 || code == 1, "{args:?}: {code} {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if args[0] == "--fen-pattern" {
+            // Every position matches `*` on every rank: every game is selected.
+            assert_eq!(out.lines().count(), 28, "{args:?}");
+        }
+    }
+}

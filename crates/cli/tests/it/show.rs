@@ -126,3 +126,35 @@ fn bad_last_move_and_size() {
             "invalid value '5' for '--size <PIXELS>': 5 is not in 16..=4096",
         ));
 }
+
+/// A Crazyhouse position is drawn with its pockets in every format `show` offers.
+#[test]
+fn crazyhouse_pockets_in_every_format() {
+    let fen = "r1b1kbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNpp] w KQkq - 0 4";
+    let show = |format: &str| {
+        let out = tabia()
+            .args(["show", fen, "--format", format, "--size", "88"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}");
+        out.stdout
+    };
+    let text = |format: &str| String::from_utf8(show(format)).unwrap();
+    assert!(text("ascii").starts_with("[p p]\n"));
+    assert!(text("unicode").starts_with("[♟ ♟]\n"));
+    assert!(text("ascii").ends_with("[Q N]\n"));
+    let svg = text("svg");
+    assert!(svg.contains("viewBox=\"0 0 880 1000\""));
+    assert!(svg.contains("<use xlink:href=\"#wN\" transform=\"translate(60 945) scale(0.5)\"/>"));
+    let tex = text("latex");
+    assert!(tex.contains("\\textit{Black's pocket:} \\sympawn{} \\sympawn{}\\\\\n"));
+    assert!(tex.contains("\\textit{White's pocket:} \\symqueen{} \\symknight{}\n"));
+    let html = text("html");
+    assert!(html.contains("title=\"Black's pocket: p p\">♟♟</td></tr>"));
+    assert!(html.contains("title=\"White's pocket: q n\">♕♘</td></tr>"));
+    // PNG: 88 pixels wide, 100 high (the IHDR chunk's width and height).
+    let png = show("png");
+    assert_eq!(&png[12..16], b"IHDR");
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 88);
+    assert_eq!(u32::from_be_bytes(png[20..24].try_into().unwrap()), 100);
+}

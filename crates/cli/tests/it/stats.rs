@@ -120,3 +120,25 @@ fn several_files_add_up_and_a_missing_one_fails() {
     );
     assert_eq!(v["plies"]["median"], 3, "the median of A ++ A is that of A");
 }
+
+#[test]
+fn a_cut_off_input_is_reported_alike_in_one_pass_and_in_parallel() {
+    let games = numbered_games(300);
+    let mut bytes = zstd::encode_all(games.as_bytes(), 3).expect("zstd");
+    bytes.truncate(bytes.len() * 2 / 3);
+    let one = run(&["-j", "1", "--json"], bytes.clone());
+    let two = run(&["-j", "2", "--json"], bytes);
+    assert_eq!(one.0, Some(2), "{}", one.2);
+    assert!(one.2.contains("tabia: <stdin>: read error"), "{}", one.2);
+    assert_eq!(
+        one.2.lines().last(),
+        two.2.lines().last(),
+        "the same summary"
+    );
+    assert_eq!(
+        one.2.lines().filter(|l| l.starts_with("tabia: ")).count(),
+        1,
+        "{}",
+        one.2
+    );
+}

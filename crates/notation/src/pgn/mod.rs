@@ -78,6 +78,6 @@ pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
 pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
-pub use visitor::{Skip, Visitor};
+pub use visitor::{Both, Skip, Visitor};
 pub use warning::{Warning, WarningKind};
 pub use writer::{MoveText, SanText, WriteOptions};

@@ -147,6 +147,10 @@ impl RawGame {
     }
 }
 
+/// What [`Reader::read_game_keeping`] gives for a game: the visitor's output, and the raw
+/// bytes of the game when they were kept.
+type Keeping<T> = (T, Option<RawGame>);
+
 /// What stops reading a game.
 enum Stop {
     Io(io::Error),
@@ -330,6 +334,79 @@ impl<R: Read> Reader<R> {
             self.capture = None;
             GameError::Io(err)
         })
+    }
+
+    /// Reads the next game into `visitor` as [`Reader::read_game`] does, and also gives its
+    /// raw bytes when `keep` says so of what `end_game` returned: one pass over the input for a
+    /// caller that decides on each game as it is read and keeps some of them as they were
+    /// (`None` at the end of the input). The bytes are those [`Reader::read_raw_game`] would
+    /// give when the visitor reads the whole game, or skips what it skips the way the reader's
+    /// skip path does.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Reader, RawTag, Skip, Visitor};
+    ///
+    /// /// Whether White is "B", from the tags alone.
+    /// struct WhiteIsB(bool);
+    /// impl Visitor for WhiteIsB {
+    ///     type Output = bool;
+    ///     fn begin_game(&mut self, _: tabia_notation::pgn::Origin) -> Skip {
+    ///         self.0 = false;
+    ///         Skip(false)
+    ///     }
+    ///     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+    ///         self.0 |= name == b"White" && value.as_bytes() == b"B";
+    ///     }
+    ///     fn begin_movetext(&mut self) -> Skip {
+    ///         Skip(true)
+    ///     }
+    ///     fn end_game(&mut self) -> bool {
+    ///         self.0
+    ///     }
+    /// }
+    ///
+    /// let pgn = b"[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 {x} 1-0\n";
+    /// let mut reader = Reader::new(&pgn[..]);
+    /// let (first, raw) = reader.read_game_keeping(&mut WhiteIsB(false), |&b| b)?.expect("a game");
+    /// assert!(!first && raw.is_none());
+    /// let (second, raw) = reader.read_game_keeping(&mut WhiteIsB(false), |&b| b)?.expect("a game");
+    /// assert!(second);
+    /// assert_eq!(raw.expect("kept").bytes, b"[White \"B\"]\n\n1. d4 {x} 1-0");
+    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn read_game_keeping<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        keep: impl FnOnce(&V::Output) -> bool,
+    ) -> Result<Option<Keeping<V::Output>>, GameError> {
+        if self.failed {
+            return Ok(None);
+        }
+        let read = (|| {
+            let Some(start) = self.begin()? else {
+                return Ok(None);
+            };
+            // No allocation unless the game leaves the buffer before it ends.
+            self.capture = Some(Vec::new());
+            self.capture_from = self.pos;
+            let out = self.game_at(start, visitor);
+            let captured = self.capture.take();
+            let out = out?;
+            let raw = keep(&out).then(|| {
+                let mut bytes = captured.unwrap_or_default();
+                bytes.extend_from_slice(&self.buf[self.capture_from..self.pos]);
+                RawGame { bytes, start }
+            });
+            Ok(Some((out, raw)))
+        })();
+        match read {
+            Ok(read) => Ok(read),
+            Err(Stop::Syntax(error, start)) => Err(GameError::Syntax { error, start }),
+            Err(Stop::Io(err)) => {
+                self.failed = true;
+                Err(GameError::Io(err))
+            }
+        }
     }
 
     /// The games as owned [`Game`] trees.

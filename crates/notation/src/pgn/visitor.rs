@@ -101,3 +101,342 @@ pub trait Visitor {
     /// The game is over (or was skipped).
     fn end_game(&mut self) -> Self::Output;
 }
+
+/// Two visitors reading the same game at once: every event goes to both, and the game's
+/// output is the pair of theirs. What one of them asks to skip (the game, the movetext, the
+/// rest of it, a variation) it does not hear of, while the other still does; the reader skips
+/// a part only when both ask to.
+///
+/// ```
+/// use tabia_notation::pgn::{Both, Origin, RawTag, Reader, SanPlus, Skip, Visitor};
+///
+/// /// The moves of the mainline (variations skipped).
+/// #[derive(Default)]
+/// struct Mainline(Vec<String>);
+/// impl Visitor for Mainline {
+///     type Output = Vec<String>;
+///     fn begin_game(&mut self, _: Origin) -> Skip {
+///         self.0.clear();
+///         Skip(false)
+///     }
+///     fn san(&mut self, san: SanPlus, _: Origin) {
+///         self.0.push(san.to_string());
+///     }
+///     fn begin_variation(&mut self) -> Skip {
+///         Skip(true)
+///     }
+///     fn end_game(&mut self) -> Vec<String> {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+/// /// Every move, variations included.
+/// #[derive(Default)]
+/// struct Moves(usize);
+/// impl Visitor for Moves {
+///     type Output = usize;
+///     fn begin_game(&mut self, _: Origin) -> Skip {
+///         self.0 = 0;
+///         Skip(false)
+///     }
+///     fn san(&mut self, _: SanPlus, _: Origin) {
+///         self.0 += 1;
+///     }
+///     fn end_game(&mut self) -> usize {
+///         self.0
+///     }
+/// }
+///
+/// let pgn = "1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *";
+/// let mut both = Both::new(Mainline::default(), Moves::default());
+/// let game = Reader::new(pgn.as_bytes()).read_game(&mut both)?;
+/// assert_eq!(game, Some((vec!["e4".to_owned(), "e5".to_owned(), "Nf3".to_owned()], 6)));
+/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Both<A, B> {
+    first: A,
+    second: B,
+    /// For each visitor: 0 when it hears the events; the depth of nested variations inside
+    /// the variation it skipped; [`SKIPPED`] when it skipped the game, the movetext or the
+    /// rest of it.
+    levels: [u32; 2],
+}
+
+/// A [`Both`] level: the rest of the game is skipped.
+const SKIPPED: u32 = u32::MAX;
+
+impl<A, B> Both<A, B> {
+    /// Both visitors, the first one's output first.
+    pub fn new(first: A, second: B) -> Both<A, B> {
+        Both {
+            first,
+            second,
+            levels: [0, 0],
+        }
+    }
+
+    /// The first visitor.
+    pub fn first(&self) -> &A {
+        &self.first
+    }
+
+    /// The second visitor.
+    pub fn second(&self) -> &B {
+        &self.second
+    }
+
+    /// The two visitors.
+    pub fn into_inner(self) -> (A, B) {
+        (self.first, self.second)
+    }
+}
+
+impl<A: Visitor, B: Visitor> Both<A, B> {
+    /// Calls `f` on each visitor that hears events now, and notes which ask to skip the rest.
+    fn ask(&mut self, f: impl Fn(&mut dyn Asked) -> Skip) -> Skip {
+        if self.levels[0] == 0 && f(&mut self.first).0 {
+            self.levels[0] = SKIPPED;
+        }
+        if self.levels[1] == 0 && f(&mut self.second).0 {
+            self.levels[1] = SKIPPED;
+        }
+        Skip(self.levels == [SKIPPED, SKIPPED])
+    }
+
+    /// Calls `f` on each visitor that hears events now.
+    fn tell(&mut self, f: impl Fn(&mut dyn Asked)) {
+        if self.levels[0] == 0 {
+            f(&mut self.first);
+        }
+        if self.levels[1] == 0 {
+            f(&mut self.second);
+        }
+    }
+}
+
+/// The events of a [`Visitor`] without its output, so that [`Both`] can pass one to either.
+trait Asked {
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>);
+    fn begin_movetext(&mut self) -> Skip;
+    fn san(&mut self, san: SanPlus, at: Origin);
+    fn skip_rest(&mut self) -> Skip;
+    fn nag(&mut self, nag: Nag);
+    fn partial_comment(&mut self, comment: RawComment<'_>);
+    fn comment(&mut self, comment: RawComment<'_>);
+    fn outcome(&mut self, outcome: Outcome);
+    fn warning(&mut self, warning: Warning);
+}
+
+impl<V: Visitor> Asked for V {
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        Visitor::tag(self, name, value);
+    }
+    fn begin_movetext(&mut self) -> Skip {
+        Visitor::begin_movetext(self)
+    }
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        Visitor::san(self, san, at);
+    }
+    fn skip_rest(&mut self) -> Skip {
+        Visitor::skip_rest(self)
+    }
+    fn nag(&mut self, nag: Nag) {
+        Visitor::nag(self, nag);
+    }
+    fn partial_comment(&mut self, comment: RawComment<'_>) {
+        Visitor::partial_comment(self, comment);
+    }
+    fn comment(&mut self, comment: RawComment<'_>) {
+        Visitor::comment(self, comment);
+    }
+    fn outcome(&mut self, outcome: Outcome) {
+        Visitor::outcome(self, outcome);
+    }
+    fn warning(&mut self, warning: Warning) {
+        Visitor::warning(self, warning);
+    }
+}
+
+impl<A: Visitor, B: Visitor> Visitor for Both<A, B> {
+    type Output = (A::Output, B::Output);
+
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.levels = [
+            if self.first.begin_game(start).0 {
+                SKIPPED
+            } else {
+                0
+            },
+            if self.second.begin_game(start).0 {
+                SKIPPED
+            } else {
+                0
+            },
+        ];
+        Skip(self.levels == [SKIPPED, SKIPPED])
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        self.tell(|v| v.tag(name, value));
+    }
+
+    fn begin_movetext(&mut self) -> Skip {
+        self.ask(|v| v.begin_movetext())
+    }
+
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        self.tell(|v| v.san(san, at));
+    }
+
+    fn skip_rest(&mut self) -> Skip {
+        self.ask(|v| v.skip_rest())
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        self.tell(|v| v.nag(nag));
+    }
+
+    fn partial_comment(&mut self, comment: RawComment<'_>) {
+        self.tell(|v| v.partial_comment(comment));
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>) {
+        self.tell(|v| v.comment(comment));
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        let before = self.levels;
+        let mut next = before;
+        for (i, level) in next.iter_mut().enumerate() {
+            *level = match *level {
+                0 => {
+                    let skip = if i == 0 {
+                        self.first.begin_variation()
+                    } else {
+                        self.second.begin_variation()
+                    };
+                    u32::from(skip.0)
+                }
+                SKIPPED => SKIPPED,
+                deeper => deeper + 1,
+            };
+        }
+        if next.iter().all(|&l| l > 0) {
+            // The reader skips it: no event of it, nor its end, comes.
+            self.levels = before;
+            Skip(true)
+        } else {
+            self.levels = next;
+            Skip(false)
+        }
+    }
+
+    fn end_variation(&mut self) {
+        for i in 0..2 {
+            match self.levels[i] {
+                0 if i == 0 => self.first.end_variation(),
+                0 => self.second.end_variation(),
+                SKIPPED => {}
+                _ => self.levels[i] -= 1,
+            }
+        }
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.tell(|v| v.outcome(outcome));
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.tell(|v| v.warning(warning));
+    }
+
+    fn end_game(&mut self) -> Self::Output {
+        (self.first.end_game(), self.second.end_game())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::Reader;
+
+    /// Writes down what it hears; skips what `skip` names (`variations`, `rest` after the
+    /// first move, `movetext`).
+    #[derive(Default)]
+    struct Log {
+        skip: &'static str,
+        heard: String,
+    }
+
+    impl Visitor for Log {
+        type Output = String;
+        fn begin_game(&mut self, _: Origin) -> Skip {
+            self.heard.clear();
+            Skip(false)
+        }
+        fn begin_movetext(&mut self) -> Skip {
+            Skip(self.skip == "movetext")
+        }
+        fn san(&mut self, san: SanPlus, _: Origin) {
+            self.heard.push_str(&format!("{san} "));
+        }
+        fn skip_rest(&mut self) -> Skip {
+            Skip(self.skip == "rest")
+        }
+        fn begin_variation(&mut self) -> Skip {
+            self.heard.push_str("( ");
+            Skip(self.skip == "variations")
+        }
+        fn end_variation(&mut self) {
+            self.heard.push_str(") ");
+        }
+        fn outcome(&mut self, outcome: Outcome) {
+            self.heard.push_str(&format!("{outcome:?}"));
+        }
+        fn end_game(&mut self) -> String {
+            std::mem::take(&mut self.heard)
+        }
+    }
+
+    fn both(a: &'static str, b: &'static str) -> (String, String) {
+        let pgn = "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) d6) 2. Nf3 (2. Bc4) Nc6 1-0";
+        let mut both = Both::new(
+            Log {
+                skip: a,
+                ..Log::default()
+            },
+            Log {
+                skip: b,
+                ..Log::default()
+            },
+        );
+        Reader::new(pgn.as_bytes())
+            .read_game(&mut both)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn each_visitor_hears_only_what_it_did_not_skip() {
+        let all = "e4 e5 ( c5 Nf3 ( c3 d5 ) d6 ) Nf3 ( Bc4 ) Nc6 WhiteWins";
+        assert_eq!(both("", ""), (all.to_owned(), all.to_owned()));
+        assert_eq!(
+            both("variations", ""),
+            ("e4 e5 ( Nf3 ( Nc6 WhiteWins".to_owned(), all.to_owned())
+        );
+        assert_eq!(both("", "rest"), (all.to_owned(), "e4 ".to_owned()));
+        assert_eq!(both("movetext", "variations").0, "");
+        assert_eq!(
+            both("movetext", "variations").1,
+            "e4 e5 ( Nf3 ( Nc6 WhiteWins"
+        );
+        // Both skip: the reader skips, and neither hears the parts skipped.
+        assert_eq!(
+            both("variations", "variations"),
+            (
+                "e4 e5 ( Nf3 ( Nc6 WhiteWins".to_owned(),
+                "e4 e5 ( Nf3 ( Nc6 WhiteWins".to_owned()
+            )
+        );
+    }
+}

@@ -2,11 +2,11 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Color, Setup};
+use shakmaty::{Color, Piece, Role, Setup};
 
 use super::{
     RenderOptions, display_file, display_rank, fen_of, row_squares,
-    svg::{DARK, FRAME, LAST_DARK, LAST_LIGHT, LIGHT},
+    svg::{DARK, FRAME, LAST_DARK, LAST_LIGHT, LIGHT, POCKET_FILL},
     text::figurine,
 };
 
@@ -18,6 +18,9 @@ const SQUARE_STYLE: &str = "width:48px;height:48px;padding:0;text-align:center;\
      vertical-align:middle;font-size:38px;line-height:48px;color:#000";
 /// Style of a rank or file label.
 const LABEL_STYLE: &str = "padding:0 6px;font:bold 14px sans-serif;color:#555;text-align:center";
+/// Style of a Crazyhouse pocket row (its pieces, small figurines).
+const POCKET_STYLE: &str = "height:34px;padding:0 6px;text-align:left;font-size:26px;\
+     line-height:34px;color:#000";
 /// Style of the caption naming the side to move.
 const CAPTION_STYLE: &str = "caption-side:bottom;padding-top:6px;font:14px sans-serif;color:#333";
 
@@ -26,6 +29,10 @@ const CAPTION_STYLE: &str = "caption-side:bottom;padding-top:6px;font:14px sans-
 /// `coordinates` is `Some(false)`, the last move highlighted, a caption naming the side to move
 /// and the FEN as the table's accessible label. With `standalone` the table is wrapped in a
 /// complete UTF-8 page.
+///
+/// A Crazyhouse position (a setup with pockets) gets a row above the board with the pieces in
+/// the pocket of the side drawn at the top (Black's, White's with `flip`), queens first, and
+/// one below with the other's, each titled (`Black's pocket: q p p`, `White's pocket: empty`).
 ///
 /// ```
 /// use tabia_position::{RenderOptions, render_html, shakmaty::Setup};
@@ -58,6 +65,13 @@ pub fn render_html(setup: &Setup, options: &RenderOptions) -> String {
         Color::Black => "Black to move",
     };
     let _ = writeln!(html, "<caption style=\"{CAPTION_STYLE}\">{mover}</caption>");
+    let (top, bottom) = if options.flip {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    let columns = if coordinates { 9 } else { 8 };
+    pocket_row(&mut html, setup, top, columns);
     for row in 0..8 {
         html.push_str("<tr>");
         if coordinates {
@@ -97,12 +111,38 @@ pub fn render_html(setup: &Setup, options: &RenderOptions) -> String {
         }
         html.push_str("</tr>\n");
     }
+    pocket_row(&mut html, setup, bottom, columns);
     html.push_str("</table>\n");
 
     if options.standalone {
         html.push_str("</body>\n</html>\n");
     }
     html
+}
+
+/// The row of `color`'s Crazyhouse pocket, one cell across the table; nothing without
+/// pockets.
+fn pocket_row(html: &mut String, setup: &Setup, color: Color, columns: u32) {
+    let Some(pockets) = &setup.pockets else {
+        return;
+    };
+    let mut letters = String::new();
+    let mut figurines = String::new();
+    for role in Role::ALL.into_iter().rev() {
+        for _ in 0..*pockets.get(color).get(role) {
+            letters.push(' ');
+            letters.push(role.char());
+            figurines.push(figurine(Piece { color, role }));
+        }
+    }
+    if letters.is_empty() {
+        letters.push_str(" empty");
+    }
+    let _ = writeln!(
+        html,
+        "<tr><td colspan=\"{columns}\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
+         title=\"{color:?}'s pocket:{letters}\">{figurines}</td></tr>"
+    );
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -152,5 +192,49 @@ mod tests {
         // e2 is light, e4 is light.
         assert_eq!(html.matches(LAST_LIGHT).count(), 2);
         assert_eq!(html.matches(LAST_DARK).count(), 0);
+    }
+
+    #[test]
+    fn crazyhouse_pockets_above_and_below() {
+        let setup = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNpp] w KQkq - 0 4"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_setup();
+        let html = render_html(&setup, &RenderOptions::default());
+        let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr>")).collect();
+        assert_eq!(rows.len(), 11);
+        assert_eq!(
+            rows[0],
+            format!(
+                "<tr><td colspan=\"9\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
+                 title=\"Black's pocket: p p\">♟♟</td></tr>"
+            )
+        );
+        assert_eq!(
+            rows[10],
+            format!(
+                "<tr><td colspan=\"9\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
+                 title=\"White's pocket: q n\">♕♘</td></tr>"
+            )
+        );
+        assert!(html.contains(
+            "aria-label=\"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[NQpp] w KQkq - 0 4\""
+        ));
+        let mut empty = setup;
+        empty.pockets = Some(Default::default());
+        let flipped = render_html(
+            &empty,
+            &RenderOptions {
+                flip: true,
+                coordinates: Some(false),
+                ..RenderOptions::default()
+            },
+        );
+        assert!(flipped.contains("colspan=\"8\""));
+        let pockets: Vec<&str> = flipped.lines().filter(|l| l.contains("pocket")).collect();
+        assert_eq!(pockets.len(), 2);
+        assert!(pockets[0].ends_with("title=\"White's pocket: empty\"></td></tr>"));
+        assert!(pockets[1].ends_with("title=\"Black's pocket: empty\"></td></tr>"));
+        assert!(!render_html(&Setup::initial(), &RenderOptions::default()).contains("pocket"));
     }
 }

@@ -21,7 +21,7 @@ pub use self::png::render_png;
 pub use self::{
     html::render_html,
     latex::render_latex,
-    svg::render_svg,
+    svg::{render_svg, svg_height, svg_width},
     text::{render_ascii, render_unicode},
 };
 
@@ -47,7 +47,8 @@ pub struct RenderOptions {
     /// The squares of the last move, highlighted in SVG, PNG, LaTeX and HTML.
     pub last_move: Option<LastMove>,
     /// Width and height of the SVG and PNG image in pixels (the PNG accepts
-    /// [`RenderOptions::MIN_SIZE`]..=[`RenderOptions::MAX_SIZE`]).
+    /// [`RenderOptions::MIN_SIZE`]..=[`RenderOptions::MAX_SIZE`]); with Crazyhouse pockets
+    /// the width, the height growing in proportion ([`svg_height`]).
     pub size: u32,
     /// A complete document instead of a fragment: a LaTeX document of class `standalone`, or
     /// an HTML page.

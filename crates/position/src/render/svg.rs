@@ -15,6 +15,10 @@ use super::{RenderOptions, display_file, display_rank, display_square};
 const SQUARE: u32 = 100;
 /// Width of the frame holding the coordinates, in board units.
 const MARGIN: u32 = 40;
+/// Height of a Crazyhouse pocket strip (above and below the board), in board units.
+pub(super) const POCKET: u32 = 60;
+/// Largest side of a piece in a pocket strip, in board units.
+const POCKET_PIECE: u32 = 50;
 
 /// Colour of the light squares.
 pub(super) const LIGHT: &str = "#eadcc2";
@@ -28,6 +32,8 @@ pub(super) const LAST_DARK: &str = "#c8a94a";
 pub(super) const FRAME: &str = "#2d2b28";
 /// Colour of the coordinates on the frame.
 pub(super) const LABEL: &str = "#e9e2d3";
+/// Colour of the Crazyhouse pocket strips.
+pub(super) const POCKET_FILL: &str = "#d6cdbb";
 /// Outline of every piece, and body of the black ones.
 const INK: &str = "#1d1d1d";
 /// Body of the white pieces.
@@ -38,6 +44,12 @@ const BLACK_DETAIL: &str = "#d9d6cf";
 /// An SVG image of the board: light and dark squares, the pieces, the last move highlighted,
 /// rank and file labels on a frame with a disc in the colour of the side to move beside its
 /// back rank (unless `coordinates` is `Some(false)`), turned with `flip`. `size` sets the width and height in pixels; the `viewBox` keeps it scalable.
+///
+/// A Crazyhouse position (a setup with pockets) gets a strip above the board with the pocket
+/// of the side drawn at the top (Black's, White's with `flip`) and one below with the other's:
+/// each piece in hand drawn once, queens first, smaller than on the board; an empty pocket
+/// is an empty strip. The image is then taller than wide ([`svg_height`] units for
+/// [`svg_width`]), and `size` sets its width.
 ///
 /// The piece drawings are this project's own. Labels are paths, not text, so the image needs
 /// no fonts and [`render_png`](crate::render_png) draws it exactly.
@@ -53,15 +65,17 @@ const BLACK_DETAIL: &str = "#d9d6cf";
 pub fn render_svg(setup: &Setup, options: &RenderOptions) -> String {
     let coordinates = options.coordinates_or(true);
     let margin = if coordinates { MARGIN } else { 0 };
-    let extent = 8 * SQUARE + 2 * margin;
+    let extent = svg_width(options);
+    let height = svg_height(setup, options);
     let mut svg = String::with_capacity(16 * 1024);
 
     // Writing to a String cannot fail: the results of `write!` are ignored below.
     let _ = writeln!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
-         width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {extent} {extent}\">",
-        size = options.size
+         width=\"{size}\" height=\"{pixels}\" viewBox=\"0 0 {extent} {height}\">",
+        size = options.size,
+        pixels = pixel_height(setup, options)
     );
 
     // Piece drawings, each once, in a fixed order.
@@ -69,12 +83,52 @@ pub fn render_svg(setup: &Setup, options: &RenderOptions) -> String {
     for color in Color::ALL {
         for role in Role::ALL {
             let piece = Piece { color, role };
-            if setup.board.by_piece(piece).any() {
+            let in_pocket = setup
+                .pockets
+                .as_ref()
+                .is_some_and(|p| *p.get(color).get(role) > 0);
+            if setup.board.by_piece(piece).any() || in_pocket {
                 write_piece_def(&mut svg, piece);
             }
         }
     }
     svg.push_str("</defs>\n");
+
+    // Crazyhouse: the pockets on strips above and below, the board between them.
+    if let Some(pockets) = &setup.pockets {
+        let (top, bottom) = if options.flip {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        for (color, y) in [(top, 0), (bottom, POCKET + extent)] {
+            let _ = writeln!(
+                svg,
+                "<rect y=\"{y}\" width=\"{extent}\" height=\"{POCKET}\" fill=\"{POCKET_FILL}\"/>"
+            );
+            let pieces: Vec<Piece> = Role::ALL
+                .into_iter()
+                .rev()
+                .flat_map(|role| {
+                    let n = *pockets.get(color).get(role);
+                    std::iter::repeat_n(Piece { color, role }, usize::from(n))
+                })
+                .collect();
+            let count = u32::try_from(pieces.len()).unwrap_or(u32::MAX).max(1);
+            let side = POCKET_PIECE.min((extent - 2 * POCKET_PAD) / count);
+            for (i, piece) in (0u32..).zip(pieces) {
+                let x = POCKET_PAD + i * side;
+                let top = y + (POCKET - side) / 2;
+                let _ = writeln!(
+                    svg,
+                    "<use xlink:href=\"#{id}\" transform=\"translate({x} {top}) scale({scale})\"/>",
+                    id = piece_id(piece),
+                    scale = f64::from(side) / f64::from(SQUARE)
+                );
+            }
+        }
+        let _ = writeln!(svg, "<g transform=\"translate(0 {POCKET})\">");
+    }
 
     if coordinates {
         let _ = writeln!(
@@ -180,8 +234,51 @@ pub fn render_svg(setup: &Setup, options: &RenderOptions) -> String {
         }
     }
 
+    if setup.pockets.is_some() {
+        svg.push_str("</g>\n");
+    }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// Space before the first piece of a pocket strip, in board units.
+const POCKET_PAD: u32 = 10;
+
+/// The width of [`render_svg`]'s image in board units: 800, 880 with coordinates.
+pub fn svg_width(options: &RenderOptions) -> u32 {
+    let margin = if options.coordinates_or(true) {
+        MARGIN
+    } else {
+        0
+    };
+    8 * SQUARE + 2 * margin
+}
+
+/// The height of [`render_svg`]'s image in board units: its width, and two pocket strips of
+/// 60 more for a Crazyhouse position.
+///
+/// ```
+/// use tabia_position::{RenderOptions, shakmaty::fen::Fen, svg_height, svg_width};
+///
+/// let options = RenderOptions::default();
+/// let zh = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1".parse::<Fen>()?;
+/// assert_eq!((svg_width(&options), svg_height(&zh.into_setup(), &options)), (880, 1000));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn svg_height(setup: &Setup, options: &RenderOptions) -> u32 {
+    svg_width(options)
+        + if setup.pockets.is_some() {
+            2 * POCKET
+        } else {
+            0
+        }
+}
+
+/// The height in pixels of an image `options.size` pixels wide: the same for a square board,
+/// in proportion with pockets.
+pub(super) fn pixel_height(setup: &Setup, options: &RenderOptions) -> u32 {
+    let (w, h) = (svg_width(options), svg_height(setup, options));
+    ((u64::from(options.size) * u64::from(h) + u64::from(w) / 2) / u64::from(w)) as u32
 }
 
 /// The id of a piece drawing in `<defs>`: `w` or `b`, then the uppercase role letter.
@@ -376,5 +473,54 @@ mod tests {
         let svg = render_svg(&Setup::empty(), &RenderOptions::default());
         assert_eq!(svg.matches("h100v100h-100z").count(), 32);
         assert_eq!(svg.matches("<use ").count(), 0);
+    }
+
+    fn crazyhouse(fen: &str) -> Setup {
+        fen.parse::<shakmaty::fen::Fen>().unwrap().into_setup()
+    }
+
+    #[test]
+    fn crazyhouse_pockets_on_strips_above_and_below() {
+        // White holds a queen and a knight, Black two pawns; the black queen is only in hand
+        // nowhere: her drawing is not defined, the white queen's is (on the board and in hand).
+        let setup =
+            crazyhouse("r1b1kbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNpp] w KQkq - 0 4");
+        let svg = render_svg(&setup, &RenderOptions::default());
+        assert!(svg.contains("width=\"400\" height=\"455\" viewBox=\"0 0 880 1000\""));
+        let pockets = format!(
+            "<rect y=\"0\" width=\"880\" height=\"60\" fill=\"{POCKET_FILL}\"/>\n\
+             <use xlink:href=\"#bP\" transform=\"translate(10 5) scale(0.5)\"/>\n\
+             <use xlink:href=\"#bP\" transform=\"translate(60 5) scale(0.5)\"/>\n\
+             <rect y=\"940\" width=\"880\" height=\"60\" fill=\"{POCKET_FILL}\"/>\n\
+             <use xlink:href=\"#wQ\" transform=\"translate(10 945) scale(0.5)\"/>\n\
+             <use xlink:href=\"#wN\" transform=\"translate(60 945) scale(0.5)\"/>\n\
+             <g transform=\"translate(0 60)\">\n"
+        );
+        assert!(svg.contains(&pockets), "{svg}");
+        assert!(svg.ends_with("</g>\n</svg>\n"));
+        assert!(!svg.contains("id=\"bQ\""));
+        // Flipped, White's pocket is on top; an empty pocket is an empty strip.
+        let setup = crazyhouse("4k3/8/8/8/8/8/8/4K3[Q] b - - 0 1");
+        let flipped = RenderOptions {
+            flip: true,
+            coordinates: Some(false),
+            size: 800,
+            ..RenderOptions::default()
+        };
+        let svg = render_svg(&setup, &flipped);
+        assert!(svg.contains("width=\"800\" height=\"920\" viewBox=\"0 0 800 920\""));
+        assert!(svg.contains(&format!(
+            "<rect y=\"0\" width=\"800\" height=\"60\" fill=\"{POCKET_FILL}\"/>\n\
+             <use xlink:href=\"#wQ\" transform=\"translate(10 5) scale(0.5)\"/>\n\
+             <rect y=\"860\" width=\"800\" height=\"60\" fill=\"{POCKET_FILL}\"/>\n\
+             <g transform=\"translate(0 60)\">\n"
+        )));
+        // Many pieces in hand get smaller to fit the strip.
+        let setup = crazyhouse("4k3/8/8/8/8/8/8/4K3[PPPPPPPPPPPPPPPPPPPP] w - - 0 1");
+        let svg = render_svg(&setup, &RenderOptions::default());
+        assert_eq!(svg.matches("scale(0.43)").count(), 20, "{svg}");
+        assert!(svg.contains("translate(827 948) scale(0.43)"));
+        // No pockets, no strips.
+        assert!(!render_svg(&Setup::initial(), &RenderOptions::default()).contains(POCKET_FILL));
     }
 }
