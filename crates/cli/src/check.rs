@@ -2,7 +2,7 @@
 //! as `tabia pgn` does (legal moves; warnings reported, not fatal), report what is wrong.
 
 use tabia_notation::pgn::{Game, Origin, RawGame};
-use tabia_position::{Ply, Replayed, check_game_with};
+use tabia_position::{Ply, Replayed, repair_game_with};
 
 use crate::{parallel::Sink, report::Diagnostic};
 
@@ -15,7 +15,7 @@ pub(crate) struct ReadGame {
 
 /// Parses and checks game `number` of input `name`, calling `f` after every ply of the
 /// replay; reports a bad game on `sink` (and gives its diagnostic back) and the warnings of a
-/// good one.
+/// good one, which is repaired where they say (as `tabia pgn` writes it).
 pub(crate) fn read_game(
     name: &str,
     number: u64,
@@ -23,7 +23,7 @@ pub(crate) fn read_game(
     sink: &mut Sink,
     f: impl FnMut(&Ply<'_>),
 ) -> Result<ReadGame, Diagnostic> {
-    let game = match raw.parse() {
+    let mut game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
             let diagnostic = Diagnostic::from_game_error(name, number, &err);
@@ -31,7 +31,7 @@ pub(crate) fn read_game(
             return Err(diagnostic);
         }
     };
-    match check_game_with(&game, f) {
+    match repair_game_with(&mut game, f) {
         Ok(replayed) => {
             let warnings: Vec<Diagnostic> = replayed
                 .warnings

@@ -735,7 +735,29 @@ pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed,
 ///
 /// As [`check_game`]; the game is then left as it was.
 pub fn repair_game(game: &mut Game) -> Result<Replayed, ReplayError> {
-    let (replayed, fixes) = replay_tree(game, |_| {})?;
+    repair_game_with(game, |_| {})
+}
+
+/// [`repair_game`], calling `f` after every ply as [`check_game_with`] does (one replay for
+/// the check, the repair and what the caller computes).
+///
+/// ```
+/// use tabia_notation::pgn::Game;
+/// use tabia_position::repair_game_with;
+///
+/// let mut game: Game = "1. e2e4 e5 2. Ng1-f3 *".parse()?;
+/// let mut plies = 0;
+/// let replayed = repair_game_with(&mut game, |ply| plies += u32::from(ply.depth == 0))?;
+/// assert_eq!((plies, replayed.warnings.len()), (3, 2));
+/// assert!(game.to_string().ends_with("1. e4 e5 2. Nf3 *"));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`check_game`]; the game is then left as it was.
+pub fn repair_game_with(game: &mut Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
+    let (replayed, fixes) = replay_tree(game, f)?;
     let mut fen_repaired = false;
     let mut result = None;
     for warning in &replayed.warnings {

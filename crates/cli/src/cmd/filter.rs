@@ -396,9 +396,20 @@ fn selected(
             return;
         }
     };
-    if let Err(err) = tabia_position::check_game(&game) {
-        sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), json);
-        return;
+    // Checked and repaired as `tabia pgn` does, its warnings reported.
+    let warnings: Vec<Diagnostic> = match tabia_position::repair_game(&mut game) {
+        Ok(replayed) => replayed
+            .warnings
+            .iter()
+            .map(|w| Diagnostic::from_warning(ctx.name, number, w))
+            .collect(),
+        Err(err) => {
+            sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), json);
+            return;
+        }
+    };
+    for warning in &warnings {
+        sink.warning(warning);
     }
     let hit = verdict.hit.filter(|_| !ctx.args.invert);
     if ctx.args.mark
@@ -416,7 +427,7 @@ fn selected(
             number,
             game,
             ctx.form,
-            &[],
+            &warnings,
             hit.as_ref(),
         )
     } else if ctx.form.is_export() {

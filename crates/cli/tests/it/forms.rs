@@ -238,3 +238,45 @@ fn json_lines_carry_the_output_form() {
         "{first}"
     );
 }
+
+/// `dedup`, `split` and `filter` write a game read leniently repaired, as `tabia pgn` does,
+/// and report the same warnings.
+#[test]
+fn commands_that_write_games_repair_them_as_pgn_does() {
+    let input = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0\"]\n\n\
+                 1. e2e4 e5 2. Ng1-f3+ *\n";
+    let pgn = tabia().arg("pgn").write_stdin(input).output().unwrap();
+    let expected = String::from_utf8(pgn.stdout).unwrap();
+    assert!(
+        expected.contains("KQkq - 0 1\"]\n\n1. e4 e5 2. Nf3 *"),
+        "{expected}"
+    );
+    let warnings = String::from_utf8(pgn.stderr).unwrap();
+    let warnings = warnings.matches("warning:").count();
+    assert!(warnings >= 3, "{warnings}");
+    for command in [&["dedup"][..], &["filter", "--plies", "0..10"]] {
+        let out = tabia().args(command).write_stdin(input).output().unwrap();
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            expected,
+            "{command:?}"
+        );
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            stderr.matches("warning:").count(),
+            warnings,
+            "{command:?}: {stderr}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    tabia()
+        .args(["split", "-q", "--games", "5", "-o"])
+        .arg(dir.path())
+        .write_stdin(input)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("part-00001.pgn")).unwrap(),
+        expected
+    );
+}
