@@ -141,11 +141,12 @@ where
 /// (one per batch, made with `A::default()`), and `consume` gets each batch's `A` in input
 /// order, before the batch's output and diagnostics are written. For subcommands whose output
 /// is not bytes on standard output (`tabia table` fills Arrow columns).
+#[cfg(test)]
 pub(crate) fn run_with<T, E, I, A, F, C>(
     pipeline: &Pipeline,
     items: I,
     work: F,
-    mut consume: C,
+    consume: C,
     out: &mut dyn Write,
     reporter: &mut Reporter<'_>,
 ) -> anyhow::Result<Outcome>
@@ -157,16 +158,41 @@ where
     F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
     C: FnMut(A) -> anyhow::Result<()>,
 {
+    run_finish(pipeline, items, work, |acc| acc, consume, out, reporter)
+}
+
+/// [`run_with`] with a last step on the worker: `finish` turns each batch's `A` into a `B`
+/// there (`tabia table` encodes the batch's columns), and `consume` gets the `B`s in order.
+pub(crate) fn run_finish<T, E, I, A, B, F, G, C>(
+    pipeline: &Pipeline,
+    items: I,
+    work: F,
+    finish: G,
+    mut consume: C,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+) -> anyhow::Result<Outcome>
+where
+    T: Weigh,
+    E: Into<anyhow::Error> + Send,
+    I: Iterator<Item = Result<T, E>> + Send,
+    A: Default,
+    B: Send,
+    F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
+    G: Fn(A) -> B + Sync,
+    C: FnMut(B) -> anyhow::Result<()>,
+{
     let mut outcome = Outcome::default();
-    let run = pipeline.fold(
+    let run = pipeline.fold_finish(
         items,
         |(sink, acc): &mut (Sink, A), number, item| {
             work(sink, acc, number, item);
             sink.end_item();
         },
-        |(sink, acc), numbers| {
+        |(sink, acc)| (sink, finish(acc)),
+        |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
-            consume(acc)?;
+            consume(done)?;
             write_done(&sink, out, reporter, &mut outcome)
         },
     )?;

@@ -138,6 +138,31 @@ impl<'a> Session<'a> {
         F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
         C: FnMut(A) -> anyhow::Result<()>,
     {
+        self.pipeline_finish(input, split, work, |acc| acc, consume)
+    }
+
+    /// [`Session::pipeline_with`] with a last step per batch on the worker: `finish` turns the
+    /// batch's `A` into a `B` there (so that per-batch work such as encoding runs on every
+    /// core), and `consume` gets the `B`s on this thread in input order.
+    pub(crate) fn pipeline_finish<T, E, I, S, A, B, F, G, C>(
+        &mut self,
+        input: Input,
+        split: S,
+        work: F,
+        finish: G,
+        consume: C,
+    ) -> io::Result<()>
+    where
+        T: Weigh,
+        E: Into<anyhow::Error> + Send,
+        I: Iterator<Item = Result<T, E>> + Send,
+        S: FnOnce(Box<dyn BufRead + Send>) -> I,
+        A: Default,
+        B: Send,
+        F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
+        G: Fn(A) -> B + Sync,
+        C: FnMut(B) -> anyhow::Result<()>,
+    {
         let read = input.stream.bytes_read();
         self.reporter.set_progress(Progress::new(
             self.progress,
@@ -147,10 +172,11 @@ impl<'a> Session<'a> {
             input.stream.size(),
         ));
         let items = split(input.stream.into_reader());
-        let outcome = parallel::run_with(
+        let outcome = parallel::run_finish(
             &self.config,
             items,
             work,
+            finish,
             consume,
             &mut self.out,
             &mut self.reporter,
@@ -168,6 +194,12 @@ impl<'a> Session<'a> {
             self.fail(&err.context(input.name));
         }
         Ok(())
+    }
+
+    /// Sets how many bytes of input make one batch of the pipeline (`tabia table`: one row
+    /// group per batch).
+    pub(crate) fn set_batch_bytes(&mut self, bytes: usize) {
+        self.config = self.config.with_batch_bytes(bytes);
     }
 
     /// Reads one input in one pass on this thread, for `-j 1` when a subcommand's work is a

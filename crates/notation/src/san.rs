@@ -434,8 +434,28 @@ fn null(i: &[u8]) -> PResult<'_, San> {
     }
 }
 
-impl fmt::Display for San {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl San {
+    /// Writes the move as [`Display`](fmt::Display) does, character by character, without the
+    /// formatting machinery: for writers that take many moves (`String`, an Arrow string
+    /// builder).
+    ///
+    /// ```
+    /// use tabia_notation::san::San;
+    ///
+    /// let mut out = String::new();
+    /// "exd8=Q".parse::<San>()?.write_to(&mut out)?;
+    /// assert_eq!(out, "exd8=Q");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only those of `out`.
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        let square = |out: &mut W, sq: Square| {
+            out.write_char(sq.file_char())?;
+            out.write_char(sq.rank_char())
+        };
         match *self {
             San::Normal {
                 role,
@@ -446,31 +466,33 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    out.write_char(role.upper_char())?;
                 }
                 if let Some(file) = file {
-                    write!(f, "{}", char::from(b'a' + file.min(7)))?;
+                    out.write_char(char::from(b'a' + file.min(7)))?;
                 }
                 if let Some(rank) = rank {
-                    write!(f, "{}", char::from(b'1' + rank.min(7)))?;
+                    out.write_char(char::from(b'1' + rank.min(7)))?;
                 }
                 if capture {
-                    f.write_str("x")?;
+                    out.write_char('x')?;
                 }
-                write!(f, "{to}")?;
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    write!(f, "={}", promotion.upper_char())?;
+                    out.write_char('=')?;
+                    out.write_char(promotion.upper_char())?;
                 }
                 Ok(())
             }
-            San::Castle(side) => f.write_str(side.san()),
+            San::Castle(side) => out.write_str(side.san()),
             San::Put { role, to } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    out.write_char(role.upper_char())?;
                 }
-                write!(f, "@{to}")
+                out.write_char('@')?;
+                square(out, to)
             }
-            San::Null => f.write_str("--"),
+            San::Null => out.write_str("--"),
             San::Long {
                 role: None,
                 from,
@@ -478,9 +500,10 @@ impl fmt::Display for San {
                 promotion,
                 ..
             } => {
-                write!(f, "{from}{to}")?;
+                square(out, from)?;
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    write!(f, "{}", promotion.char())?;
+                    out.write_char(promotion.char())?;
                 }
                 Ok(())
             }
@@ -492,15 +515,24 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    out.write_char(role.upper_char())?;
                 }
-                write!(f, "{from}{}{to}", if capture { 'x' } else { '-' })?;
+                square(out, from)?;
+                out.write_char(if capture { 'x' } else { '-' })?;
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    write!(f, "={}", promotion.upper_char())?;
+                    out.write_char('=')?;
+                    out.write_char(promotion.upper_char())?;
                 }
                 Ok(())
             }
         }
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
@@ -512,13 +544,25 @@ impl FromStr for San {
     }
 }
 
-impl fmt::Display for SanPlus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.san)?;
+impl SanPlus {
+    /// Writes the move and its check mark as [`Display`](fmt::Display) does, without the
+    /// formatting machinery (see [`San::write_to`]).
+    ///
+    /// # Errors
+    ///
+    /// Only those of `out`.
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
+        self.san.write_to(out)?;
         if let Some(suffix) = self.suffix {
-            write!(f, "{suffix}")?;
+            out.write_char(suffix.char())?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

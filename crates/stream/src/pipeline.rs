@@ -254,12 +254,7 @@ impl Pipeline {
     /// assert_eq!(outcome.items, 300);
     /// assert!(String::from_utf8(out).unwrap().starts_with("1: line 1\n2: line 3\n3: line 5\n"));
     /// ```
-    pub fn fold<T, A, E, X, I, W, C>(
-        &self,
-        items: I,
-        work: W,
-        mut consume: C,
-    ) -> Result<Outcome<E>, X>
+    pub fn fold<T, A, E, X, I, W, C>(&self, items: I, work: W, consume: C) -> Result<Outcome<E>, X>
     where
         T: Weigh,
         A: Default + Send,
@@ -268,6 +263,52 @@ impl Pipeline {
         I::IntoIter: Send,
         W: Fn(&mut A, u64, &T) + Sync,
         C: FnMut(A, Range<u64>) -> Result<(), X>,
+    {
+        self.fold_finish(items, work, |acc| acc, consume)
+    }
+
+    /// [`Pipeline::fold`] with a last step on the worker: once a batch's items are all
+    /// worked, `finish` turns its `A` into a `B` on the same worker thread, and `consume` gets
+    /// the `B`s in input order. For work that is done per batch rather than per item and must
+    /// not fall on the calling thread (`tabia table` encodes each batch's columns to Parquet
+    /// there, so that the one thread that writes the file in order only copies bytes).
+    ///
+    /// ```
+    /// use tabia_stream::{Games, Pipeline};
+    ///
+    /// let pgn = b"1. e4 e5 1-0\n\n1. d4 0-1\n".repeat(50);
+    /// let mut sizes = Vec::new();
+    /// Pipeline::new().with_jobs(2).with_batch_bytes(200).fold_finish(
+    ///     Games::new(&pgn[..]),
+    ///     |lines: &mut Vec<u64>, number, _game| lines.push(number),
+    ///     // On the worker: the batch as one line of text.
+    ///     |lines| lines.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
+    ///     |text, numbers| {
+    ///         assert_eq!(text.split(' ').count() as u64, numbers.end - numbers.start);
+    ///         sizes.push(text.len());
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert!(sizes.len() > 1);
+    /// ```
+    pub fn fold_finish<T, A, B, E, X, I, W, F, C>(
+        &self,
+        items: I,
+        work: W,
+        finish: F,
+        mut consume: C,
+    ) -> Result<Outcome<E>, X>
+    where
+        T: Weigh,
+        A: Default,
+        B: Send,
+        E: Send,
+        I: IntoIterator<Item = Result<T, E>>,
+        I::IntoIter: Send,
+        W: Fn(&mut A, u64, &T) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
     {
         let batches = Batches {
             items: items.into_iter(),
@@ -285,7 +326,7 @@ impl Pipeline {
             for batch in batches {
                 match batch {
                     Ok(batch) => {
-                        let (done, _) = process(&work, batch);
+                        let (done, _) = process(&work, &finish, batch);
                         outcome.items += done.numbers.end - done.numbers.start;
                         consume(done.acc, done.numbers)?;
                     }
@@ -312,8 +353,8 @@ impl Pipeline {
             let shared = &shared;
             let reader = scope.spawn(move || read(batches, shared));
             for _ in 0..self.jobs {
-                let work = &work;
-                scope.spawn(move || process_batches(shared, work));
+                let (work, finish) = (&work, &finish);
+                scope.spawn(move || process_batches(shared, work, finish));
             }
             let consumed = consume_in_order(shared, &mut consume, &mut outcome);
             if consumed.is_err() {
@@ -399,7 +440,11 @@ impl<T: Weigh, E, I: Iterator<Item = Result<T, E>>> Iterator for Batches<I, E> {
 
 /// Processes a batch; gives its result and its items, so that the thread that allocated them
 /// can free them (a free in another thread's malloc arena contends for that arena's lock).
-fn process<T, A: Default, W: Fn(&mut A, u64, &T)>(work: &W, batch: Batch<T>) -> (Done<A>, Vec<T>) {
+fn process<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
+    work: &W,
+    finish: &F,
+    batch: Batch<T>,
+) -> (Done<B>, Vec<T>) {
     let mut acc = A::default();
     let numbers = batch.first..batch.first + batch.items.len() as u64;
     for (number, item) in numbers.clone().zip(&batch.items) {
@@ -408,7 +453,7 @@ fn process<T, A: Default, W: Fn(&mut A, u64, &T)>(work: &W, batch: Batch<T>) -> 
     let done = Done {
         index: batch.index,
         numbers,
-        acc,
+        acc: finish(acc),
     };
     (done, batch.items)
 }
@@ -503,7 +548,11 @@ where
 }
 
 /// A worker thread: processes queued batches until reading has ended and the queue is empty.
-fn process_batches<T, A: Default, W: Fn(&mut A, u64, &T)>(shared: &Shared<T, A>, work: &W) {
+fn process_batches<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
+    shared: &Shared<T, B>,
+    work: &W,
+    finish: &F,
+) {
     let _end = EndWorker(shared);
     loop {
         let batch = {
@@ -524,7 +573,7 @@ fn process_batches<T, A: Default, W: Fn(&mut A, u64, &T)>(shared: &Shared<T, A>,
                     .unwrap_or_else(PoisonError::into_inner);
             }
         };
-        let (done, items) = process(work, batch);
+        let (done, items) = process(work, finish, batch);
         {
             let mut state = shared.lock();
             state.done.insert(done.index, done);

@@ -2,7 +2,7 @@
 //! comma, a quote or a line break (quotes doubled), lines ended by CRLF. Nulls are empty
 //! fields; dates are `YYYY-MM-DD`, times `HH:MM:SS`; maps and lists are JSON text.
 
-use std::io::{self, Write};
+use std::io;
 
 use arrow_array::{
     Array, ArrayRef, RecordBatch,
@@ -11,50 +11,37 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Schema, TimeUnit};
 
-/// A CSV file being written.
-pub(crate) struct CsvWriter<W: Write> {
-    out: W,
-    line: String,
+/// The header row of a CSV file of `schema`: the column names.
+pub(crate) fn header(schema: &Schema, out: &mut Vec<u8>) {
+    let mut line = String::new();
+    for (i, field) in schema.fields().iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        push_field(&mut line, field.name());
+    }
+    line.push_str("\r\n");
+    out.extend_from_slice(line.as_bytes());
 }
 
-impl<W: Write> CsvWriter<W> {
-    /// Starts the file with its header row.
-    pub(crate) fn new(mut out: W, schema: &Schema) -> io::Result<CsvWriter<W>> {
-        let mut line = String::new();
-        for (i, field) in schema.fields().iter().enumerate() {
+/// The rows of `batch`, one CSV line each, appended to `out`.
+pub(crate) fn rows(batch: &RecordBatch, out: &mut Vec<u8>) -> io::Result<()> {
+    let mut line = String::new();
+    let mut cell = String::new();
+    for row in 0..batch.num_rows() {
+        line.clear();
+        for (i, column) in batch.columns().iter().enumerate() {
             if i > 0 {
                 line.push(',');
             }
-            push_field(&mut line, field.name());
+            cell.clear();
+            format_cell(&mut cell, column, row)?;
+            push_field(&mut line, &cell);
         }
         line.push_str("\r\n");
-        out.write_all(line.as_bytes())?;
-        Ok(CsvWriter { out, line })
+        out.extend_from_slice(line.as_bytes());
     }
-
-    /// Writes the rows of `batch`.
-    pub(crate) fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        for row in 0..batch.num_rows() {
-            self.line.clear();
-            for (i, column) in batch.columns().iter().enumerate() {
-                if i > 0 {
-                    self.line.push(',');
-                }
-                let mut cell = String::new();
-                format_cell(&mut cell, column, row)?;
-                push_field(&mut self.line, &cell);
-            }
-            self.line.push_str("\r\n");
-            self.out.write_all(self.line.as_bytes())?;
-        }
-        Ok(())
-    }
-
-    /// Flushes and gives back the writer.
-    pub(crate) fn finish(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
-    }
+    Ok(())
 }
 
 /// Appends `text` as one field, quoted when it must be.

@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod read;
 mod record;
 mod rows;
 mod schema;
@@ -46,4 +47,6 @@ pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{
     Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema,
 };
-pub use writer::{Format, Partition, TableError, TableOptions, TableWriter, Written};
+pub use writer::{
+    Encoded, Encoder, Format, Partition, TableError, TableOptions, TableWriter, Written,
+};

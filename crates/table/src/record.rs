@@ -3,12 +3,10 @@
 
 use std::fmt;
 
-use tabia_eco::{Opening, Table};
-use tabia_notation::{
-    decode,
-    pgn::{Comment, Eval, Game, GameError, Origin, RawGame, RawTag, Reader, Skip, Visitor},
-};
-use tabia_position::{EpRule, ReplayError, Termination, Warning, WarningKind, replay_mainline};
+use tabia_eco::Opening;
+use tabia_notation::pgn::{Eval, Origin, RawGame};
+
+use crate::read::{Scratch, read_game};
 
 /// What to read of each game beyond the games table's columns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -93,7 +91,7 @@ impl fmt::Display for Problem {
 }
 
 impl Problem {
-    fn at(message: String, at: Option<Origin>) -> Problem {
+    pub(crate) fn at(message: String, at: Option<Origin>) -> Problem {
         match at {
             Some(at) if at.line > 0 => Problem {
                 line: Some(at.line),
@@ -106,29 +104,6 @@ impl Problem {
                 message,
             },
         }
-    }
-
-    fn from_game_error(err: &GameError) -> Problem {
-        match err.syntax() {
-            Some(error) => Problem {
-                line: error.line(),
-                column: error.column(),
-                message: error.message(),
-            },
-            None => Problem {
-                line: None,
-                column: None,
-                message: err.to_string(),
-            },
-        }
-    }
-
-    fn from_replay_error(err: &ReplayError) -> Problem {
-        Problem::at(err.to_string(), err.origin())
-    }
-
-    fn from_warning(warning: &Warning) -> Problem {
-        Problem::at(warning.to_string(), warning.origin())
     }
 }
 
@@ -151,89 +126,12 @@ impl GameRecord {
     /// assert!(record.errors.is_empty());
     /// ```
     pub fn read(raw: &RawGame, number: u64, options: ReadOptions) -> GameRecord {
-        let mut record = GameRecord {
-            number,
-            start: raw.start,
-            tags: Vec::new(),
-            movetext: movetext(&raw.bytes),
-            plies: None,
-            opening: None,
-            final_zobrist: None,
-            errors: Vec::new(),
-            warnings: Vec::new(),
-            moves: Vec::new(),
-        };
-        let game = match raw.parse() {
-            Ok(game) => game,
-            Err(err) => {
-                record.tags = tags_only(raw);
-                record.errors.push(Problem::from_game_error(&err));
-                return record;
-            }
-        };
-        record.replay(&game, options);
-        record.tags = game.tags;
-        record
-    }
-
-    fn replay(&mut self, game: &Game, options: ReadOptions) {
-        let mut moves = Vec::new();
-        let replayed = replay_mainline(game, None, |ply| {
-            if !options.moves {
-                return;
-            }
-            let position = ply.position;
-            let uci = match ply.mv {
-                Some(m) => m.to_uci(position.castling_mode()).to_string(),
-                None => "0000".to_owned(),
-            };
-            let node = ply.node;
-            let mut clock_ms = None;
-            let mut emt_ms = None;
-            let mut eval = None;
-            let mut comment = String::new();
-            for text in &node.comments {
-                let parsed = Comment::parse(text);
-                clock_ms = clock_ms.or_else(|| parsed.clock());
-                emt_ms = emt_ms.or_else(|| parsed.emt());
-                eval = eval.or_else(|| parsed.eval());
-                let text = parsed.text();
-                if !text.is_empty() {
-                    if !comment.is_empty() {
-                        comment.push(' ');
-                    }
-                    comment.push_str(&text);
-                }
-            }
-            moves.push(MoveRecord {
-                ply: ply.ply,
-                san: node.san.to_string(),
-                uci,
-                zobrist: position.zobrist(),
-                fen: options.fen.then(|| position.fen(EpRule::Legal)),
-                clock_ms,
-                emt_ms,
-                eval,
-                nags: node.nags.iter().map(|n| n.0).collect(),
-                comment: (!comment.is_empty()).then_some(comment),
-            });
-        });
-        match replayed {
-            Ok(replayed) => {
-                self.plies = Some(replayed.plies);
-                self.final_zobrist = Some(replayed.end.zobrist());
-                self.moves = moves;
-                if let Some(warning) = result_mismatch(game, replayed.termination) {
-                    self.warnings.push(Problem::from_warning(&warning));
-                }
-                self.opening = Table::embedded()
-                    .classify_game(game)
-                    .ok()
-                    .and_then(|c| c.matched())
-                    .map(|m| m.opening);
-            }
-            Err(err) => self.errors.push(Problem::from_replay_error(&err)),
+        let scratch = std::cell::RefCell::new(Scratch::default());
+        let mut record = read_game(raw, number, options, &scratch);
+        if options.moves {
+            record.moves = scratch.borrow().records();
         }
+        record
     }
 
     /// The value of the first tag named `name`.
@@ -243,66 +141,6 @@ impl GameRecord {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
-}
-
-/// A result that a mate or stalemate on the board contradicts (as `tabia pgn --check` warns).
-fn result_mismatch(game: &Game, termination: Option<Termination>) -> Option<Warning> {
-    let termination = termination
-        .filter(|t| matches!(t, Termination::Checkmate { .. } | Termination::Stalemate))?;
-    let result = game.result.as_str();
-    if result == "*" || result == termination.result() {
-        return None;
-    }
-    let at = game.mainline.moves.last().map_or(game.start, |m| m.at);
-    Some(Warning::new(
-        WarningKind::ResultMismatch {
-            result: result.to_owned(),
-            termination,
-        },
-        Some(at),
-    ))
-}
-
-/// The tags of a game whose movetext (or a later tag) does not read: those before the error.
-fn tags_only(raw: &RawGame) -> Vec<(String, String)> {
-    struct Tags(Vec<(String, String)>);
-    impl Visitor for Tags {
-        type Output = ();
-        fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-            self.0
-                .push((decode(name).into_owned(), value.decode().into_owned()));
-        }
-        fn begin_movetext(&mut self) -> Skip {
-            Skip(true)
-        }
-        fn end_game(&mut self) {}
-    }
-    let mut tags = Tags(Vec::new());
-    let mut reader = Reader::with_capacity(raw.bytes.len().saturating_add(64), &raw.bytes[..]);
-    let _ = reader.read_game(&mut tags);
-    tags.0
-}
-
-/// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`
-/// escape lines among them), trimmed.
-fn movetext(bytes: &[u8]) -> Option<String> {
-    let mut start = 0;
-    while start < bytes.len() {
-        let end = memchr_newline(&bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
-        let line = bytes[start..end].trim_ascii();
-        let is_tag =
-            line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphanumeric);
-        if !(line.is_empty() || is_tag || line.first() == Some(&b'%') || line == b"\xef\xbb\xbf") {
-            break;
-        }
-        start = end;
-    }
-    let text = bytes[start..].trim_ascii();
-    (!text.is_empty()).then(|| decode(text).into_owned())
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 #[cfg(test)]
@@ -322,6 +160,7 @@ mod tests {
 
     #[test]
     fn movetext_after_tags() {
+        use crate::read::movetext;
         assert_eq!(
             movetext(b"[A \"1\"]\n[B \"2\"]\n\n1. e4 e5\n2. Nf3 *\n").as_deref(),
             Some("1. e4 e5\n2. Nf3 *")

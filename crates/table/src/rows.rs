@@ -1,6 +1,6 @@
 //! Rows accumulated into Arrow builders, finished into record batches.
 
-use std::sync::Arc;
+use std::{cell::RefCell, sync::Arc};
 
 use arrow_array::{
     ArrayRef, ListArray, RecordBatch, StructArray,
@@ -11,10 +11,11 @@ use arrow_array::{
 };
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{ArrowError, Field, Fields};
-use tabia_notation::pgn::Score;
+use tabia_notation::pgn::{Eval, RawGame, Score};
 
 use crate::{
-    record::{GameRecord, MoveRecord},
+    read::{Ply, Scratch, read_game},
+    record::{GameRecord, MoveRecord, ReadOptions},
     schema::{
         Columns, LICHESS_HEAD, LICHESS_INT16, LICHESS_TAIL, OUR_TAGS, games_schema, move_fields,
         moves_schema,
@@ -68,17 +69,27 @@ pub struct Rows {
     /// For each game, where its moves start in `moves` (and one past the last).
     move_offsets: Vec<i32>,
     partitions: Vec<PartitionKey>,
+    /// The plies of the game being read by [`Rows::read`].
+    scratch: RefCell<Scratch>,
 }
 
 impl Default for Rows {
     fn default() -> Rows {
+        Rows::with_capacity(0, 0)
+    }
+}
+
+impl Rows {
+    /// Rows with room for `games` games and `moves` moves, so that the columns are not
+    /// copied as they grow (more are fine). [`Rows::default`] starts with no room.
+    pub fn with_capacity(games: usize, moves: usize) -> Rows {
         Rows {
             head: std::array::from_fn(|_| StringBuilder::new()),
             int16: std::array::from_fn(|_| Int16Builder::new()),
             utc_date: Date32Builder::new(),
             utc_time: Time32SecondBuilder::new(),
             tail: std::array::from_fn(|_| StringBuilder::new()),
-            movetext: StringBuilder::new(),
+            movetext: StringBuilder::with_capacity(games, games * 512),
             file: StringBuilder::new(),
             game: Int64Builder::new(),
             offset: Int64Builder::new(),
@@ -91,10 +102,17 @@ impl Default for Rows {
             tags: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
             errors: ListBuilder::new(StringBuilder::new()),
             warnings: ListBuilder::new(StringBuilder::new()),
-            moves: MoveColumns::default(),
-            move_offsets: vec![0],
+            moves: MoveColumns::with_capacity(moves),
+            move_offsets: Vec::with_capacity(games + 1),
             partitions: Vec::new(),
+            scratch: RefCell::new(Scratch::default()),
         }
+        .started()
+    }
+
+    fn started(mut self) -> Rows {
+        self.move_offsets.push(0);
+        self
     }
 }
 
@@ -114,25 +132,30 @@ struct MoveColumns {
     nags: ListBuilder<UInt8Builder>,
     comment: StringBuilder,
     len: usize,
+    /// A buffer for the UCI of a move.
+    uci_text: String,
 }
 
-impl Default for MoveColumns {
-    fn default() -> MoveColumns {
+impl MoveColumns {
+    /// Builders with room for `n` moves (more are fine: they grow).
+    fn with_capacity(n: usize) -> MoveColumns {
+        let strings = |bytes: usize| StringBuilder::with_capacity(n, n * bytes);
         MoveColumns {
-            file: StringBuilder::new(),
-            game: Int64Builder::new(),
-            ply: Int32Builder::new(),
-            san: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            zobrist: UInt64Builder::new(),
+            file: strings(16),
+            game: Int64Builder::with_capacity(n),
+            ply: Int32Builder::with_capacity(n),
+            san: strings(5),
+            uci: strings(4),
+            zobrist: UInt64Builder::with_capacity(n),
             fen: StringBuilder::new(),
-            clock_ms: Int64Builder::new(),
-            emt_ms: Int64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int32Builder::new(),
-            nags: ListBuilder::new(UInt8Builder::new()),
-            comment: StringBuilder::new(),
+            clock_ms: Int64Builder::with_capacity(n),
+            emt_ms: Int64Builder::with_capacity(n),
+            eval_cp: Int32Builder::with_capacity(n),
+            eval_mate: Int32Builder::with_capacity(n),
+            nags: ListBuilder::with_capacity(UInt8Builder::new(), n),
+            comment: StringBuilder::with_capacity(n, 0),
             len: 0,
+            uci_text: String::new(),
         }
     }
 }
@@ -161,8 +184,59 @@ impl Rows {
         self.partitions.is_empty()
     }
 
+    /// Reads game `number` of input `file` (see [`GameRecord::read`]) straight into the
+    /// columns: its moves go to the moves columns without being kept in between. Gives the
+    /// game's record, without its moves (for its errors and warnings).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, RawGame};
+    /// use tabia_table::{Columns, ReadOptions, Rows};
+    ///
+    /// let raw = RawGame { bytes: b"1. e4 { [%clk 0:03:00] } e5 *".to_vec(), start: Origin::default() };
+    /// let mut rows = Rows::default();
+    /// let record = rows.read("games.pgn", &raw, 1, ReadOptions { moves: true, fen: false });
+    /// assert_eq!((record.plies, record.moves.len()), (Some(2), 0));
+    /// let moves = rows.finish(Columns::default(), true)?.moves.expect("moves");
+    /// assert_eq!(moves.num_rows(), 2);
+    /// # Ok::<_, arrow_schema::ArrowError>(())
+    /// ```
+    pub fn read(
+        &mut self,
+        file: &str,
+        raw: &RawGame,
+        number: u64,
+        options: ReadOptions,
+    ) -> GameRecord {
+        let record = read_game(raw, number, options, &self.scratch);
+        self.push_game(file, &record);
+        if options.moves {
+            let scratch = self.scratch.get_mut();
+            for (p, ply) in scratch.plies.iter().zip(1..) {
+                self.moves.push_ply(file, number, p, ply, scratch);
+            }
+        }
+        self.end_game(&record);
+        record
+    }
+
     /// Adds a game (and its moves) read from input `file`.
     pub fn push(&mut self, file: &str, record: &GameRecord) {
+        self.push_game(file, record);
+        for m in &record.moves {
+            self.moves.push(file, record.number, m);
+        }
+        self.end_game(record);
+    }
+
+    /// Ends the rows of a game: where its moves end, its partition.
+    fn end_game(&mut self, record: &GameRecord) {
+        self.move_offsets
+            .push(i32::try_from(self.moves.len).unwrap_or(i32::MAX));
+        self.partitions.push(partition_key(record));
+    }
+
+    /// Adds the games table's row of a game.
+    fn push_game(&mut self, file: &str, record: &GameRecord) {
         // The tags that have a column: the first of each name, when it reads as its type.
         let mut used = vec![false; record.tags.len()];
         let first = |name: &str| -> (Option<usize>, Option<&str>) {
@@ -227,12 +301,6 @@ impl Rows {
             self.warnings.values().append_value(problem.to_string());
         }
         self.warnings.append(true);
-        for m in &record.moves {
-            self.moves.push(file, record.number, m);
-        }
-        self.move_offsets
-            .push(i32::try_from(self.moves.len).unwrap_or(i32::MAX));
-        self.partitions.push(partition_key(record));
     }
 
     /// Makes the record batches: the games table (with the nested `moves` column when
@@ -302,6 +370,49 @@ impl Rows {
 }
 
 impl MoveColumns {
+    /// Adds ply `ply` (read into `scratch`) of game `game`.
+    fn push_ply(&mut self, file: &str, game: u64, p: &Ply, ply: u32, scratch: &Scratch) {
+        self.file.append_value(file);
+        self.game.append_value(to_i64(game));
+        self.ply
+            .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
+        // Writing to a builder cannot fail.
+        let _ = p.san.write_to(&mut self.san);
+        self.san.append_value("");
+        self.uci_text.clear();
+        p.write_uci(scratch.mode, &mut self.uci_text);
+        self.uci.append_value(&self.uci_text);
+        self.zobrist.append_value(p.zobrist);
+        if !p.fen.is_empty() {
+            self.fen.append_value(&scratch.text[p.fen.clone()]);
+        }
+        self.clock_ms
+            .append_option(p.clock_ms.and_then(|v| i64::try_from(v).ok()));
+        self.emt_ms
+            .append_option(p.emt_ms.and_then(|v| i64::try_from(v).ok()));
+        self.push_eval(p.eval);
+        self.nags
+            .values()
+            .append_slice(&scratch.nags[p.nags.clone()]);
+        self.nags.append(true);
+        if p.comment.is_empty() {
+            self.comment.append_null();
+        } else {
+            self.comment.append_value(&scratch.text[p.comment.clone()]);
+        }
+        self.len += 1;
+    }
+
+    fn push_eval(&mut self, eval: Option<Eval>) {
+        let (cp, mate) = match eval.map(|e| e.score) {
+            Some(Score::Cp(cp)) => (Some(cp), None),
+            Some(Score::Mate(n)) => (None, Some(n)),
+            None => (None, None),
+        };
+        self.eval_cp.append_option(cp);
+        self.eval_mate.append_option(mate);
+    }
+
     fn push(&mut self, file: &str, game: u64, m: &MoveRecord) {
         self.file.append_value(file);
         self.game.append_value(to_i64(game));
@@ -315,13 +426,7 @@ impl MoveColumns {
             .append_option(m.clock_ms.and_then(|v| i64::try_from(v).ok()));
         self.emt_ms
             .append_option(m.emt_ms.and_then(|v| i64::try_from(v).ok()));
-        let (cp, mate) = match m.eval.map(|e| e.score) {
-            Some(Score::Cp(cp)) => (Some(cp), None),
-            Some(Score::Mate(n)) => (None, Some(n)),
-            None => (None, None),
-        };
-        self.eval_cp.append_option(cp);
-        self.eval_mate.append_option(mate);
+        self.push_eval(m.eval);
         for &nag in &m.nags {
             self.nags.values().append_value(nag);
         }

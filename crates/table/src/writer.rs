@@ -3,7 +3,7 @@
 use std::{
     fmt,
     fs::{self, File},
-    io::{self, BufWriter},
+    io::{self, BufWriter, Write},
     path::{Path, PathBuf},
     str::FromStr,
     sync::Arc,
@@ -16,15 +16,24 @@ use arrow_array::{
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use arrow_select::filter::filter_record_batch;
 use parquet::{
-    arrow::ArrowWriter,
+    arrow::{
+        ArrowWriter,
+        arrow_writer::{
+            ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,
+        },
+    },
     basic::{Compression, ZstdLevel},
     errors::ParquetError,
-    file::{metadata::KeyValue, properties::WriterProperties},
+    file::{
+        metadata::KeyValue,
+        properties::{EnabledStatistics, WriterProperties},
+        writer::SerializedFileWriter,
+    },
+    schema::types::ColumnPath,
 };
 
 use crate::{
     ReadOptions,
-    csv::CsvWriter,
     rows::{PartitionKey, Tables},
     schema::{Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema},
 };
@@ -107,9 +116,11 @@ pub struct TableOptions {
     pub moves: bool,
     /// Optional columns: nested moves, FEN.
     pub columns: Columns,
-    /// A Parquet row group is written out once its encoded size reaches this many bytes (or
-    /// [`TableOptions::row_group_rows`] rows): what bounds memory.
-    pub row_group_bytes: usize,
+    /// How many bytes of PGN make one batch of games, and so one Parquet row group per table
+    /// and partition (each [`TableWriter::write`] or [`Encoder::encode`] call writes its
+    /// tables as one row group, split at [`TableOptions::row_group_rows`]): what bounds
+    /// memory. `tabia table` reads its input in batches of this size.
+    pub batch_bytes: usize,
     /// The most rows in a Parquet row group.
     pub row_group_rows: usize,
     /// The zstd level (1 to 22).
@@ -123,9 +134,9 @@ impl Default for TableOptions {
             partition: Partition::None,
             moves: false,
             columns: Columns::default(),
-            row_group_bytes: 64 << 20,
+            batch_bytes: 1 << 20,
             row_group_rows: 1 << 20,
-            zstd_level: 3,
+            zstd_level: 1,
         }
     }
 }
@@ -207,10 +218,17 @@ impl From<ArrowError> for TableError {
 /// closed when another is needed (its partition then gets a new part file if more games come).
 const MAX_OPEN: usize = 8;
 
-/// Writes the games table (and the moves table) batch after batch.
+/// Writes the games table (and the moves table) batch after batch, in the order given.
+///
+/// The encoding (Parquet pages, zstd; or CSV text) is the costly part and can run on any
+/// thread: [`TableWriter::encoder`] gives an [`Encoder`] that worker threads share, each
+/// turning its batch of [`Tables`] into [`Encoded`] row groups; the writer then only appends
+/// them to the files ([`TableWriter::write_encoded`]), in order. [`TableWriter::write`] does
+/// both on the calling thread.
 pub struct TableWriter {
     games: Output,
     moves: Option<Output>,
+    encoder: Encoder,
     written: Written,
 }
 
@@ -228,20 +246,14 @@ impl TableWriter {
                     .into(),
             ));
         }
-        let moves = (options.moves && !options.columns.nested).then(|| {
-            Output::new(
-                moves_path(out),
-                "moves",
-                moves_schema(options.columns),
-                options,
-            )
-        });
-        let games = Output::new(
-            out.to_path_buf(),
-            "games",
-            games_schema(options.columns),
-            options,
-        );
+        let games_table = TableEncoder::new("games", games_schema(options.columns), options)?;
+        let moves_table = (options.moves && !options.columns.nested)
+            .then(|| TableEncoder::new("moves", moves_schema(options.columns), options))
+            .transpose()?;
+        let moves = moves_table
+            .as_ref()
+            .map(|table| Output::new(moves_path(out), table.clone(), options));
+        let games = Output::new(out.to_path_buf(), games_table.clone(), options);
         for output in std::iter::once(&games).chain(&moves) {
             let dir = if options.partition == Partition::None {
                 output.root.parent().map(Path::to_path_buf)
@@ -255,28 +267,42 @@ impl TableWriter {
         Ok(TableWriter {
             games,
             moves,
+            encoder: Encoder {
+                games: games_table,
+                moves: moves_table,
+                options,
+            },
             written: Written::default(),
         })
     }
 
-    /// Writes the rows of `tables`.
+    /// The encoder of these tables, to share with the threads that make the batches.
+    pub fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
+    /// Writes the rows of `tables` (encoded on this thread), as one row group per table and
+    /// partition.
     ///
     /// # Errors
     ///
     /// A file that cannot be created or written.
     pub fn write(&mut self, tables: Tables) -> Result<(), TableError> {
-        self.written.games += tables.games.num_rows() as u64;
-        let moves = tables.move_offsets.last().copied().unwrap_or(0);
-        self.written.moves += u64::try_from(moves).unwrap_or(0);
-        self.games
-            .write(&tables.games, &tables.partitions, None, &mut self.written)?;
-        if let (Some(output), Some(batch)) = (&mut self.moves, &tables.moves) {
-            output.write(
-                batch,
-                &tables.partitions,
-                Some(&tables.move_offsets),
-                &mut self.written,
-            )?;
+        let encoded = self.encoder.encode(&tables)?;
+        self.write_encoded(encoded)
+    }
+
+    /// Appends a batch encoded by [`Encoder::encode`] to the files.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be created or written.
+    pub fn write_encoded(&mut self, encoded: Encoded) -> Result<(), TableError> {
+        self.written.games += encoded.games_rows;
+        self.written.moves += encoded.moves_rows;
+        self.games.write(encoded.games, &mut self.written)?;
+        if let Some(output) = &mut self.moves {
+            output.write(encoded.moves, &mut self.written)?;
         }
         Ok(())
     }
@@ -296,6 +322,337 @@ impl TableWriter {
         }
         Ok(self.written)
     }
+}
+
+/// Turns [`Tables`] into [`Encoded`] row groups, on any thread: get it from
+/// [`TableWriter::encoder`], share it (it is `Sync`), and hand what it makes to
+/// [`TableWriter::write_encoded`] in order.
+///
+/// ```
+/// use tabia_notation::pgn::Reader;
+/// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
+///
+/// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n";
+/// let dir = tempfile::tempdir()?;
+/// let options = TableOptions { moves: true, ..TableOptions::default() };
+/// let mut writer = TableWriter::create(&dir.path().join("g.parquet"), options)?;
+/// let encoded = std::thread::scope(|scope| {
+///     let encoder = writer.encoder();
+///     scope.spawn(move || {
+///         let mut rows = Rows::default();
+///         for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+///             rows.push("g.pgn", &GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options()));
+///         }
+///         encoder.encode(&rows.finish(options.columns, options.moves).unwrap())
+///     })
+///     .join()
+///     .unwrap()
+/// })?;
+/// writer.write_encoded(encoded)?;
+/// assert_eq!(writer.finish()?.moves, 4);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Encoder {
+    games: TableEncoder,
+    moves: Option<TableEncoder>,
+    options: TableOptions,
+}
+
+/// A batch of rows encoded by an [`Encoder`], ready to be appended to the files.
+#[derive(Debug)]
+pub struct Encoded {
+    games: Vec<Part>,
+    moves: Vec<Part>,
+    games_rows: u64,
+    moves_rows: u64,
+}
+
+/// The rows of one partition, encoded.
+#[derive(Debug)]
+struct Part {
+    key: PartitionKey,
+    data: PartData,
+}
+
+#[derive(Debug)]
+enum PartData {
+    /// Row groups, each a column chunk per leaf column.
+    Parquet(Vec<Vec<ArrowColumnChunk>>),
+    /// CSV lines.
+    Csv(Vec<u8>),
+}
+
+impl Encoder {
+    /// Encodes `tables`: per table and partition, its rows as Parquet row groups (of at most
+    /// [`TableOptions::row_group_rows`] rows) or as CSV lines.
+    ///
+    /// # Errors
+    ///
+    /// Columns that do not agree with the schema (a bug), or a Parquet encoding error.
+    pub fn encode(&self, tables: &Tables) -> Result<Encoded, TableError> {
+        let moves_rows = tables.move_offsets.last().copied().unwrap_or(0);
+        let games = self.games.encode(&tables.games, &tables.partitions, None)?;
+        let moves = match (&self.moves, &tables.moves) {
+            (Some(table), Some(batch)) => {
+                table.encode(batch, &tables.partitions, Some(&tables.move_offsets))?
+            }
+            _ => Vec::new(),
+        };
+        Ok(Encoded {
+            games,
+            moves,
+            games_rows: tables.games.num_rows() as u64,
+            moves_rows: u64::try_from(moves_rows).unwrap_or(0),
+        })
+    }
+
+    /// The options the tables are written with.
+    pub fn options(&self) -> &TableOptions {
+        &self.options
+    }
+}
+
+/// How one table is encoded.
+#[derive(Debug, Clone)]
+struct TableEncoder {
+    table: &'static str,
+    /// The schema of the batches given.
+    schema: SchemaRef,
+    /// The schema of the Parquet files (`UTCTime` in milliseconds, as Parquet has no seconds).
+    parquet_schema: SchemaRef,
+    options: TableOptions,
+    /// Makes the column writers of a row group (Parquet only).
+    factory: Option<Arc<ArrowRowGroupWriterFactory>>,
+    /// The properties of the Parquet files.
+    properties: Option<WriterProperties>,
+}
+
+impl TableEncoder {
+    fn new(
+        table: &'static str,
+        schema: SchemaRef,
+        options: TableOptions,
+    ) -> Result<TableEncoder, TableError> {
+        let parquet_schema = Arc::new(Schema::new_with_metadata(
+            schema
+                .fields()
+                .iter()
+                .map(|f| match f.data_type() {
+                    DataType::Time32(TimeUnit::Second) => Arc::new(Field::new(
+                        f.name(),
+                        DataType::Time32(TimeUnit::Millisecond),
+                        f.is_nullable(),
+                    )),
+                    _ => f.clone(),
+                })
+                .collect::<Vec<_>>(),
+            schema.metadata().clone(),
+        ));
+        let mut encoder = TableEncoder {
+            table,
+            schema,
+            parquet_schema,
+            options,
+            factory: None,
+            properties: None,
+        };
+        if options.format == Format::Parquet {
+            let properties = encoder.parquet_properties()?;
+            // The column writers depend only on the schema and the properties, which every
+            // file of the table shares: make them from a writer that goes nowhere.
+            let (_, factory) = parquet_writer(io::sink(), &encoder.parquet_schema, &properties)
+                .and_then(ArrowWriter::into_serialized_writer)
+                .map_err(|source| TableError::Parquet {
+                    path: PathBuf::from(table),
+                    source,
+                })?;
+            encoder.factory = Some(Arc::new(factory));
+            encoder.properties = Some(properties);
+        }
+        Ok(encoder)
+    }
+
+    /// The Parquet writer properties: zstd at the level asked; dictionaries only where values
+    /// repeat (names, tags, moves), not for hashes, numbers that count up or free text;
+    /// min/max statistics per column chunk (what query engines prune row groups with), none
+    /// for free text.
+    fn parquet_properties(&self) -> Result<WriterProperties, TableError> {
+        let level = ZstdLevel::try_new(self.options.zstd_level).map_err(|err| {
+            TableError::Usage(format!("bad zstd level {}: {err}", self.options.zstd_level))
+        })?;
+        let mut builder = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(level))
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_max_row_group_row_count(Some(self.options.row_group_rows.max(1)))
+            .set_created_by(format!("tabia {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new(SCHEMA_VERSION_KEY.to_owned(), SCHEMA_VERSION.to_owned()),
+                KeyValue::new(TABLE_KEY.to_owned(), self.table.to_owned()),
+            ]));
+        for name in PLAIN_COLUMNS {
+            if self.schema.field_with_name(name).is_ok() {
+                builder = builder.set_column_dictionary_enabled(ColumnPath::from(*name), false);
+            }
+        }
+        for name in MOVE_COLUMNS {
+            if self.schema.field_with_name(name).is_ok() {
+                builder = builder.set_column_statistics_enabled(
+                    ColumnPath::from(*name),
+                    EnabledStatistics::None,
+                );
+            }
+        }
+        for name in TEXT_COLUMNS {
+            if self.schema.field_with_name(name).is_ok() {
+                builder = builder
+                    .set_column_dictionary_enabled(ColumnPath::from(*name), false)
+                    .set_column_statistics_enabled(
+                        ColumnPath::from(*name),
+                        EnabledStatistics::None,
+                    );
+            }
+        }
+        Ok(builder.build())
+    }
+
+    /// Encodes `batch`, whose rows belong to the games of `partitions` (one row per game, or
+    /// with `offsets` the rows `offsets[i]..offsets[i + 1]` for game `i`).
+    fn encode(
+        &self,
+        batch: &RecordBatch,
+        partitions: &[PartitionKey],
+        offsets: Option<&[i32]>,
+    ) -> Result<Vec<Part>, TableError> {
+        let mut parts = Vec::new();
+        for (key, batch) in self.split(batch, partitions, offsets)? {
+            if batch.num_rows() == 0 {
+                continue;
+            }
+            let data = match &self.factory {
+                Some(factory) => PartData::Parquet(self.encode_parquet(factory, &batch)?),
+                None => {
+                    let mut out = Vec::new();
+                    crate::csv::rows(&batch, &mut out).map_err(|source| TableError::Io {
+                        path: PathBuf::from(self.table),
+                        source,
+                    })?;
+                    PartData::Csv(out)
+                }
+            };
+            parts.push(Part { key, data });
+        }
+        Ok(parts)
+    }
+
+    /// The row groups of `batch` (at most `row_group_rows` rows each), encoded.
+    fn encode_parquet(
+        &self,
+        factory: &ArrowRowGroupWriterFactory,
+        batch: &RecordBatch,
+    ) -> Result<Vec<Vec<ArrowColumnChunk>>, TableError> {
+        let batch = to_parquet_batch(batch, &self.parquet_schema)?;
+        let parquet = |source| TableError::Parquet {
+            path: PathBuf::from(self.table),
+            source,
+        };
+        let step = self.options.row_group_rows.max(1);
+        let mut groups = Vec::new();
+        let mut start = 0;
+        while start < batch.num_rows() {
+            let len = step.min(batch.num_rows() - start);
+            let slice = batch.slice(start, len);
+            let mut writers = factory.create_column_writers(0).map_err(parquet)?;
+            let mut next = writers.iter_mut();
+            for (field, column) in self.parquet_schema.fields().iter().zip(slice.columns()) {
+                for leaf in compute_leaves(field, column).map_err(parquet)? {
+                    let writer = next.next().ok_or_else(|| {
+                        TableError::Arrow(ArrowError::SchemaError(format!(
+                            "more leaf columns than the {} schema has",
+                            self.table
+                        )))
+                    })?;
+                    writer.write(&leaf).map_err(parquet)?;
+                }
+            }
+            let chunks = writers
+                .into_iter()
+                .map(ArrowColumnWriter::close)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(parquet)?;
+            groups.push(chunks);
+            start += len;
+        }
+        Ok(groups)
+    }
+
+    /// `batch` split by partition (as far as the partitioning goes), in the order the
+    /// partitions first appear.
+    fn split(
+        &self,
+        batch: &RecordBatch,
+        partitions: &[PartitionKey],
+        offsets: Option<&[i32]>,
+    ) -> Result<Vec<(PartitionKey, RecordBatch)>, TableError> {
+        if self.options.partition == Partition::None {
+            return Ok(vec![(PartitionKey::default(), batch.clone())]);
+        }
+        let keys: Vec<PartitionKey> = partitions.iter().map(|k| self.key(*k)).collect();
+        let mut distinct: Vec<PartitionKey> = Vec::new();
+        for key in &keys {
+            if !distinct.contains(key) {
+                distinct.push(*key);
+            }
+        }
+        if distinct.len() == 1 {
+            return Ok(vec![(distinct[0], batch.clone())]);
+        }
+        let mut parts = Vec::with_capacity(distinct.len());
+        for key in distinct {
+            let mask: BooleanArray = match offsets {
+                None => keys.iter().map(|k| Some(*k == key)).collect(),
+                Some(offsets) => keys
+                    .iter()
+                    .zip(offsets.windows(2))
+                    .flat_map(|(k, w)| {
+                        std::iter::repeat_n(Some(*k == key), (w[1] - w[0]).max(0) as usize)
+                    })
+                    .collect(),
+            };
+            parts.push((key, filter_record_batch(batch, &mask)?));
+        }
+        Ok(parts)
+    }
+
+    /// The key as far as the partitioning goes.
+    fn key(&self, key: PartitionKey) -> PartitionKey {
+        match self.options.partition {
+            Partition::None => PartitionKey::default(),
+            Partition::Year => PartitionKey {
+                year: key.year,
+                month: None,
+            },
+            Partition::YearMonth => key,
+        }
+    }
+}
+
+/// Columns whose values hardly repeat: no dictionary (it would only be given up).
+const PLAIN_COLUMNS: &[&str] = &["game", "offset", "line", "final_zobrist", "zobrist"];
+
+/// Free text: no dictionary, no min/max statistics.
+const TEXT_COLUMNS: &[&str] = &["movetext", "comment", "fen"];
+
+/// Moves, whose minimum and maximum say nothing: no statistics (a dictionary, as they repeat).
+const MOVE_COLUMNS: &[&str] = &["san", "uci"];
+
+/// An Arrow writer for a Parquet file of `schema` (it embeds the Arrow schema in the file).
+fn parquet_writer<W: Write + Send>(
+    out: W,
+    schema: &SchemaRef,
+    properties: &WriterProperties,
+) -> Result<ArrowWriter<W>, ParquetError> {
+    ArrowWriter::try_new(out, schema.clone(), Some(properties.clone()))
 }
 
 /// The moves table's path: `games.parquet` → `games.moves.parquet`, `games` → `games.moves`.
@@ -318,11 +675,7 @@ fn moves_path(out: &Path) -> PathBuf {
 /// One table's files.
 struct Output {
     root: PathBuf,
-    table: &'static str,
-    /// The schema of the batches given.
-    schema: SchemaRef,
-    /// The schema of the Parquet files (`UTCTime` in milliseconds, as Parquet has no seconds).
-    parquet_schema: SchemaRef,
+    encoder: TableEncoder,
     options: TableOptions,
     open: Vec<Open>,
     clock: u64,
@@ -336,117 +689,58 @@ struct Open {
 }
 
 enum FileWriter {
-    Parquet(Box<ArrowWriter<BufWriter<File>>>),
-    Csv(CsvWriter<BufWriter<File>>),
+    Parquet(Box<SerializedFileWriter<BufWriter<File>>>),
+    Csv(BufWriter<File>),
 }
 
 impl Output {
-    fn new(root: PathBuf, table: &'static str, schema: SchemaRef, options: TableOptions) -> Output {
-        let parquet_schema = Arc::new(Schema::new_with_metadata(
-            schema
-                .fields()
-                .iter()
-                .map(|f| match f.data_type() {
-                    DataType::Time32(TimeUnit::Second) => Arc::new(Field::new(
-                        f.name(),
-                        DataType::Time32(TimeUnit::Millisecond),
-                        f.is_nullable(),
-                    )),
-                    _ => f.clone(),
-                })
-                .collect::<Vec<_>>(),
-            schema.metadata().clone(),
-        ));
+    fn new(root: PathBuf, encoder: TableEncoder, options: TableOptions) -> Output {
         Output {
             root,
-            table,
-            schema,
-            parquet_schema,
+            encoder,
             options,
             open: Vec::new(),
             clock: 0,
         }
     }
 
-    /// Writes `batch`, whose rows belong to the games of `partitions` (one row per game, or
-    /// with `offsets` the rows `offsets[i]..offsets[i + 1]` for game `i`).
-    fn write(
-        &mut self,
-        batch: &RecordBatch,
-        partitions: &[PartitionKey],
-        offsets: Option<&[i32]>,
-        written: &mut Written,
-    ) -> Result<(), TableError> {
-        if self.options.partition == Partition::None {
-            return self.write_to(PartitionKey::default(), batch, written);
-        }
-        let keys: Vec<PartitionKey> = partitions.iter().map(|k| self.key(*k)).collect();
-        let mut distinct: Vec<PartitionKey> = Vec::new();
-        for key in &keys {
-            if !distinct.contains(key) {
-                distinct.push(*key);
-            }
-        }
-        if distinct.len() == 1 {
-            return self.write_to(distinct[0], batch, written);
-        }
-        for key in distinct {
-            let mask: BooleanArray = match offsets {
-                None => keys.iter().map(|k| Some(*k == key)).collect(),
-                Some(offsets) => keys
-                    .iter()
-                    .zip(offsets.windows(2))
-                    .flat_map(|(k, w)| {
-                        std::iter::repeat_n(Some(*k == key), (w[1] - w[0]).max(0) as usize)
-                    })
-                    .collect(),
+    /// Appends the encoded parts to the files of their partitions.
+    fn write(&mut self, parts: Vec<Part>, written: &mut Written) -> Result<(), TableError> {
+        for part in parts {
+            self.clock += 1;
+            let index = match self.open.iter().position(|o| o.key == part.key) {
+                Some(i) => i,
+                None => self.open_file(part.key, written)?,
             };
-            let part = filter_record_batch(batch, &mask)?;
-            self.write_to(key, &part, written)?;
-        }
-        Ok(())
-    }
-
-    /// The key as far as the partitioning goes.
-    fn key(&self, key: PartitionKey) -> PartitionKey {
-        match self.options.partition {
-            Partition::None => PartitionKey::default(),
-            Partition::Year => PartitionKey {
-                year: key.year,
-                month: None,
-            },
-            Partition::YearMonth => key,
-        }
-    }
-
-    fn write_to(
-        &mut self,
-        key: PartitionKey,
-        batch: &RecordBatch,
-        written: &mut Written,
-    ) -> Result<(), TableError> {
-        if batch.num_rows() == 0 {
-            return Ok(());
-        }
-        self.clock += 1;
-        let index = match self.open.iter().position(|o| o.key == key) {
-            Some(i) => i,
-            None => self.open_file(key, written)?,
-        };
-        let open = &mut self.open[index];
-        open.used = self.clock;
-        match &mut open.file {
-            FileWriter::Parquet(writer) => {
-                let batch = to_parquet_batch(batch, &self.parquet_schema)?;
-                writer.write(&batch).map_err(|source| TableError::Parquet {
-                    path: open.path.clone(),
-                    source,
-                })?;
+            let open = &mut self.open[index];
+            open.used = self.clock;
+            let path = &open.path;
+            match (&mut open.file, part.data) {
+                (FileWriter::Parquet(writer), PartData::Parquet(groups)) => {
+                    let parquet = |source| TableError::Parquet {
+                        path: path.clone(),
+                        source,
+                    };
+                    for chunks in groups {
+                        let mut group = writer.next_row_group().map_err(parquet)?;
+                        for chunk in chunks {
+                            chunk.append_to_row_group(&mut group).map_err(parquet)?;
+                        }
+                        group.close().map_err(parquet)?;
+                    }
+                }
+                (FileWriter::Csv(writer), PartData::Csv(bytes)) => {
+                    writer.write_all(&bytes).map_err(|source| TableError::Io {
+                        path: path.clone(),
+                        source,
+                    })?;
+                }
+                _ => {
+                    return Err(TableError::Usage(
+                        "a batch encoded for another format".into(),
+                    ));
+                }
             }
-            FileWriter::Csv(writer) => writer.write(batch).map_err(|source| TableError::Io {
-                path: open.path.clone(),
-                source,
-            })?,
         }
         Ok(())
     }
@@ -487,26 +781,25 @@ impl Output {
             path: path.clone(),
             source,
         })?;
-        let out = BufWriter::with_capacity(1 << 20, file);
-        let writer = match self.options.format {
-            Format::Parquet => {
-                let props = self.properties()?;
-                FileWriter::Parquet(Box::new(
-                    ArrowWriter::try_new(out, self.parquet_schema.clone(), Some(props)).map_err(
-                        |source| TableError::Parquet {
-                            path: path.clone(),
-                            source,
-                        },
-                    )?,
-                ))
-            }
-            Format::Csv => {
-                FileWriter::Csv(CsvWriter::new(out, &self.schema).map_err(|source| {
-                    TableError::Io {
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let writer = match &self.encoder.properties {
+            Some(properties) => {
+                let (writer, _) = parquet_writer(out, &self.encoder.parquet_schema, properties)
+                    .and_then(ArrowWriter::into_serialized_writer)
+                    .map_err(|source| TableError::Parquet {
                         path: path.clone(),
                         source,
-                    }
-                })?)
+                    })?;
+                FileWriter::Parquet(Box::new(writer))
+            }
+            None => {
+                let mut header = Vec::new();
+                crate::csv::header(&self.encoder.schema, &mut header);
+                out.write_all(&header).map_err(|source| TableError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                FileWriter::Csv(out)
             }
         };
         written.files.push(path.clone());
@@ -517,22 +810,6 @@ impl Output {
             used: self.clock,
         });
         Ok(self.open.len() - 1)
-    }
-
-    fn properties(&self) -> Result<WriterProperties, TableError> {
-        let level = ZstdLevel::try_new(self.options.zstd_level).map_err(|err| {
-            TableError::Usage(format!("bad zstd level {}: {err}", self.options.zstd_level))
-        })?;
-        Ok(WriterProperties::builder()
-            .set_compression(Compression::ZSTD(level))
-            .set_max_row_group_bytes(Some(self.options.row_group_bytes.max(1)))
-            .set_max_row_group_row_count(Some(self.options.row_group_rows.max(1)))
-            .set_created_by(format!("tabia {}", env!("CARGO_PKG_VERSION")))
-            .set_key_value_metadata(Some(vec![
-                KeyValue::new(SCHEMA_VERSION_KEY.to_owned(), SCHEMA_VERSION.to_owned()),
-                KeyValue::new(TABLE_KEY.to_owned(), self.table.to_owned()),
-            ]))
-            .build())
     }
 
     fn close_all(&mut self) -> Result<(), TableError> {
@@ -559,8 +836,8 @@ fn close(open: Open) -> Result<(), TableError> {
                 source,
             })?;
         }
-        FileWriter::Csv(writer) => {
-            writer.finish().map_err(|source| TableError::Io {
+        FileWriter::Csv(mut writer) => {
+            writer.flush().map_err(|source| TableError::Io {
                 path: open.path,
                 source,
             })?;

@@ -8,9 +8,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use tabia_table::{
-    Columns, Format, GameRecord, Partition, Problem, Rows, TableOptions, TableWriter,
-};
+use tabia_table::{Columns, Encoded, Format, Partition, Problem, Rows, TableOptions, TableWriter};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -71,29 +69,40 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         ..TableOptions::default()
     };
     let mut writer = TableWriter::create(&args.output, options)?;
+    let encoder = writer.encoder().clone();
     let read = options.read_options();
     let mut session = Session::new(&args.run, "games");
+    session.set_batch_bytes(options.batch_bytes);
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline_with(
+        session.pipeline_finish(
             input,
             raw_games,
-            |sink: &mut Sink, rows: &mut Rows, number, raw| {
-                let record = GameRecord::read(raw, number, read);
+            |sink: &mut Sink, rows: &mut Option<Rows>, number, raw| {
+                // Room for the batch's rows from the start: no copies as the columns grow.
+                let rows = rows.get_or_insert_with(|| {
+                    Rows::with_capacity(options.batch_bytes >> 10, options.batch_bytes >> 3)
+                });
+                let record = rows.read(&name, raw, number, read);
                 for problem in &record.errors {
                     sink.error(&diagnostic(&name, number, problem));
                 }
                 for problem in &record.warnings {
                     sink.warning(&diagnostic(&name, number, problem));
                 }
-                rows.push(&name, &record);
             },
-            |rows| {
-                let tables = rows.finish(options.columns, options.moves)?;
-                writer.write(tables)?;
+            // On the worker: the batch's columns, encoded (Parquet pages or CSV lines).
+            |rows: Option<Rows>| -> anyhow::Result<Encoded> {
+                let tables = rows
+                    .unwrap_or_default()
+                    .finish(options.columns, options.moves)?;
+                Ok(encoder.encode(&tables)?)
+            },
+            |encoded| {
+                writer.write_encoded(encoded?)?;
                 Ok(())
             },
         )?;

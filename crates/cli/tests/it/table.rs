@@ -1,7 +1,7 @@
 //! `tabia table`: every game read gets its row, in input order whatever `-j`, bad games
 //! reported and counted; CSV and Parquet outputs.
 
-use crate::support::{Codec, compress, numbered_games, tabia};
+use crate::support::{Codec, compress, fixture, numbered_games, tabia};
 
 #[test]
 fn rows_in_input_order_with_bad_games_reported() {
@@ -72,4 +72,74 @@ fn parquet_by_default_and_usage_errors() {
         .stderr(predicates::str::contains(
             "nested moves are a Parquet feature",
         ));
+}
+
+/// `tabia table` reports every game's problems exactly as `tabia pgn --check` does: the
+/// variations are checked too (an illegal move or a syntax error in a variation is the game's
+/// error), and so are the repaired moves and results against the board (warnings). The errors
+/// are the games' rows' `errors`, the warnings their `warnings`.
+#[test]
+fn problems_as_pgn_check_reports_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "table/variations.pgn",
+        "position/err/illegal.pgn",
+        "position/err/lenient.pgn",
+        "pgn/ok/nested.pgn",
+        "pgn/ok/annotations.pgn",
+        "pgn/err/unclosed-variation.pgn",
+    ] {
+        let path = fixture(name);
+        let check = tabia()
+            .current_dir(path.parent().unwrap())
+            .args(["pgn", "--check"])
+            .arg(path.file_name().unwrap())
+            .output()
+            .unwrap();
+        let out = dir.path().join("games.csv");
+        let table = tabia()
+            .current_dir(path.parent().unwrap())
+            .args(["table", "--moves", "-o"])
+            .arg(&out)
+            .arg(path.file_name().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&table.stderr),
+            String::from_utf8_lossy(&check.stderr),
+            "{name}: the same problems as pgn --check"
+        );
+        assert_eq!(table.status.code(), check.status.code(), "{name}");
+    }
+    let out = dir.path().join("variations.csv");
+    tabia()
+        .args(["table", "-q", "--moves", "-o"])
+        .arg(&out)
+        .arg(fixture("table/variations.pgn"))
+        .assert()
+        .code(1);
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = csv
+        .split("\r\n")
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 4, "every game has its row");
+    assert!(
+        rows[0].contains(r#"[""4:45: move 3. Bb5 gives check, read as Bb5+"",""4:56: move 4. Bxd7 gives check, read as Bxd7+""]"#),
+        "the variations' warnings on the game's row: {}",
+        rows[0]
+    );
+    assert!(
+        rows[1].contains(r#"[""9:51: illegal move 4. Bxe7 (ply 7, in a variation): no white bishop can go to e7""]"#),
+        "{}",
+        rows[1]
+    );
+    assert!(rows[2].contains("14:20: invalid SAN move"), "{}", rows[2]);
+    let moves = std::fs::read_to_string(dir.path().join("variations.moves.csv")).unwrap();
+    assert_eq!(
+        moves.split("\r\n").filter(|l| !l.is_empty()).count(),
+        1 + 3 + 7,
+        "the mainline moves of the games that read (1 and 4); none of the bad ones"
+    );
 }

@@ -1,0 +1,502 @@
+//! Reading one game for the tables in one pass over its bytes, as the PGN reader reads it: no
+//! game tree, the mainline replayed by [`MainlineReplayer`] (the same lenient reading and the
+//! same warnings as everywhere else), the opening classified from the moves played, the
+//! Polyglot hash of each ply updated incrementally, and what each ply needs kept in a scratch
+//! area reused from game to game (no allocation per move unless a move has a comment).
+//!
+//! A game with variations is checked once more by [`Checker`] (every move of every variation,
+//! what `tabia pgn --check` does), so that an illegal move in a variation is the game's error.
+
+use std::{cell::RefCell, ops::Range};
+
+use tabia_eco::{Classifier, Table};
+use tabia_notation::{
+    decode,
+    pgn::{
+        Comment, Eval, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip,
+        Visitor, Warning as ReaderWarning,
+    },
+};
+use tabia_position::{
+    Checker, EpRule, MainlineReplayer, Position, ReplayError, Replayed, Warning,
+    shakmaty::{
+        Bitboard, CastlingMode, Color, Move, Position as _, Role,
+        zobrist::{Zobrist64, ZobristValue},
+    },
+    variant_mode,
+};
+
+use crate::record::{GameRecord, MoveRecord, Problem, ReadOptions};
+
+/// What is kept of one ply until the game is known to read (its moves then go to the table).
+#[derive(Debug, Clone)]
+pub(crate) struct Ply {
+    /// The move as written.
+    pub(crate) san: SanPlus,
+    /// The move played (`None` for a null move).
+    pub(crate) mv: Option<Move>,
+    /// Polyglot hash of the position after the move.
+    pub(crate) zobrist: u64,
+    pub(crate) clock_ms: Option<u64>,
+    pub(crate) emt_ms: Option<u64>,
+    pub(crate) eval: Option<Eval>,
+    /// The move's NAGs, in [`Scratch::nags`].
+    pub(crate) nags: Range<usize>,
+    /// The comments after the move (commands removed, joined by a space), in
+    /// [`Scratch::text`]; empty when none.
+    pub(crate) comment: Range<usize>,
+    /// The FEN after the move, in [`Scratch::text`] (with [`ReadOptions::fen`]).
+    pub(crate) fen: Range<usize>,
+}
+
+impl Ply {
+    /// The move in UCI (`0000` for a null move), appended to `out`.
+    pub(crate) fn write_uci(&self, mode: CastlingMode, out: &mut String) {
+        match self.mv {
+            Some(m) => m.to_uci(mode).append_to_string(out),
+            None => out.push_str("0000"),
+        }
+    }
+}
+
+/// The plies of the game being read, and the text they point into; reused from game to game.
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    pub(crate) plies: Vec<Ply>,
+    pub(crate) nags: Vec<u8>,
+    pub(crate) text: String,
+    /// How the game writes castling in UCI.
+    pub(crate) mode: CastlingMode,
+    /// The SAN being replayed (set before the replayer is told of it).
+    pending: Option<SanPlus>,
+    hasher: Hasher,
+    classifier: Option<Classifier<'static>>,
+    /// Whether the classifier met a move it cannot follow (a null move).
+    unclassified: bool,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            plies: Vec::new(),
+            nags: Vec::new(),
+            text: String::new(),
+            mode: CastlingMode::Standard,
+            pending: None,
+            hasher: Hasher::default(),
+            classifier: None,
+            unclassified: false,
+        }
+    }
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.plies.clear();
+        self.nags.clear();
+        self.text.clear();
+        self.mode = CastlingMode::Standard;
+        self.pending = None;
+        self.hasher = Hasher::default();
+        self.classifier = None;
+        self.unclassified = false;
+    }
+
+    /// Notes the ply just played: `pos` is the position after `mv`.
+    fn played(&mut self, pos: &Position, mv: Option<Move>, fen: bool) {
+        let zobrist = self.hasher.after(pos, mv);
+        if self.plies.is_empty() {
+            self.mode = pos.castling_mode();
+        }
+        if let Some(classifier) = self.classifier.as_mut().filter(|c| !c.is_done()) {
+            match mv {
+                Some(m) => {
+                    classifier.play(m);
+                }
+                None => self.unclassified = true,
+            }
+        }
+        let fen = if fen {
+            let start = self.text.len();
+            self.text.push_str(&pos.fen(EpRule::Legal));
+            start..self.text.len()
+        } else {
+            0..0
+        };
+        let Some(san) = self.pending.take() else {
+            return;
+        };
+        let at = self.nags.len();
+        self.plies.push(Ply {
+            san,
+            mv,
+            zobrist,
+            clock_ms: None,
+            emt_ms: None,
+            eval: None,
+            nags: at..at,
+            comment: 0..0,
+            fen,
+        });
+    }
+
+    /// Adds a comment's commands and text to the last ply.
+    fn comment(&mut self, text: &str) {
+        let Some(ply) = self.plies.last_mut() else {
+            return;
+        };
+        let parsed = Comment::parse(text);
+        ply.clock_ms = ply.clock_ms.or_else(|| parsed.clock());
+        ply.emt_ms = ply.emt_ms.or_else(|| parsed.emt());
+        ply.eval = ply.eval.or_else(|| parsed.eval());
+        let text = parsed.text();
+        if text.is_empty() {
+            return;
+        }
+        // The comments of a ply are contiguous: nothing else is written to `text` between
+        // them (the FEN of the next ply comes after).
+        if ply.comment.is_empty() {
+            ply.comment = self.text.len()..self.text.len();
+        } else {
+            self.text.push(' ');
+        }
+        self.text.push_str(&text);
+        ply.comment.end = self.text.len();
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        if let Some(ply) = self.plies.last_mut() {
+            self.nags.push(nag.0);
+            ply.nags.end = self.nags.len();
+        }
+    }
+
+    /// The opening named by the positions the game reached, if it was classified.
+    fn opening(&self) -> Option<&'static tabia_eco::Opening> {
+        if self.unclassified {
+            return None;
+        }
+        self.classifier
+            .as_ref()
+            .and_then(Classifier::found)
+            .map(|m| m.opening)
+    }
+
+    /// The plies as [`MoveRecord`]s.
+    pub(crate) fn records(&self) -> Vec<MoveRecord> {
+        self.plies
+            .iter()
+            .zip(1..)
+            .map(|(p, ply)| {
+                let mut uci = String::with_capacity(5);
+                p.write_uci(self.mode, &mut uci);
+                MoveRecord {
+                    ply,
+                    san: p.san.to_string(),
+                    uci,
+                    zobrist: p.zobrist,
+                    fen: (!p.fen.is_empty()).then(|| self.text[p.fen.clone()].to_owned()),
+                    clock_ms: p.clock_ms,
+                    emt_ms: p.emt_ms,
+                    eval: p.eval,
+                    nags: self.nags[p.nags.clone()].to_vec(),
+                    comment: (!p.comment.is_empty())
+                        .then(|| self.text[p.comment.clone()].to_owned()),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The Polyglot hash of each ply, updated from the last one when the move allows (the rule of
+/// shakmaty's `update_zobrist_hash`: a move that touches no castling right, no king, no
+/// double pawn step, from a position without an en-passant square), else computed afresh.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hasher {
+    /// The hash of the position before the move, when known.
+    hash: Option<u64>,
+    /// The castling rights of that position.
+    rights: Bitboard,
+    /// Whether that position has an en-passant square.
+    ep: bool,
+}
+
+impl Hasher {
+    /// The hash of `pos`, reached by `mv` from the last position seen.
+    #[inline]
+    fn after(&mut self, pos: &Position, mv: Option<Move>) -> u64 {
+        let chess = pos.as_chess();
+        let incremental = match (self.hash, mv, chess) {
+            (
+                Some(hash),
+                Some(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                }),
+                Some(chess),
+            ) if !self.ep
+                && role != Role::King
+                && (role != Role::Pawn || u32::from(from).abs_diff(u32::from(to)) != 16)
+                && !self.rights.contains(from)
+                && !self.rights.contains(to) =>
+            {
+                // `pos` is after the move: the side that moved is the other one.
+                let mover: Color = !chess.turn();
+                let mut z = Zobrist64(hash);
+                z ^= Zobrist64::zobrist_for_white_turn();
+                z ^= Zobrist64::zobrist_for_piece(from, role.of(mover));
+                z ^= Zobrist64::zobrist_for_piece(to, promotion.unwrap_or(role).of(mover));
+                if let Some(capture) = capture {
+                    z ^= Zobrist64::zobrist_for_piece(to, capture.of(!mover));
+                }
+                Some(z.0)
+            }
+            _ => None,
+        };
+        let hash = incremental.unwrap_or_else(|| pos.zobrist());
+        match chess {
+            Some(chess) => {
+                self.hash = Some(hash);
+                self.rights = chess.castles().castling_rights();
+                self.ep = chess.maybe_ep_square().is_some();
+            }
+            None => self.hash = None,
+        }
+        hash
+    }
+}
+
+/// The PGN visitor: the mainline to the replayer and the scratch area, the tags kept,
+/// variations read (for their syntax) but not replayed.
+struct GameVisitor<'s, F> {
+    replayer: MainlineReplayer<F>,
+    scratch: &'s RefCell<Scratch>,
+    tags: &'s mut Vec<(String, String)>,
+    depth: usize,
+    variations: bool,
+    partial: Vec<u8>,
+}
+
+impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
+    type Output = Result<Replayed, ReplayError>;
+
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.tags.clear();
+        self.scratch.borrow_mut().clear();
+        self.depth = 0;
+        self.variations = false;
+        self.partial.clear();
+        let _ = self.replayer.begin_game(start);
+        Skip(false)
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        self.tags
+            .push((decode(name).into_owned(), value.decode().into_owned()));
+        self.replayer.tag(name, value);
+    }
+
+    fn begin_movetext(&mut self) -> Skip {
+        let skip = self.replayer.begin_movetext();
+        if !skip.0 && classified(self.tags) {
+            self.scratch.borrow_mut().classifier = Some(Table::embedded().classifier());
+        }
+        skip
+    }
+
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        if self.depth == 0 {
+            self.scratch.borrow_mut().pending = Some(san);
+            self.replayer.san(san, at);
+        }
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        if self.depth == 0 {
+            self.scratch.borrow_mut().nag(nag);
+        }
+    }
+
+    fn partial_comment(&mut self, comment: RawComment<'_>) {
+        if self.depth == 0 {
+            self.partial.extend_from_slice(comment.as_bytes());
+        }
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>) {
+        if self.depth > 0 {
+            return;
+        }
+        if self.partial.is_empty() {
+            self.scratch.borrow_mut().comment(&comment.decode());
+        } else {
+            self.partial.extend_from_slice(comment.as_bytes());
+            let text = decode(&self.partial).into_owned();
+            self.partial.clear();
+            self.scratch.borrow_mut().comment(&text);
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.depth += 1;
+        self.variations = true;
+        // Read on (a syntax error in a variation is the game's error), but not replayed.
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.replayer.outcome(outcome);
+    }
+
+    fn warning(&mut self, warning: ReaderWarning) {
+        self.replayer.warning(warning);
+    }
+
+    fn end_game(&mut self) -> Self::Output {
+        self.replayer.end_game()
+    }
+}
+
+/// Whether a game with these tags is classified by position: standard chess from the
+/// standard start (the rule of [`Table::classify_game`]).
+fn classified(tags: &[(String, String)]) -> bool {
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    match tag("Variant").map(variant_mode) {
+        Some(Some(CastlingMode::Chess960) | None) => return false,
+        Some(Some(CastlingMode::Standard)) | None => {}
+    }
+    match tag("FEN").map(Position::from_arg) {
+        None => true,
+        Some(Ok(pos)) => pos.key() == Position::new().key(),
+        Some(Err(_)) => false,
+    }
+}
+
+/// Reads game `number` (`raw`) into `record` (everything but its moves) and `scratch` (its
+/// plies, when it reads).
+pub(crate) fn read_game(
+    raw: &RawGame,
+    number: u64,
+    options: ReadOptions,
+    scratch: &RefCell<Scratch>,
+) -> GameRecord {
+    let mut record = GameRecord {
+        number,
+        start: raw.start,
+        tags: Vec::new(),
+        movetext: movetext(&raw.bytes),
+        plies: None,
+        opening: None,
+        final_zobrist: None,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        moves: Vec::new(),
+    };
+    let fen = options.moves && options.fen;
+    let replayer = MainlineReplayer::new(|pos: &Position, mv, _ply| {
+        scratch.borrow_mut().played(pos, mv, fen);
+    });
+    let mut visitor = GameVisitor {
+        replayer,
+        scratch,
+        tags: &mut record.tags,
+        depth: 0,
+        variations: false,
+        partial: Vec::new(),
+    };
+    let read = raw.visit(&mut visitor);
+    let variations = visitor.variations;
+    match read {
+        Ok(Ok(replayed)) => {
+            let scratch = scratch.borrow();
+            record.plies = Some(replayed.plies);
+            record.final_zobrist = Some(
+                scratch
+                    .plies
+                    .last()
+                    .map_or_else(|| replayed.end.zobrist(), |p| p.zobrist),
+            );
+            record.opening = scratch.opening();
+            record.warnings = replayed.warnings.iter().map(warning).collect();
+        }
+        Ok(Err(err)) => record.errors.push(replay_error(&err)),
+        Err(err) => record.errors.push(game_error(&err)),
+    }
+    if variations && record.errors.is_empty() {
+        check_variations(raw, &mut record);
+    }
+    if !record.errors.is_empty() {
+        let mut scratch = scratch.borrow_mut();
+        scratch.plies.clear();
+        record.plies = None;
+        record.final_zobrist = None;
+        record.opening = None;
+    }
+    record
+}
+
+/// Checks every variation of a game whose mainline read, as `tabia pgn --check` does: an
+/// illegal move in a variation is the game's error; otherwise the checker's warnings (those
+/// of the variations' moves included) are the game's.
+fn check_variations(raw: &RawGame, record: &mut GameRecord) {
+    match raw.visit(&mut Checker::new()) {
+        Ok(Ok(checked)) => record.warnings = checked.warnings.iter().map(warning).collect(),
+        Ok(Err(err)) => record.errors.push(replay_error(&err)),
+        Err(err) => record.errors.push(game_error(&err)),
+    }
+}
+
+fn game_error(err: &GameError) -> Problem {
+    match err.syntax() {
+        Some(error) => Problem {
+            line: error.line(),
+            column: error.column(),
+            message: error.message(),
+        },
+        None => Problem {
+            line: None,
+            column: None,
+            message: err.to_string(),
+        },
+    }
+}
+
+fn replay_error(err: &ReplayError) -> Problem {
+    Problem::at(err.to_string(), err.origin())
+}
+
+fn warning(warning: &Warning) -> Problem {
+    Problem::at(warning.to_string(), warning.origin())
+}
+
+/// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`
+/// escape lines among them), trimmed.
+pub(crate) fn movetext(bytes: &[u8]) -> Option<String> {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| start + i + 1);
+        let line = bytes[start..end].trim_ascii();
+        let is_tag =
+            line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphanumeric);
+        if !(line.is_empty() || is_tag || line.first() == Some(&b'%') || line == b"\xef\xbb\xbf") {
+            break;
+        }
+        start = end;
+    }
+    let text = bytes[start..].trim_ascii();
+    (!text.is_empty()).then(|| decode(text).into_owned())
+}
