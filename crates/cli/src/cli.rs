@@ -157,6 +157,7 @@ const ECO_EXAMPLES: &str = "\
 Examples:
   tabia eco games.pgn                      game number, ECO, extended code, name, ply (TSV)
   tabia eco --json games.pgn.zst           the same as NDJSON
+  tabia eco --check games.pgn              and check each game to its end, with warnings
   tabia eco --tag games.pgn > tagged.pgn   add or correct the ECO, Opening and Variation tags
   tabia eco --position 'rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -'";
 

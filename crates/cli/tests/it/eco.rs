@@ -155,7 +155,7 @@ fn positions() {
     );
 }
 
-/// `tabia eco` reports what it read leniently as `tabia pgn` does: each warning on standard
+/// `tabia eco --check` reports what it read leniently as `tabia pgn` does: each warning on standard
 /// error (`FILE:LINE:COL: game N: warning: …`), counted in the summary, in the `--json`
 /// line's `warnings`; the games are classified all the same.
 #[test]
@@ -177,19 +177,27 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
         String::from_utf8(pgn.stderr).unwrap(),
         format!("{warnings}games 3, errors 0, warnings 5\n")
     );
+    let classified = "1\tC70\tC68a\tRuy Lopez: Morphy Defense\t6\n\
+                      2\tA00\t-\tBarnes Opening: Fool's Mate\t4\n\
+                      3\tC20\tC20\tKing's Pawn Game\t2\n";
+    tabia()
+        .args(["eco", "--check"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout(classified)
+        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+    // Without --check only the opening is read (the rest skipped unchecked): the same names,
+    // no warnings.
     tabia()
         .arg("eco")
         .write_stdin(games)
         .assert()
         .success()
-        .stdout(
-            "1\tC70\tC68a\tRuy Lopez: Morphy Defense\t6\n\
-             2\tA00\t-\tBarnes Opening: Fool's Mate\t4\n\
-             3\tC20\tC20\tKing's Pawn Game\t2\n",
-        )
-        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+        .stdout(classified)
+        .stderr("games 3, errors 0, warnings 0\n");
     let json = tabia()
-        .args(["eco", "--json", "-q"])
+        .args(["eco", "--check", "--json", "-q"])
         .write_stdin(games)
         .output()
         .unwrap();
@@ -208,4 +216,44 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
         .assert()
         .success()
         .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+}
+
+/// `-j 1` reads in one pass on the reader thread, other `-j` through the pipeline: the same
+/// lines, diagnostics and summary either way, with and without `--check`, bad games included
+/// (a syntax error, illegal moves in the opening, warnings that only `--check` reports, and an
+/// illegal move after the opening, which neither reports: the opening is named all the same).
+#[test]
+fn one_pass_and_pipeline_agree() {
+    let games = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n\
+                 1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Ke8 *\n\n\
+                 1. e4 Zz9 *\n\n\
+                 [Event \"next\"]\n\n1. e4 e5 2. Ke3 Nf6 *\n\n\
+                 1. e2e4 c5 2. g1f3 *\n\n\
+                 1. a3 h6 2. a4 h5 3. Ra2 Rh7 4. Ra1 Rh8 5. Ra2 Rh7 6. Ra1 Rh8 7. Ra2 Rh7\n\
+                 8. Ra1 Rh8 9. Ra2 Rh7 10. Ra1 Rh8 11. Ke8 *\n";
+    for check in [false, true] {
+        let run = |jobs: &str| {
+            let mut args = vec!["eco", "-j", jobs];
+            if check {
+                args.push("--check");
+            }
+            let out = tabia().args(&args).write_stdin(games).output().unwrap();
+            (
+                out.status.code(),
+                String::from_utf8(out.stdout).unwrap(),
+                String::from_utf8(out.stderr).unwrap(),
+            )
+        };
+        let one = run("1");
+        assert_eq!(one, run("2"), "check: {check}");
+        assert_eq!(one, run("3"), "check: {check}");
+        assert_eq!(one.0, Some(1));
+        let summary = one.2.lines().last().unwrap().to_owned();
+        let expected = if check {
+            "games 6, errors 3, warnings 2"
+        } else {
+            "games 6, errors 3, warnings 0"
+        };
+        assert_eq!(summary, expected, "{}", one.2);
+    }
 }
