@@ -204,12 +204,16 @@ impl GameFacts {
     }
 }
 
-/// The first `%` of `text`: eight bytes at a time (comments are short, and most hold one
-/// command: a call into `memchr` costs more than the scan).
+/// The first `%` of `text`: eight bytes at a time for a short comment (most hold one command,
+/// and a call into `memchr` costs more than the scan), `memchr` for a long one (engine
+/// comments of a few hundred bytes, which hold no command at all).
 #[inline(always)]
 fn find_percent(text: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    if text.len() > 48 {
+        return memchr::memchr(b'%', text);
+    }
     let mut chunks = text.chunks_exact(8);
     let mut offset = 0;
     for chunk in &mut chunks {
@@ -281,7 +285,7 @@ mod tests {
 
     #[test]
     fn percent_is_found_first_wherever_it_is() {
-        for len in 0..40 {
+        for len in (0..40).chain(44..56).chain([100, 300]) {
             for at in 0..=len {
                 let mut text = vec![b'a'; len];
                 if at < len {
