@@ -16,7 +16,7 @@ use arrow_schema::{ArrowError, DataType, Field, Fields};
 use tabia_notation::pgn::{Eval, RawGame, Score};
 
 use crate::{
-    read::{Ply, Scratch, read_game},
+    read::{Ply, Scratch, movetext_text, read_game},
     record::{GameRecord, MoveRecord, ReadOptions},
     schema::{
         Columns, LICHESS_HEAD, LICHESS_INT16, LICHESS_TAIL, OUR_TAGS, games_schema, move_fields,
@@ -291,8 +291,9 @@ impl Rows {
     }
 
     /// Reads game `number` of input `file` (see [`GameRecord::read`]) straight into the
-    /// columns: its moves go to the moves columns without being kept in between. Gives the
-    /// game's record, without its moves (for its errors and warnings).
+    /// columns: its moves go to the moves columns and its movetext to its column without being
+    /// kept in between. Gives the game's record, without its moves and its movetext (for its
+    /// errors and warnings).
     ///
     /// ```
     /// use tabia_notation::pgn::{Origin, RawGame};
@@ -314,7 +315,7 @@ impl Rows {
         options: ReadOptions,
     ) -> GameRecord {
         let record = read_game(raw, number, options, &self.scratch);
-        self.push_game(file, &record);
+        self.push_game(file, &record, movetext_text(&raw.bytes).as_deref());
         if options.moves {
             let scratch = self.scratch.get_mut();
             self.moves.push_file(file, scratch.plies.len());
@@ -328,7 +329,7 @@ impl Rows {
 
     /// Adds a game (and its moves) read from input `file`.
     pub fn push(&mut self, file: &str, record: &GameRecord) {
-        self.push_game(file, record);
+        self.push_game(file, record, record.movetext.as_deref());
         self.moves.push_file(file, record.moves.len());
         for m in &record.moves {
             self.moves.push(record.number, m);
@@ -343,8 +344,8 @@ impl Rows {
         self.partitions.push(partition_key(record));
     }
 
-    /// Adds the games table's row of a game.
-    fn push_game(&mut self, file: &str, record: &GameRecord) {
+    /// Adds the games table's row of a game, whose movetext is `movetext`.
+    fn push_game(&mut self, file: &str, record: &GameRecord, movetext: Option<&str>) {
         // The tags that have a column: the first of each name, when it reads as its type.
         let mut used = vec![false; record.tags.len()];
         let first = |name: &str| -> (Option<usize>, Option<&str>) {
@@ -380,7 +381,7 @@ impl Rows {
         for (builder, name) in self.tail.iter_mut().zip(LICHESS_TAIL) {
             builder.append_option(take(name, true));
         }
-        self.movetext.append_option(record.movetext.as_deref());
+        self.movetext.append_option(movetext);
         self.file.append_value(file);
         self.game.append_value(to_i64(record.number));
         self.offset.append_value(to_i64(record.start.offset));
