@@ -221,7 +221,7 @@ impl Validity {
     #[inline]
     fn push(&mut self, valid: bool) {
         let i = self.len;
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             self.words.push(0);
         }
         if let (Some(word), true) = (self.words.last_mut(), valid) {
