@@ -7,14 +7,14 @@
 //! A game with variations is checked once more by [`Checker`] (every move of every variation,
 //! what `tabia pgn --check` does), so that an illegal move in a variation is the game's error.
 
-use std::{cell::RefCell, ops::Range};
+use std::{borrow::Cow, cell::RefCell, ops::Range};
 
 use tabia_eco::{Classifier, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Comment, Eval, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip,
-        Visitor, Warning as ReaderWarning,
+        Comment, Eval, GameError, Nag, Origin, Outcome, Piece, RawComment, RawGame, RawTag,
+        SanPlus, Skip, Visitor, Warning as ReaderWarning,
     },
 };
 use tabia_position::{
@@ -149,19 +149,25 @@ impl Scratch {
         ply.clock_ms = ply.clock_ms.or_else(|| parsed.clock());
         ply.emt_ms = ply.emt_ms.or_else(|| parsed.emt());
         ply.eval = ply.eval.or_else(|| parsed.eval());
-        let text = parsed.text();
-        if text.is_empty() {
-            return;
+        // The text pieces, trimmed, joined by a space (what `Comment::text` gives), written
+        // straight to `text`. The comments of a ply are contiguous: nothing else is written to
+        // `text` between them (the FEN of the next ply comes after).
+        for piece in parsed.pieces() {
+            let Piece::Text(text) = piece else {
+                continue;
+            };
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            if ply.comment.is_empty() {
+                ply.comment = self.text.len()..self.text.len();
+            } else {
+                self.text.push(' ');
+            }
+            self.text.push_str(text);
+            ply.comment.end = self.text.len();
         }
-        // The comments of a ply are contiguous: nothing else is written to `text` between
-        // them (the FEN of the next ply comes after).
-        if ply.comment.is_empty() {
-            ply.comment = self.text.len()..self.text.len();
-        } else {
-            self.text.push(' ');
-        }
-        self.text.push_str(&text);
-        ply.comment.end = self.text.len();
     }
 
     fn nag(&mut self, nag: Nag) {
@@ -383,8 +389,8 @@ fn classified(tags: &[(String, String)]) -> bool {
     }
 }
 
-/// Reads game `number` (`raw`) into `record` (everything but its moves) and `scratch` (its
-/// plies, when it reads).
+/// Reads game `number` (`raw`) into `record` (everything but its moves and its movetext, see
+/// [`movetext`]) and `scratch` (its plies, when it reads).
 pub(crate) fn read_game(
     raw: &RawGame,
     number: u64,
@@ -395,7 +401,7 @@ pub(crate) fn read_game(
         number,
         start: raw.start,
         tags: Vec::new(),
-        movetext: movetext(&raw.bytes),
+        movetext: None,
         plies: None,
         opening: None,
         final_zobrist: None,
@@ -483,6 +489,12 @@ fn warning(warning: &Warning) -> Problem {
 /// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`
 /// escape lines among them), trimmed.
 pub(crate) fn movetext(bytes: &[u8]) -> Option<String> {
+    movetext_text(bytes).map(Cow::into_owned)
+}
+
+/// [`movetext`], borrowed from `bytes` when they are UTF-8 (the games table copies it once,
+/// into its column).
+pub(crate) fn movetext_text(bytes: &[u8]) -> Option<Cow<'_, str>> {
     let mut start = 0;
     while start < bytes.len() {
         let end = bytes[start..]
@@ -498,5 +510,5 @@ pub(crate) fn movetext(bytes: &[u8]) -> Option<String> {
         start = end;
     }
     let text = bytes[start..].trim_ascii();
-    (!text.is_empty()).then(|| decode(text).into_owned())
+    (!text.is_empty()).then(|| decode(text))
 }

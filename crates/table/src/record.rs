@@ -6,7 +6,7 @@ use std::fmt;
 use tabia_eco::Opening;
 use tabia_notation::pgn::{Eval, Origin, RawGame};
 
-use crate::read::{Scratch, read_game};
+use crate::read::{Scratch, movetext, read_game};
 
 /// What to read of each game beyond the games table's columns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -128,6 +128,7 @@ impl GameRecord {
     pub fn read(raw: &RawGame, number: u64, options: ReadOptions) -> GameRecord {
         let scratch = std::cell::RefCell::new(Scratch::default());
         let mut record = read_game(raw, number, options, &scratch);
+        record.movetext = movetext(&raw.bytes);
         if options.moves {
             record.moves = scratch.borrow().records();
         }

@@ -3,18 +3,20 @@
 use std::{cell::RefCell, sync::Arc};
 
 use arrow_array::{
-    ArrayRef, ListArray, RecordBatch, StructArray,
+    Array, ArrayRef, ArrowPrimitiveType, Int32Array, Int64Array, ListArray, PrimitiveArray,
+    RecordBatch, StringArray, StructArray, UInt8Array, UInt64Array,
     builder::{
         Date32Builder, Int16Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
-        StringBuilder, Time32SecondBuilder, UInt8Builder, UInt64Builder,
+        StringBuilder, Time32SecondBuilder, UInt64Builder,
     },
+    types::{Int32Type, Int64Type},
 };
-use arrow_buffer::OffsetBuffer;
-use arrow_schema::{ArrowError, Field, Fields};
+use arrow_buffer::{ArrowNativeType, BooleanBuffer, NullBuffer, OffsetBuffer};
+use arrow_schema::{ArrowError, DataType, Field, Fields};
 use tabia_notation::pgn::{Eval, RawGame, Score};
 
 use crate::{
-    read::{Ply, Scratch, read_game},
+    read::{Ply, Scratch, movetext_text, read_game},
     record::{GameRecord, MoveRecord, ReadOptions},
     schema::{
         Columns, LICHESS_HEAD, LICHESS_INT16, LICHESS_TAIL, OUR_TAGS, games_schema, move_fields,
@@ -116,47 +118,151 @@ impl Rows {
     }
 }
 
-/// The moves table's builders.
+/// The moves table's columns, kept as plain vectors and made into arrays at the end: a
+/// move is a few stores, where the Arrow builders cost a call (and its checks) per value.
 struct MoveColumns {
-    file: StringBuilder,
-    game: Int64Builder,
-    ply: Int32Builder,
-    san: StringBuilder,
-    uci: StringBuilder,
-    zobrist: UInt64Builder,
+    /// The `file` column as runs: each file and how many moves in a row come from it (every
+    /// move of a batch usually does). Copying a path into a builder for every move cost more
+    /// than anything else done per move.
+    file: Vec<(String, usize)>,
+    game: Vec<i64>,
+    ply: Vec<i32>,
+    san: Strings,
+    uci: Strings,
+    zobrist: Vec<u64>,
     fen: StringBuilder,
-    clock_ms: Int64Builder,
-    emt_ms: Int64Builder,
-    eval_cp: Int32Builder,
-    eval_mate: Int32Builder,
-    nags: ListBuilder<UInt8Builder>,
+    clock_ms: Nullable<i64>,
+    emt_ms: Nullable<i64>,
+    eval_cp: Nullable<i32>,
+    eval_mate: Nullable<i32>,
+    /// The NAGs of all moves, and where each move's start (and the last ends).
+    nags: Vec<u8>,
+    nag_offsets: Vec<i32>,
     comment: StringBuilder,
     len: usize,
-    /// A buffer for the UCI of a move.
-    uci_text: String,
 }
 
 impl MoveColumns {
-    /// Builders with room for `n` moves (more are fine: they grow).
+    /// Columns with room for `n` moves (more are fine: they grow).
     fn with_capacity(n: usize) -> MoveColumns {
-        let strings = |bytes: usize| StringBuilder::with_capacity(n, n * bytes);
+        let mut nag_offsets = Vec::with_capacity(n + 1);
+        nag_offsets.push(0);
         MoveColumns {
-            file: strings(16),
-            game: Int64Builder::with_capacity(n),
-            ply: Int32Builder::with_capacity(n),
-            san: strings(5),
-            uci: strings(4),
-            zobrist: UInt64Builder::with_capacity(n),
+            file: Vec::new(),
+            game: Vec::with_capacity(n),
+            ply: Vec::with_capacity(n),
+            san: Strings::with_capacity(n, n * 5),
+            uci: Strings::with_capacity(n, n * 4),
+            zobrist: Vec::with_capacity(n),
             fen: StringBuilder::new(),
-            clock_ms: Int64Builder::with_capacity(n),
-            emt_ms: Int64Builder::with_capacity(n),
-            eval_cp: Int32Builder::with_capacity(n),
-            eval_mate: Int32Builder::with_capacity(n),
-            nags: ListBuilder::with_capacity(UInt8Builder::new(), n),
+            clock_ms: Nullable::with_capacity(n),
+            emt_ms: Nullable::with_capacity(n),
+            eval_cp: Nullable::with_capacity(n),
+            eval_mate: Nullable::with_capacity(n),
+            nags: Vec::new(),
+            nag_offsets,
             comment: StringBuilder::with_capacity(n, 0),
             len: 0,
-            uci_text: String::new(),
         }
+    }
+}
+
+/// A string column being filled: the text of all values and where each ends.
+struct Strings {
+    text: String,
+    offsets: Vec<i32>,
+}
+
+impl Strings {
+    fn with_capacity(values: usize, bytes: usize) -> Strings {
+        let mut offsets = Vec::with_capacity(values + 1);
+        offsets.push(0);
+        Strings {
+            text: String::with_capacity(bytes),
+            offsets,
+        }
+    }
+
+    /// Ends the value written to `text` since the last one.
+    #[inline]
+    fn end_value(&mut self) {
+        self.offsets
+            .push(i32::try_from(self.text.len()).unwrap_or(i32::MAX));
+    }
+
+    fn finish(&mut self) -> Result<StringArray, ArrowError> {
+        let offsets = std::mem::replace(&mut self.offsets, vec![0]);
+        let text = std::mem::take(&mut self.text);
+        StringArray::try_new(
+            OffsetBuffer::new(offsets.into()),
+            text.into_bytes().into(),
+            None,
+        )
+    }
+}
+
+/// Which values of a column are valid (not null), 64 a word in Arrow's bit order (value `i`
+/// is bit `i % 64`).
+struct Validity {
+    words: Vec<u64>,
+    len: usize,
+    nulls: usize,
+}
+
+impl Validity {
+    fn with_capacity(n: usize) -> Validity {
+        Validity {
+            words: Vec::with_capacity(n / 64 + 1),
+            len: 0,
+            nulls: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, valid: bool) {
+        let i = self.len;
+        if i.is_multiple_of(64) {
+            self.words.push(0);
+        }
+        if let (Some(word), true) = (self.words.last_mut(), valid) {
+            *word |= 1 << (i % 64);
+        }
+        self.nulls += usize::from(!valid);
+        self.len += 1;
+    }
+
+    /// The null buffer, if any value is null.
+    fn finish(&mut self) -> Option<NullBuffer> {
+        let words: Vec<u64> = self.words.drain(..).map(u64::to_le).collect();
+        let len = std::mem::take(&mut self.len);
+        let nulls = std::mem::take(&mut self.nulls);
+        (nulls > 0).then(|| NullBuffer::new(BooleanBuffer::new(words.into(), 0, len)))
+    }
+}
+
+/// A column of numbers that may be null being filled.
+struct Nullable<T> {
+    values: Vec<T>,
+    valid: Validity,
+}
+
+impl<T: ArrowNativeType> Nullable<T> {
+    fn with_capacity(n: usize) -> Nullable<T> {
+        Nullable {
+            values: Vec::with_capacity(n),
+            valid: Validity::with_capacity(n),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: Option<T>) {
+        self.valid.push(value.is_some());
+        self.values.push(value.unwrap_or_default());
+    }
+
+    fn finish<P: ArrowPrimitiveType<Native = T>>(&mut self) -> PrimitiveArray<P> {
+        let values = std::mem::take(&mut self.values);
+        PrimitiveArray::new(values.into(), self.valid.finish())
     }
 }
 
@@ -185,8 +291,9 @@ impl Rows {
     }
 
     /// Reads game `number` of input `file` (see [`GameRecord::read`]) straight into the
-    /// columns: its moves go to the moves columns without being kept in between. Gives the
-    /// game's record, without its moves (for its errors and warnings).
+    /// columns: its moves go to the moves columns and its movetext to its column without being
+    /// kept in between. Gives the game's record, without its moves and its movetext (for its
+    /// errors and warnings).
     ///
     /// ```
     /// use tabia_notation::pgn::{Origin, RawGame};
@@ -208,11 +315,12 @@ impl Rows {
         options: ReadOptions,
     ) -> GameRecord {
         let record = read_game(raw, number, options, &self.scratch);
-        self.push_game(file, &record);
+        self.push_game(file, &record, movetext_text(&raw.bytes).as_deref());
         if options.moves {
             let scratch = self.scratch.get_mut();
+            self.moves.push_file(file, scratch.plies.len());
             for (p, ply) in scratch.plies.iter().zip(1..) {
-                self.moves.push_ply(file, number, p, ply, scratch);
+                self.moves.push_ply(number, p, ply, scratch);
             }
         }
         self.end_game(&record);
@@ -221,9 +329,10 @@ impl Rows {
 
     /// Adds a game (and its moves) read from input `file`.
     pub fn push(&mut self, file: &str, record: &GameRecord) {
-        self.push_game(file, record);
+        self.push_game(file, record, record.movetext.as_deref());
+        self.moves.push_file(file, record.moves.len());
         for m in &record.moves {
-            self.moves.push(file, record.number, m);
+            self.moves.push(record.number, m);
         }
         self.end_game(record);
     }
@@ -235,8 +344,8 @@ impl Rows {
         self.partitions.push(partition_key(record));
     }
 
-    /// Adds the games table's row of a game.
-    fn push_game(&mut self, file: &str, record: &GameRecord) {
+    /// Adds the games table's row of a game, whose movetext is `movetext`.
+    fn push_game(&mut self, file: &str, record: &GameRecord, movetext: Option<&str>) {
         // The tags that have a column: the first of each name, when it reads as its type.
         let mut used = vec![false; record.tags.len()];
         let first = |name: &str| -> (Option<usize>, Option<&str>) {
@@ -272,7 +381,7 @@ impl Rows {
         for (builder, name) in self.tail.iter_mut().zip(LICHESS_TAIL) {
             builder.append_option(take(name, true));
         }
-        self.movetext.append_option(record.movetext.as_deref());
+        self.movetext.append_option(movetext);
         self.file.append_value(file);
         self.game.append_value(to_i64(record.number));
         self.offset.append_value(to_i64(record.start.offset));
@@ -337,7 +446,7 @@ impl Rows {
         arrays.push(Arc::new(self.tags.finish()));
         arrays.push(Arc::new(self.errors.finish()));
         arrays.push(Arc::new(self.warnings.finish()));
-        let (key, per_move) = self.moves.finish(columns);
+        let (key, per_move) = self.moves.finish(columns)?;
         let mut moves_batch = None;
         if columns.nested {
             let fields = Fields::from(move_fields(columns));
@@ -370,31 +479,51 @@ impl Rows {
 }
 
 impl MoveColumns {
+    /// Notes that the next `moves` moves come from input `file`.
+    fn push_file(&mut self, file: &str, moves: usize) {
+        match self.file.last_mut() {
+            Some((last, n)) if last == file => *n += moves,
+            _ if moves == 0 => {}
+            _ => self.file.push((file.to_owned(), moves)),
+        }
+    }
+
+    /// The `file` column, from its runs: each path repeated in bulk.
+    fn finish_file(&mut self) -> Result<ArrayRef, ArrowError> {
+        let runs: Vec<StringArray> = self
+            .file
+            .drain(..)
+            .map(|(file, n)| StringArray::new_repeated(file, n))
+            .collect();
+        match runs.as_slice() {
+            [] => Ok(Arc::new(StringArray::new_null(0))),
+            [one] => Ok(Arc::new(one.clone())),
+            _ => {
+                let runs: Vec<&dyn Array> = runs.iter().map(|r| r as &dyn Array).collect();
+                arrow_select::concat::concat(&runs)
+            }
+        }
+    }
+
     /// Adds ply `ply` (read into `scratch`) of game `game`.
-    fn push_ply(&mut self, file: &str, game: u64, p: &Ply, ply: u32, scratch: &Scratch) {
-        self.file.append_value(file);
-        self.game.append_value(to_i64(game));
-        self.ply
-            .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
-        // Writing to a builder cannot fail.
-        let _ = p.san.write_to(&mut self.san);
-        self.san.append_value("");
-        self.uci_text.clear();
-        p.write_uci(scratch.mode, &mut self.uci_text);
-        self.uci.append_value(&self.uci_text);
-        self.zobrist.append_value(p.zobrist);
+    fn push_ply(&mut self, game: u64, p: &Ply, ply: u32, scratch: &Scratch) {
+        self.game.push(to_i64(game));
+        self.ply.push(i32::try_from(ply).unwrap_or(i32::MAX));
+        // Writing to a string cannot fail.
+        let _ = p.san.write_to(&mut self.san.text);
+        self.san.end_value();
+        p.write_uci(scratch.mode, &mut self.uci.text);
+        self.uci.end_value();
+        self.zobrist.push(p.zobrist);
         if !p.fen.is_empty() {
             self.fen.append_value(&scratch.text[p.fen.clone()]);
         }
         self.clock_ms
-            .append_option(p.clock_ms.and_then(|v| i64::try_from(v).ok()));
+            .push(p.clock_ms.and_then(|v| i64::try_from(v).ok()));
         self.emt_ms
-            .append_option(p.emt_ms.and_then(|v| i64::try_from(v).ok()));
+            .push(p.emt_ms.and_then(|v| i64::try_from(v).ok()));
         self.push_eval(p.eval);
-        self.nags
-            .values()
-            .append_slice(&scratch.nags[p.nags.clone()]);
-        self.nags.append(true);
+        self.push_nags(&scratch.nags[p.nags.clone()]);
         if p.comment.is_empty() {
             self.comment.append_null();
         } else {
@@ -409,54 +538,68 @@ impl MoveColumns {
             Some(Score::Mate(n)) => (None, Some(n)),
             None => (None, None),
         };
-        self.eval_cp.append_option(cp);
-        self.eval_mate.append_option(mate);
+        self.eval_cp.push(cp);
+        self.eval_mate.push(mate);
     }
 
-    fn push(&mut self, file: &str, game: u64, m: &MoveRecord) {
-        self.file.append_value(file);
-        self.game.append_value(to_i64(game));
-        self.ply
-            .append_value(i32::try_from(m.ply).unwrap_or(i32::MAX));
-        self.san.append_value(&m.san);
-        self.uci.append_value(&m.uci);
-        self.zobrist.append_value(m.zobrist);
+    fn push_nags(&mut self, nags: &[u8]) {
+        self.nags.extend_from_slice(nags);
+        self.nag_offsets
+            .push(i32::try_from(self.nags.len()).unwrap_or(i32::MAX));
+    }
+
+    fn push(&mut self, game: u64, m: &MoveRecord) {
+        self.game.push(to_i64(game));
+        self.ply.push(i32::try_from(m.ply).unwrap_or(i32::MAX));
+        self.san.text.push_str(&m.san);
+        self.san.end_value();
+        self.uci.text.push_str(&m.uci);
+        self.uci.end_value();
+        self.zobrist.push(m.zobrist);
         self.fen.append_value(m.fen.as_deref().unwrap_or(""));
         self.clock_ms
-            .append_option(m.clock_ms.and_then(|v| i64::try_from(v).ok()));
+            .push(m.clock_ms.and_then(|v| i64::try_from(v).ok()));
         self.emt_ms
-            .append_option(m.emt_ms.and_then(|v| i64::try_from(v).ok()));
+            .push(m.emt_ms.and_then(|v| i64::try_from(v).ok()));
         self.push_eval(m.eval);
-        for &nag in &m.nags {
-            self.nags.values().append_value(nag);
-        }
-        self.nags.append(true);
+        self.push_nags(&m.nags);
         self.comment.append_option(m.comment.as_deref());
         self.len += 1;
     }
 
     /// The game key columns and the per-move columns.
-    fn finish(&mut self, columns: Columns) -> (Vec<ArrayRef>, Vec<ArrayRef>) {
-        let key: Vec<ArrayRef> = vec![Arc::new(self.file.finish()), Arc::new(self.game.finish())];
+    fn finish(&mut self, columns: Columns) -> Result<(Vec<ArrayRef>, Vec<ArrayRef>), ArrowError> {
+        let game = Int64Array::new(std::mem::take(&mut self.game).into(), None);
+        let key: Vec<ArrayRef> = vec![self.finish_file()?, Arc::new(game)];
         let mut per_move: Vec<ArrayRef> = vec![
-            Arc::new(self.ply.finish()),
-            Arc::new(self.san.finish()),
-            Arc::new(self.uci.finish()),
-            Arc::new(self.zobrist.finish()),
+            Arc::new(Int32Array::new(std::mem::take(&mut self.ply).into(), None)),
+            Arc::new(self.san.finish()?),
+            Arc::new(self.uci.finish()?),
+            Arc::new(UInt64Array::new(
+                std::mem::take(&mut self.zobrist).into(),
+                None,
+            )),
         ];
         let fen = self.fen.finish();
         if columns.fen {
             per_move.push(Arc::new(fen));
         }
+        let nag_offsets = std::mem::replace(&mut self.nag_offsets, vec![0]);
+        let nags = ListArray::try_new(
+            Arc::new(Field::new("item", DataType::UInt8, true)),
+            OffsetBuffer::new(nag_offsets.into()),
+            Arc::new(UInt8Array::new(std::mem::take(&mut self.nags).into(), None)),
+            None,
+        )?;
         per_move.extend([
-            Arc::new(self.clock_ms.finish()) as ArrayRef,
-            Arc::new(self.emt_ms.finish()),
-            Arc::new(self.eval_cp.finish()),
-            Arc::new(self.eval_mate.finish()),
-            Arc::new(self.nags.finish()),
+            Arc::new(self.clock_ms.finish::<Int64Type>()) as ArrayRef,
+            Arc::new(self.emt_ms.finish::<Int64Type>()),
+            Arc::new(self.eval_cp.finish::<Int32Type>()),
+            Arc::new(self.eval_mate.finish::<Int32Type>()),
+            Arc::new(nags),
             Arc::new(self.comment.finish()),
         ]);
-        (key, per_move)
+        Ok((key, per_move))
     }
 }
 

@@ -171,6 +171,21 @@ pub struct Arrow {
     pub to: Square,
 }
 
+/// Where the first `[%` at or after `from` is: a search for `[` (most comments have none, the
+/// rest few), cheaper than setting up a substring search for every comment.
+fn find_command(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(i) = memchr::memchr(b'[', bytes.get(at..)?) {
+        let open = at + i;
+        if bytes.get(open + 1) == Some(&b'%') {
+            return Some(open);
+        }
+        at = open + 1;
+    }
+    None
+}
+
 impl<'a> Comment<'a> {
     /// Splits the text of a comment into text and commands. Never fails: what does not read
     /// as a command is text.
@@ -178,8 +193,7 @@ impl<'a> Comment<'a> {
         let mut pieces = Vec::new();
         let mut start = 0;
         let mut from = 0;
-        while let Some(i) = text[from..].find("[%") {
-            let at = from + i;
+        while let Some(at) = find_command(text, from) {
             match command(&text[at..]) {
                 Ok((rest, command)) => {
                     let end = text.len() - rest.len();
