@@ -1150,7 +1150,17 @@ impl<R: Read> Reader<R> {
         match find_brace_or_line_end(&data[1..]) {
             Some(n) if data[1 + n] == b'}' => {
                 visitor.comment(RawComment(&data[1..1 + n]));
-                self.pos += n + 2 + usize::from(data.get(n + 2) == Some(&b' '));
+                // What follows saves a turn of the movetext loop: a space, or the `\n` of an
+                // engine comment that ends its line.
+                let after = data.get(n + 2).copied();
+                self.pos += n + 2;
+                if after == Some(b' ') {
+                    self.pos += 1;
+                } else if after == Some(b'\n') {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.line_start = self.abs(self.pos);
+                }
                 true
             }
             _ => false,
@@ -1654,6 +1664,31 @@ mod tests {
         // A byte just above a match must not hide it (borrows run upwards only).
         assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
         assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+    }
+
+    #[test]
+    fn moves_after_a_comment_that_ends_its_line_are_located() {
+        /// Where each move of the first game is.
+        #[derive(Default)]
+        struct At(Vec<(u64, u64, u64)>);
+        impl Visitor for At {
+            type Output = Vec<(u64, u64, u64)>;
+            fn san(&mut self, _: SanPlus, at: Origin) {
+                self.0.push((at.offset, at.line, at.column));
+            }
+            fn end_game(&mut self) -> Self::Output {
+                std::mem::take(&mut self.0)
+            }
+        }
+        let pgn = b"1. e4 {a}\nc5 {b}\r\n2. Nf3 {c}\n\n{d}\nd6 {e}\n%x\n3. d4 *\n";
+        let moves = Reader::new(&pgn[..])
+            .read_game(&mut At::default())
+            .expect("read")
+            .expect("a game");
+        assert_eq!(
+            moves,
+            [(3, 1, 4), (10, 2, 1), (21, 3, 4), (34, 6, 1), (47, 8, 4)]
+        );
     }
 
     #[test]
