@@ -210,6 +210,8 @@ pub struct Reader<R> {
     /// does not start its line).
     first_offset: u64,
     first_line_start: u64,
+    /// The search for the end of a long comment, set up once.
+    comment_end: BraceOrLineEnd,
 }
 
 impl<R: Read> Reader<R> {
@@ -239,6 +241,7 @@ impl<R: Read> Reader<R> {
             base_is_line_start: true,
             first_offset: 0,
             first_line_start: 0,
+            comment_end: BraceOrLineEnd::new(),
         }
     }
 
@@ -1147,7 +1150,7 @@ impl<R: Read> Reader<R> {
         if data.first() != Some(&b'{') {
             return false;
         }
-        match find_brace_or_line_end(&data[1..]) {
+        match find_brace_or_line_end(&data[1..], self.comment_end) {
             Some(n) if data[1 + n] == b'}' => {
                 visitor.comment(RawComment(&data[1..1 + n]));
                 // What follows saves a turn of the movetext loop: a space, or the `\n` of an
@@ -1442,7 +1445,7 @@ impl<R: Read> Reader<R> {
 /// few hundred bytes, where each word more costs more than it saves). The caller checks which
 /// byte it found.
 #[inline(always)]
-fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
+fn find_brace_or_line_end(bytes: &[u8], rest: BraceOrLineEnd) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
@@ -1458,7 +1461,37 @@ fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
         }
         i += 8;
     }
-    memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
+    rest.find(&bytes[i..]).map(|n| i + n)
+}
+
+/// The search for the first `}`, `\n` or `\r`, set up once per reader: an engine comment of a
+/// few hundred bytes after every move (TCEC) then pays for the search alone, not for the
+/// dispatch and set-up of [`memchr::memchr3`] each time.
+#[derive(Clone, Copy, Debug)]
+struct BraceOrLineEnd {
+    /// The AVX2 searcher, when the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::Three>,
+}
+
+impl BraceOrLineEnd {
+    /// The searcher for this CPU.
+    fn new() -> BraceOrLineEnd {
+        BraceOrLineEnd {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::Three::new(b'}', b'\n', b'\r'),
+        }
+    }
+
+    /// Where the first `}`, `\n` or `\r` of `bytes` is.
+    #[inline(always)]
+    fn find(self, bytes: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(three) = self.avx2 {
+            return three.find(bytes);
+        }
+        memchr::memchr3(b'}', b'\n', b'\r', bytes)
+    }
 }
 
 /// Where the first byte that can change where a game ends is in `bytes`, movetext seen from a
@@ -1656,14 +1689,35 @@ mod tests {
             (b"no end", None),
             (&[b'x'; 100][..], None),
         ] {
-            assert_eq!(find_brace_or_line_end(s), want, "{s:?}");
+            assert_eq!(
+                find_brace_or_line_end(s, BraceOrLineEnd::new()),
+                want,
+                "{s:?}"
+            );
         }
         let mut long = vec![b'x'; 100];
         long.push(b'}');
-        assert_eq!(find_brace_or_line_end(&long), Some(100));
+        assert_eq!(
+            find_brace_or_line_end(&long, BraceOrLineEnd::new()),
+            Some(100)
+        );
+        for at in [40, 70, 99] {
+            let mut long = vec![b'x'; 100];
+            long[at] = b'\r';
+            assert_eq!(
+                find_brace_or_line_end(&long, BraceOrLineEnd::new()),
+                Some(at)
+            );
+        }
         // A byte just above a match must not hide it (borrows run upwards only).
-        assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
-        assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+        assert_eq!(
+            find_brace_or_line_end(b"\x7e}", BraceOrLineEnd::new()),
+            Some(1)
+        );
+        assert_eq!(
+            find_brace_or_line_end(b"\x0b\x0a", BraceOrLineEnd::new()),
+            Some(1)
+        );
     }
 
     #[test]
