@@ -140,7 +140,7 @@ impl GameFacts {
             return;
         }
         let mut from = 0;
-        while let Some(at) = find_percent(&text[from..], self.percent).map(|i| from + i) {
+        while let Some(at) = find_percent(&text[from..], &self.percent).map(|i| from + i) {
             from = at + 1;
             if at == 0 || text[at - 1] != b'[' {
                 continue;
@@ -210,7 +210,7 @@ impl GameFacts {
 /// and a call into `memchr` costs more than the scan), `memchr` for a long one (engine
 /// comments of a few hundred bytes, which hold no command at all).
 #[inline(always)]
-fn find_percent(text: &[u8], long: Percent) -> Option<usize> {
+fn find_percent(text: &[u8], long: &Percent) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     if text.len() > 48 {
@@ -258,9 +258,9 @@ impl Default for Percent {
 impl Percent {
     /// Where the first `%` of `text` is.
     #[inline(always)]
-    fn find(self, text: &[u8]) -> Option<usize> {
+    fn find(&self, text: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(one) = self.avx2 {
+        if let Some(one) = &self.avx2 {
             return one.find(text);
         }
         memchr::memchr(b'%', text)
@@ -329,7 +329,7 @@ mod tests {
                 }
                 let expected = text.iter().position(|&b| b == b'%');
                 assert_eq!(
-                    find_percent(&text, Percent::default()),
+                    find_percent(&text, &Percent::default()),
                     expected,
                     "{len} {at}"
                 );
@@ -337,7 +337,7 @@ mod tests {
         }
         // Bytes next to `%` (0x25) that the zero-byte trick must not confuse: 0x24, 0x26, 0xa5.
         assert_eq!(
-            find_percent(b"$&\xa5$&\xa5$&%", Percent::default()),
+            find_percent(b"$&\xa5$&\xa5$&%", &Percent::default()),
             Some(8)
         );
     }

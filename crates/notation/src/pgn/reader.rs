@@ -1150,7 +1150,7 @@ impl<R: Read> Reader<R> {
         if data.first() != Some(&b'{') {
             return false;
         }
-        match find_brace_or_line_end(&data[1..], self.comment_end) {
+        match find_brace_or_line_end(&data[1..], &self.comment_end) {
             Some(n) if data[1 + n] == b'}' => {
                 visitor.comment(RawComment(&data[1..1 + n]));
                 // What follows saves a turn of the movetext loop: a space, or the `\n` of an
@@ -1445,7 +1445,7 @@ impl<R: Read> Reader<R> {
 /// few hundred bytes, where each word more costs more than it saves). The caller checks which
 /// byte it found.
 #[inline(always)]
-fn find_brace_or_line_end(bytes: &[u8], rest: BraceOrLineEnd) -> Option<usize> {
+fn find_brace_or_line_end(bytes: &[u8], rest: &BraceOrLineEnd) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
@@ -1485,9 +1485,9 @@ impl BraceOrLineEnd {
 
     /// Where the first `}`, `\n` or `\r` of `bytes` is.
     #[inline(always)]
-    fn find(self, bytes: &[u8]) -> Option<usize> {
+    fn find(&self, bytes: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(three) = self.avx2 {
+        if let Some(three) = &self.avx2 {
             return three.find(bytes);
         }
         memchr::memchr3(b'}', b'\n', b'\r', bytes)
@@ -1690,7 +1690,7 @@ mod tests {
             (&[b'x'; 100][..], None),
         ] {
             assert_eq!(
-                find_brace_or_line_end(s, BraceOrLineEnd::new()),
+                find_brace_or_line_end(s, &BraceOrLineEnd::new()),
                 want,
                 "{s:?}"
             );
@@ -1698,24 +1698,24 @@ mod tests {
         let mut long = vec![b'x'; 100];
         long.push(b'}');
         assert_eq!(
-            find_brace_or_line_end(&long, BraceOrLineEnd::new()),
+            find_brace_or_line_end(&long, &BraceOrLineEnd::new()),
             Some(100)
         );
         for at in [40, 70, 99] {
             let mut long = vec![b'x'; 100];
             long[at] = b'\r';
             assert_eq!(
-                find_brace_or_line_end(&long, BraceOrLineEnd::new()),
+                find_brace_or_line_end(&long, &BraceOrLineEnd::new()),
                 Some(at)
             );
         }
         // A byte just above a match must not hide it (borrows run upwards only).
         assert_eq!(
-            find_brace_or_line_end(b"\x7e}", BraceOrLineEnd::new()),
+            find_brace_or_line_end(b"\x7e}", &BraceOrLineEnd::new()),
             Some(1)
         );
         assert_eq!(
-            find_brace_or_line_end(b"\x0b\x0a", BraceOrLineEnd::new()),
+            find_brace_or_line_end(b"\x0b\x0a", &BraceOrLineEnd::new()),
             Some(1)
         );
     }
