@@ -364,7 +364,12 @@ fn quick_san(pos: &shakmaty::Chess, san: San, checkers: Option<Bitboard>) -> Opt
             }
             from
         }
-        _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+        // Each role's own attacks, inlined (`attacks::attacks` is a call that matches the
+        // piece again).
+        Role::Knight => attacks::knight_attacks(to) & ours,
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & ours,
+        Role::Rook => attacks::rook_attacks(to, occupied) & ours,
+        Role::Queen => attacks::queen_attacks(to, occupied) & ours,
     };
     if let Some(file) = file {
         from &= Bitboard::from_file(file);
@@ -408,6 +413,7 @@ fn quick_san(pos: &shakmaty::Chess, san: San, checkers: Option<Bitboard>) -> Opt
     })
 }
 
+#[inline]
 fn is_last_rank(color: Color, sq: Square) -> bool {
     sq.rank() == color.fold_wb(Rank::Eighth, Rank::First)
 }

@@ -58,6 +58,8 @@ pub struct GameFacts {
     pub(crate) has_eco: bool,
     pub(crate) eco: Vec<u8>,
     pub(crate) warnings: Vec<Warning>,
+    /// The search for `%` in a long comment, set up once.
+    percent: Percent,
 }
 
 impl GameFacts {
@@ -138,7 +140,7 @@ impl GameFacts {
             return;
         }
         let mut from = 0;
-        while let Some(at) = find_percent(&text[from..]).map(|i| from + i) {
+        while let Some(at) = find_percent(&text[from..], &self.percent).map(|i| from + i) {
             from = at + 1;
             if at == 0 || text[at - 1] != b'[' {
                 continue;
@@ -208,11 +210,11 @@ impl GameFacts {
 /// and a call into `memchr` costs more than the scan), `memchr` for a long one (engine
 /// comments of a few hundred bytes, which hold no command at all).
 #[inline(always)]
-fn find_percent(text: &[u8]) -> Option<usize> {
+fn find_percent(text: &[u8], long: &Percent) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     if text.len() > 48 {
-        return memchr::memchr(b'%', text);
+        return long.find(text);
     }
     let mut chunks = text.chunks_exact(8);
     let mut offset = 0;
@@ -232,6 +234,37 @@ fn find_percent(text: &[u8]) -> Option<usize> {
         .iter()
         .position(|&b| b == b'%')
         .map(|i| offset + i)
+}
+
+/// The search for `%` in a long comment, set up once: an engine comment of a few hundred bytes
+/// after every move (TCEC) then pays for the search alone, not for the dispatch and set-up of
+/// [`memchr::memchr`] each time.
+#[derive(Debug, Clone, Copy)]
+struct Percent {
+    /// The AVX2 searcher, when the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl Default for Percent {
+    fn default() -> Percent {
+        Percent {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'%'),
+        }
+    }
+}
+
+impl Percent {
+    /// Where the first `%` of `text` is.
+    #[inline(always)]
+    fn find(&self, text: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(one) = &self.avx2 {
+            return one.find(text);
+        }
+        memchr::memchr(b'%', text)
+    }
 }
 
 impl Visitor for GameFacts {
@@ -295,11 +328,18 @@ mod tests {
                     }
                 }
                 let expected = text.iter().position(|&b| b == b'%');
-                assert_eq!(find_percent(&text), expected, "{len} {at}");
+                assert_eq!(
+                    find_percent(&text, &Percent::default()),
+                    expected,
+                    "{len} {at}"
+                );
             }
         }
         // Bytes next to `%` (0x25) that the zero-byte trick must not confuse: 0x24, 0x26, 0xa5.
-        assert_eq!(find_percent(b"$&\xa5$&\xa5$&%"), Some(8));
+        assert_eq!(
+            find_percent(b"$&\xa5$&\xa5$&%", &Percent::default()),
+            Some(8)
+        );
     }
 
     #[test]

@@ -210,6 +210,8 @@ pub struct Reader<R> {
     /// does not start its line).
     first_offset: u64,
     first_line_start: u64,
+    /// The search for the end of a long comment, set up once.
+    comment_end: BraceOrLineEnd,
 }
 
 impl<R: Read> Reader<R> {
@@ -239,6 +241,7 @@ impl<R: Read> Reader<R> {
             base_is_line_start: true,
             first_offset: 0,
             first_line_start: 0,
+            comment_end: BraceOrLineEnd::new(),
         }
     }
 
@@ -1147,10 +1150,20 @@ impl<R: Read> Reader<R> {
         if data.first() != Some(&b'{') {
             return false;
         }
-        match find_brace_or_line_end(&data[1..]) {
+        match find_brace_or_line_end(&data[1..], &self.comment_end) {
             Some(n) if data[1 + n] == b'}' => {
                 visitor.comment(RawComment(&data[1..1 + n]));
-                self.pos += n + 2 + usize::from(data.get(n + 2) == Some(&b' '));
+                // What follows saves a turn of the movetext loop: a space, or the `\n` of an
+                // engine comment that ends its line.
+                let after = data.get(n + 2).copied();
+                self.pos += n + 2;
+                if after == Some(b' ') {
+                    self.pos += 1;
+                } else if after == Some(b'\n') {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.line_start = self.abs(self.pos);
+                }
                 true
             }
             _ => false,
@@ -1427,14 +1440,16 @@ impl<R: Read> Reader<R> {
 }
 
 /// Where the first `}` or control byte below 14 (among them `\n` and `\r`) of `bytes` is, or
-/// else the first `}`, `\n` or `\r`: eight bytes at a time for the first 64 (most comments
-/// are short), then `memchr`. The caller checks which byte it found.
+/// else the first `}`, `\n` or `\r`: eight bytes at a time for the first 32 (most comments,
+/// such as lichess's `{ [%clk 0:03:00] }`, are shorter), then `memchr` (engine comments of a
+/// few hundred bytes, where each word more costs more than it saves). The caller checks which
+/// byte it found.
 #[inline(always)]
-fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
+fn find_brace_or_line_end(bytes: &[u8], rest: &BraceOrLineEnd) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while i + 8 <= bytes.len().min(64) {
+    while i + 8 <= bytes.len().min(32) {
         let mut word = [0u8; 8];
         word.copy_from_slice(&bytes[i..i + 8]);
         let x = u64::from_le_bytes(word);
@@ -1446,7 +1461,37 @@ fn find_brace_or_line_end(bytes: &[u8]) -> Option<usize> {
         }
         i += 8;
     }
-    memchr::memchr3(b'}', b'\n', b'\r', &bytes[i..]).map(|n| i + n)
+    rest.find(&bytes[i..]).map(|n| i + n)
+}
+
+/// The search for the first `}`, `\n` or `\r`, set up once per reader: an engine comment of a
+/// few hundred bytes after every move (TCEC) then pays for the search alone, not for the
+/// dispatch and set-up of [`memchr::memchr3`] each time.
+#[derive(Clone, Copy, Debug)]
+struct BraceOrLineEnd {
+    /// The AVX2 searcher, when the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::Three>,
+}
+
+impl BraceOrLineEnd {
+    /// The searcher for this CPU.
+    fn new() -> BraceOrLineEnd {
+        BraceOrLineEnd {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::Three::new(b'}', b'\n', b'\r'),
+        }
+    }
+
+    /// Where the first `}`, `\n` or `\r` of `bytes` is.
+    #[inline(always)]
+    fn find(&self, bytes: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(three) = &self.avx2 {
+            return three.find(bytes);
+        }
+        memchr::memchr3(b'}', b'\n', b'\r', bytes)
+    }
 }
 
 /// Where the first byte that can change where a game ends is in `bytes`, movetext seen from a
@@ -1644,14 +1689,60 @@ mod tests {
             (b"no end", None),
             (&[b'x'; 100][..], None),
         ] {
-            assert_eq!(find_brace_or_line_end(s), want, "{s:?}");
+            assert_eq!(
+                find_brace_or_line_end(s, &BraceOrLineEnd::new()),
+                want,
+                "{s:?}"
+            );
         }
         let mut long = vec![b'x'; 100];
         long.push(b'}');
-        assert_eq!(find_brace_or_line_end(&long), Some(100));
+        assert_eq!(
+            find_brace_or_line_end(&long, &BraceOrLineEnd::new()),
+            Some(100)
+        );
+        for at in [40, 70, 99] {
+            let mut long = vec![b'x'; 100];
+            long[at] = b'\r';
+            assert_eq!(
+                find_brace_or_line_end(&long, &BraceOrLineEnd::new()),
+                Some(at)
+            );
+        }
         // A byte just above a match must not hide it (borrows run upwards only).
-        assert_eq!(find_brace_or_line_end(b"\x7e}"), Some(1));
-        assert_eq!(find_brace_or_line_end(b"\x0b\x0a"), Some(1));
+        assert_eq!(
+            find_brace_or_line_end(b"\x7e}", &BraceOrLineEnd::new()),
+            Some(1)
+        );
+        assert_eq!(
+            find_brace_or_line_end(b"\x0b\x0a", &BraceOrLineEnd::new()),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn moves_after_a_comment_that_ends_its_line_are_located() {
+        /// Where each move of the first game is.
+        #[derive(Default)]
+        struct At(Vec<(u64, u64, u64)>);
+        impl Visitor for At {
+            type Output = Vec<(u64, u64, u64)>;
+            fn san(&mut self, _: SanPlus, at: Origin) {
+                self.0.push((at.offset, at.line, at.column));
+            }
+            fn end_game(&mut self) -> Self::Output {
+                std::mem::take(&mut self.0)
+            }
+        }
+        let pgn = b"1. e4 {a}\nc5 {b}\r\n2. Nf3 {c}\n\n{d}\nd6 {e}\n%x\n3. d4 *\n";
+        let moves = Reader::new(&pgn[..])
+            .read_game(&mut At::default())
+            .expect("read")
+            .expect("a game");
+        assert_eq!(
+            moves,
+            [(3, 1, 4), (10, 2, 1), (21, 3, 4), (34, 6, 1), (47, 8, 4)]
+        );
     }
 
     #[test]
