@@ -87,22 +87,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 session.one_pass(input, |reader, pass| {
                     let mut reader = Reader::new(reader);
                     let mut sink = Sink::default();
+                    // One visitor for all the games (each resets itself at a game's start).
+                    let mut classifier = GameVisitor::new(table);
+                    let mut both = Both::new(GameVisitor::new(table), Checker::new());
                     for number in 1.. {
-                        let item = if check {
-                            let mut both = Both::new(GameVisitor::new(table), Checker::new());
-                            match reader.read_game(&mut both) {
-                                Ok(Some(read)) => checked_item(read),
-                                Ok(None) => break,
-                                Err(GameError::Io(err)) => return Err(err),
-                                Err(err) => Item(Err(ItemError::Game(err))),
-                            }
+                        let read = if check {
+                            reader.read_game(&mut both).map(|g| g.map(checked_item))
                         } else {
-                            match reader.read_game(&mut GameVisitor::new(table)) {
-                                Ok(Some(class)) => classified_item(class),
-                                Ok(None) => break,
-                                Err(GameError::Io(err)) => return Err(err),
-                                Err(err) => Item(Err(ItemError::Game(err))),
-                            }
+                            reader
+                                .read_game(&mut classifier)
+                                .map(|g| g.map(classified_item))
+                        };
+                        let item = match read {
+                            Ok(Some(item)) => item,
+                            Ok(None) => break,
+                            Err(GameError::Io(err)) => return Err(err),
+                            Err(err) => Item(Err(ItemError::Game(err))),
                         };
                         write_item(&name, args.json, &mut sink, number, &item);
                         pass.done(&mut sink)?;
