@@ -13,8 +13,8 @@ use tabia_eco::{Classifier, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Comment, Eval, GameError, Nag, Origin, Outcome, Piece, RawComment, RawGame, RawTag,
-        SanPlus, Skip, Visitor, Warning as ReaderWarning,
+        Comment, Eval, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip,
+        Visitor, Warning as ReaderWarning,
     },
 };
 use tabia_position::{
@@ -149,17 +149,10 @@ impl Scratch {
         ply.clock_ms = ply.clock_ms.or_else(|| parsed.clock());
         ply.emt_ms = ply.emt_ms.or_else(|| parsed.emt());
         ply.eval = ply.eval.or_else(|| parsed.eval());
-        // The text pieces, trimmed, joined by a space (what `Comment::text` gives), written
-        // straight to `text`. The comments of a ply are contiguous: nothing else is written to
+        // The text pieces joined by a space (what `Comment::text` gives), written straight to
+        // `text`. The comments of a ply are contiguous: nothing else is written to
         // `text` between them (the FEN of the next ply comes after).
-        for piece in parsed.pieces() {
-            let Piece::Text(text) = piece else {
-                continue;
-            };
-            let text = text.trim();
-            if text.is_empty() {
-                continue;
-            }
+        for text in parsed.text_pieces() {
             if ply.comment.is_empty() {
                 ply.comment = self.text.len()..self.text.len();
             } else {

@@ -229,20 +229,24 @@ impl<'a> Comment<'a> {
         })
     }
 
+    /// The stretches of text between the commands, trimmed, the empty ones left out: what
+    /// [`Comment::text`] joins (for a caller that writes them somewhere of its own).
+    pub fn text_pieces(&self) -> impl Iterator<Item = &str> + '_ {
+        self.pieces.iter().filter_map(|piece| match piece {
+            Piece::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
+            _ => None,
+        })
+    }
+
     /// The text without the commands: each stretch of text between commands trimmed, the
     /// non-empty ones joined by one space.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        for piece in &self.pieces {
-            if let Piece::Text(text) = piece {
-                let text = text.trim();
-                if !text.is_empty() {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(text);
-                }
+        for text in self.text_pieces() {
+            if !out.is_empty() {
+                out.push(' ');
             }
+            out.push_str(text);
         }
         out
     }
