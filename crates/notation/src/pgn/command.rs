@@ -231,6 +231,14 @@ impl<'a> Comment<'a> {
 
     /// The stretches of text between the commands, trimmed, the empty ones left out: what
     /// [`Comment::text`] joins (for a caller that writes them somewhere of its own).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Comment;
+    ///
+    /// let comment = Comment::parse(" Good. [%clk 0:03:00]  [%eval 0.3] a trap  ");
+    /// assert_eq!(comment.text_pieces().collect::<Vec<_>>(), ["Good.", "a trap"]);
+    /// assert_eq!(comment.text(), "Good. a trap");
+    /// ```
     pub fn text_pieces(&self) -> impl Iterator<Item = &str> + '_ {
         self.pieces.iter().filter_map(|piece| match piece {
             Piece::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
