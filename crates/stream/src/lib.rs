@@ -62,6 +62,7 @@
 
 #![deny(missing_docs)]
 
+mod chunk;
 mod error;
 mod input;
 mod pipeline;

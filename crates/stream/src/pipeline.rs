@@ -23,9 +23,15 @@ use std::{
     thread,
 };
 
+use std::io::Read;
+
 use tabia_notation::pgn::RawGame;
 
-use crate::split::Line;
+use crate::{
+    chunk::{Chunk, Chunks, Seams, work_chunk},
+    error::Error,
+    split::Line,
+};
 
 /// How many bytes of input a batch holds, by default, before it is handed to a worker.
 pub const BATCH_BYTES: usize = 256 << 10;
@@ -318,6 +324,99 @@ impl Pipeline {
             error: None,
             ended: false,
         };
+        self.run(
+            batches,
+            |batch| process(&work, &finish, batch),
+            &mut consume,
+        )
+    }
+
+    /// Runs `work` on every game of a PGN input on the workers, as [`Pipeline::fold_finish`]
+    /// does on the [`Games`](crate::Games) of the input, with the same numbers, game bytes and
+    /// origins, but the input split into games on every worker: the reading thread only cuts
+    /// the input into pieces of about [`Pipeline::batch_bytes`] where a line starts with `[`,
+    /// so that splitting (which is most of the work of a tag filter or a count) is not held to
+    /// one core. A read error ends the games after those read completely before it.
+    ///
+    /// ```
+    /// use tabia_stream::Pipeline;
+    ///
+    /// let pgn = b"[Event \"a\"]\n\n1. e4 {a comment\n[over lines]} e5 1-0\n\n".repeat(500);
+    /// let mut lines = Vec::new();
+    /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(1000).fold_games(
+    ///     &pgn[..],
+    ///     |starts: &mut Vec<u64>, _number, game| starts.push(game.start.line),
+    ///     |starts| starts,
+    ///     |starts, numbers| {
+    ///         assert_eq!(starts.len() as u64, numbers.end - numbers.start);
+    ///         lines.extend(starts);
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(outcome.items, 500);
+    /// assert!(lines.iter().zip(0..).all(|(&line, k)| line == 1 + 5 * k));
+    /// ```
+    pub fn fold_games<A, B, X, R, W, F, C>(
+        &self,
+        input: R,
+        work: W,
+        finish: F,
+        mut consume: C,
+    ) -> Result<Outcome<Error>, X>
+    where
+        R: Read + Send,
+        A: Default,
+        B: Send,
+        W: Fn(&mut A, u64, &RawGame) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
+    {
+        let seams = Seams::default();
+        let batches = Chunks::new(input, self.batch_bytes)
+            .zip(0..)
+            .map(|(chunk, index)| {
+                chunk.map(|chunk| Batch {
+                    index,
+                    first: 0,
+                    items: vec![chunk],
+                })
+            });
+        self.run(
+            batches,
+            |batch: Batch<Chunk>| {
+                let mut acc = A::default();
+                let mut numbers = 0..0;
+                for chunk in &batch.items {
+                    numbers = work_chunk(&seams, batch.index, chunk, &mut acc, &work);
+                }
+                let done = Done {
+                    index: batch.index,
+                    numbers,
+                    acc: finish(acc),
+                };
+                (done, batch.items)
+            },
+            &mut consume,
+        )
+    }
+
+    /// Processes `batches` with `process` on the workers (on this thread with one job) and
+    /// consumes the results in order.
+    fn run<T, B, E, X, I, P, C>(
+        &self,
+        batches: I,
+        process: P,
+        consume: &mut C,
+    ) -> Result<Outcome<E>, X>
+    where
+        T: Send,
+        B: Send,
+        E: Send,
+        I: Iterator<Item = Result<Batch<T>, E>> + Send,
+        P: Fn(Batch<T>) -> (Done<B>, Vec<T>) + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
+    {
         let mut outcome = Outcome {
             items: 0,
             input_error: None,
@@ -326,7 +425,7 @@ impl Pipeline {
             for batch in batches {
                 match batch {
                     Ok(batch) => {
-                        let (done, _) = process(&work, &finish, batch);
+                        let (done, _) = process(batch);
                         outcome.items += done.numbers.end - done.numbers.start;
                         consume(done.acc, done.numbers)?;
                     }
@@ -353,10 +452,10 @@ impl Pipeline {
             let shared = &shared;
             let reader = scope.spawn(move || read(batches, shared));
             for _ in 0..self.jobs {
-                let (work, finish) = (&work, &finish);
-                scope.spawn(move || process_batches(shared, work, finish));
+                let process = &process;
+                scope.spawn(move || process_batches(shared, process));
             }
-            let consumed = consume_in_order(shared, &mut consume, &mut outcome);
+            let consumed = consume_in_order(shared, consume, &mut outcome);
             if consumed.is_err() {
                 // Stop the reader and the workers: nobody will consume what they make.
                 shared.lock().stopped = true;
@@ -515,10 +614,9 @@ impl<T, A> Drop for EndWorker<'_, T, A> {
 }
 
 /// The reader thread: takes a slot, fills a batch, queues it; gives the input error, if any.
-fn read<T, A, E, I>(mut batches: Batches<I, E>, shared: &Shared<T, A>) -> Option<E>
+fn read<T, A, E, I>(mut batches: I, shared: &Shared<T, A>) -> Option<E>
 where
-    T: Weigh,
-    I: Iterator<Item = Result<T, E>>,
+    I: Iterator<Item = Result<Batch<T>, E>>,
 {
     let _end = EndReading(shared);
     loop {
@@ -548,11 +646,7 @@ where
 }
 
 /// A worker thread: processes queued batches until reading has ended and the queue is empty.
-fn process_batches<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
-    shared: &Shared<T, B>,
-    work: &W,
-    finish: &F,
-) {
+fn process_batches<T, B, P: Fn(Batch<T>) -> (Done<B>, Vec<T>)>(shared: &Shared<T, B>, process: &P) {
     let _end = EndWorker(shared);
     loop {
         let batch = {
@@ -573,7 +667,7 @@ fn process_batches<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
                     .unwrap_or_else(PoisonError::into_inner);
             }
         };
-        let (done, items) = process(work, finish, batch);
+        let (done, items) = process(batch);
         {
             let mut state = shared.lock();
             state.done.insert(done.index, done);

@@ -76,7 +76,7 @@ pub use comment::RawComment;
 pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
-pub use reader::{DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
+pub use reader::{Cut, DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
 pub use tag::RawTag;
 pub use visitor::{Both, Skip, Visitor};
 pub use warning::{Warning, WarningKind};

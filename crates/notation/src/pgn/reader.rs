@@ -88,6 +88,20 @@ impl std::error::Error for GameError {
     }
 }
 
+/// How a game was cut off by the end of an input that is a piece of a larger one (see
+/// [`Reader::cut`]): what it was in the middle of, so that reading the next piece can go on
+/// with it ([`Reader::skip_rest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Cut {
+    /// The tag section: a next piece starting with `[` goes on with more tag pairs.
+    Tags,
+    /// A `{` comment in the movetext.
+    Comment,
+    /// A `{` comment after the result (the game ends with the comment).
+    TrailingComment,
+}
+
 /// The raw bytes of one game, from its first byte to the end of its termination marker, as
 /// the splitter [`Reader::read_raw_game`] finds them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,6 +226,9 @@ pub struct Reader<R> {
     first_line_start: u64,
     /// The search for the end of a long comment, set up once.
     comment_end: BraceOrLineEnd,
+    /// What the game being skipped was in the middle of when the input ended (see
+    /// [`Reader::cut`]).
+    cut: Option<Cut>,
 }
 
 impl<R: Read> Reader<R> {
@@ -242,6 +259,7 @@ impl<R: Read> Reader<R> {
             first_offset: 0,
             first_line_start: 0,
             comment_end: BraceOrLineEnd::new(),
+            cut: None,
         }
     }
 
@@ -298,7 +316,11 @@ impl<R: Read> Reader<R> {
             let Some(start) = self.begin()? else {
                 return Ok(None);
             };
+            self.cut = None;
             self.skip_tags()?;
+            if self.peek().is_none() {
+                self.cut = Some(Cut::Tags);
+            }
             self.skip_movetext(false)?;
             Ok(Some(start))
         })();
@@ -306,6 +328,91 @@ impl<R: Read> Reader<R> {
             self.failed = true;
             GameError::Io(err)
         })
+    }
+
+    /// Whether the last game [`Reader::skip_game`] (or [`Reader::skip_rest`]) skipped was cut
+    /// off by the end of the input in a place where more input starting with `[` at the start
+    /// of a line would go on with the same game: in its tag section, or in a `{` comment.
+    /// `None` when such input would start a new game, so that the game ends where it ended.
+    ///
+    /// This is what reading a large input in pieces on several threads needs: cut the input
+    /// where a line starts with `[`, skip the games of each piece on its own, and the games
+    /// are those of the whole input unless a piece's last game says it was cut; that game
+    /// then goes on in the next piece ([`Reader::skip_rest`]).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Cut, Reader};
+    ///
+    /// let piece = b"[Event \"a\"]\n\n1. e4 {see\n";
+    /// let mut reader = Reader::new(&piece[..]);
+    /// reader.skip_game()?;
+    /// assert_eq!(reader.cut(), Some(Cut::Comment));
+    ///
+    /// let mut reader = Reader::new(&b"1. e4 e5\n"[..]);
+    /// reader.skip_game()?;
+    /// assert_eq!(reader.cut(), None); // a `[` here starts the next game
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn cut(&self) -> Option<Cut> {
+        self.cut
+    }
+
+    /// Skips the rest of a game that was cut off as `cut` at the end of the previous piece of
+    /// the input (see [`Reader::cut`]) and goes on at the start of this one: the game now
+    /// ends at [`Reader::offset`], unless [`Reader::cut`] says it was cut off again.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Cut, Reader};
+    ///
+    /// // The first piece ended inside `{see`: the comment ends here, and so does the game.
+    /// let mut reader = Reader::new(&b"[Event \"x\"]} e5 1-0\n\n[Event \"b\"]\n*\n"[..]);
+    /// reader.skip_rest(Cut::Comment)?;
+    /// assert_eq!((reader.offset(), reader.cut()), (19, None));
+    /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn skip_rest(&mut self, cut: Cut) -> Result<(), GameError> {
+        if self.failed {
+            return Ok(());
+        }
+        let skipped = (|| {
+            self.fill()?;
+            self.cut = None;
+            match cut {
+                Cut::Tags => {
+                    self.skip_tags()?;
+                    if self.peek().is_none() {
+                        self.cut = Some(Cut::Tags);
+                    }
+                    self.skip_movetext(false)?;
+                }
+                Cut::Comment => {
+                    self.skip_comment_body()?;
+                    if self.cut.is_none() {
+                        self.skip_movetext(false)?;
+                    }
+                }
+                Cut::TrailingComment => {
+                    self.skip_comment_body()?;
+                    if self.cut.is_some() {
+                        self.cut = Some(Cut::TrailingComment);
+                    } else {
+                        self.skip_trailing_comments()?;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        skipped.map_err(|err| {
+            self.failed = true;
+            GameError::Io(err)
+        })
+    }
+
+    /// Where the cursor is: past the last game read or skipped (and the white space after
+    /// it, once the next call found no more games).
+    pub fn position(&self) -> Origin {
+        self.origin()
     }
 
     /// Reads the raw bytes of the next game, or `None` at the end of the input. The game ends
@@ -1119,6 +1226,9 @@ impl<R: Read> Reader<R> {
                 continue;
             }
             self.skip_brace_comment()?;
+            if self.cut == Some(Cut::Comment) {
+                self.cut = Some(Cut::TrailingComment);
+            }
         }
         Ok(())
     }
@@ -1127,6 +1237,12 @@ impl<R: Read> Reader<R> {
     /// caller finds nothing more), refilling the buffer as needed.
     fn skip_brace_comment(&mut self) -> io::Result<()> {
         self.pos += 1;
+        self.skip_comment_body()
+    }
+
+    /// Skips the inside of a `{` comment and its `}`; notes [`Cut::Comment`] when the input
+    /// ends first.
+    fn skip_comment_body(&mut self) -> io::Result<()> {
         loop {
             let to = self.chunk_end();
             if let Some(n) = brace_body(&self.buf[self.pos..to]) {
@@ -1137,6 +1253,7 @@ impl<R: Read> Reader<R> {
             self.count_lines(self.pos, to);
             self.pos = to;
             if self.eof {
+                self.cut = Some(Cut::Comment);
                 return Ok(());
             }
             self.refill()?;
@@ -1662,6 +1779,118 @@ mod tests {
                     "capacity {}", capacity
                 );
             }
+        }
+    }
+
+    /// Where each game of `input` starts and where it ends (offset), skipped whole.
+    fn games_whole(input: &[u8]) -> Vec<(Origin, u64)> {
+        let mut reader = Reader::with_capacity(MIN_CAPACITY, input);
+        let mut out = Vec::new();
+        while let Some(start) = reader.skip_game().unwrap() {
+            out.push((start, reader.offset()));
+        }
+        out
+    }
+
+    /// The same, reading `input` in pieces cut before the `[`s at `cuts` (each at the start of
+    /// a line), one reader a piece, a game cut off by the end of its piece going on in the next.
+    fn games_in_pieces(input: &[u8], cuts: &[usize]) -> Vec<(Origin, u64)> {
+        let mut out = Vec::new();
+        let mut open: Option<(Origin, Cut)> = None;
+        let mut lines = 0;
+        let mut from = 0;
+        for (k, &to) in cuts.iter().chain([&input.len()]).enumerate() {
+            let last = k == cuts.len();
+            let piece = &input[from..to];
+            let origin = Origin {
+                offset: from as u64,
+                line: lines + 1,
+                column: 1,
+            };
+            let mut reader = Reader::with_capacity(MIN_CAPACITY, piece).with_origin(origin);
+            if let Some((start, cut)) = open.take() {
+                reader.skip_rest(cut).unwrap();
+                match reader.cut() {
+                    Some(cut) if !last => open = Some((start, cut)),
+                    _ => out.push((start, reader.offset())),
+                }
+            }
+            if open.is_none() {
+                while let Some(start) = reader.skip_game().unwrap() {
+                    out.push((start, reader.offset()));
+                }
+                if let (Some(cut), false) = (reader.cut(), last) {
+                    let (start, _) = out.pop().unwrap();
+                    open = Some((start, cut));
+                }
+            }
+            lines = reader.position().line - 1;
+            from = to;
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Reading an input in pieces cut where a line starts with `[`, going on with a game
+        /// that [`Reader::cut`] says was cut off, finds the games of the whole input: the same
+        /// starts (offset, line, column) and the same ends.
+        #[test]
+        fn pieces_cut_at_a_line_starting_with_a_bracket_give_the_same_games(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..300),
+            mask in proptest::collection::vec(any::<bool>(), 64),
+            long in 0usize..300,
+        ) {
+            let mut input = Vec::new();
+            for (k, &i) in picks.iter().enumerate() {
+                if k == long {
+                    // A comment longer than the buffer, with tag-like lines in it.
+                    input.extend_from_slice(b"{ ");
+                    for _ in 0..300 {
+                        input.extend_from_slice(b"\n[Event \"c\"] a comment line\n\n");
+                    }
+                    input.extend_from_slice(b"}\n");
+                }
+                input.extend_from_slice(PIECES[i]);
+                if i % 3 == 0 {
+                    input.push(b' ');
+                }
+            }
+            let candidates: Vec<usize> = (1..input.len())
+                .filter(|&i| input[i] == b'[' && matches!(input[i - 1], b'\n' | b'\r'))
+                .collect();
+            let cuts: Vec<usize> = candidates
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| mask[k % mask.len()] || k % 7 == 0)
+                .map(|(_, &i)| i)
+                .collect();
+            prop_assert_eq!(games_in_pieces(&input, &cuts), games_whole(&input));
+        }
+    }
+
+    #[test]
+    fn pieces_go_on_with_tags_and_comments_they_cut() {
+        let input = b"[Event \"a\"]\n[Site \"s\"]\n\n1. e4 {x\n[y]\n} 1-0 {z\n[w]\n}\n\n[Event \"b\"]\n\n*\n";
+        let cuts: Vec<usize> = (1..input.len())
+            .filter(|&i| input[i] == b'[' && input[i - 1] == b'\n')
+            .collect();
+        assert_eq!(cuts.len(), 4);
+        let whole = games_whole(input);
+        assert_eq!(whole.len(), 2);
+        assert_eq!(whole[1].0.line, 10);
+        assert_eq!(games_in_pieces(input, &cuts), whole);
+        let mut reader = Reader::new(&input[..cuts[0]]);
+        reader.skip_game().unwrap();
+        assert_eq!(reader.cut(), Some(Cut::Tags));
+        for (cut, want) in [Some(Cut::Comment), Some(Cut::TrailingComment), None]
+            .into_iter()
+            .enumerate()
+        {
+            let mut reader = Reader::new(&input[..cuts[cut + 1]]);
+            reader.skip_game().unwrap();
+            assert_eq!(reader.cut(), want, "cut {}", cut + 1);
         }
     }
 

@@ -401,3 +401,212 @@ fn a_closed_output_stops_an_endless_input() {
         assert_eq!(err.kind(), io::ErrorKind::BrokenPipe, "{jobs} jobs");
     }
 }
+
+/// Every game of `input` as `Games` finds them, one thread: (number, origin, bytes).
+fn split_whole(input: &[u8]) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
+    Games::new(input)
+        .zip(1..)
+        .map(|(raw, number)| {
+            let raw = raw.unwrap();
+            (number, raw.start, raw.bytes)
+        })
+        .collect()
+}
+
+/// The same through `Pipeline::fold_games`: split on the workers in chunks of about `chunk`
+/// bytes.
+fn split_by_workers(
+    input: &[u8],
+    jobs: usize,
+    chunk: usize,
+) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
+    let mut all = Vec::new();
+    let outcome = Pipeline::new()
+        .with_jobs(jobs)
+        .with_batch_bytes(chunk)
+        .fold_games(
+            input,
+            |games: &mut Vec<_>, number, raw| games.push((number, raw.start, raw.bytes.clone())),
+            |games| games,
+            |games, numbers| {
+                assert_eq!(games.len() as u64, numbers.end - numbers.start);
+                assert!(games.iter().map(|g| g.0).eq(numbers));
+                all.extend(games);
+                Ok::<_, ()>(())
+            },
+        )
+        .unwrap();
+    assert!(outcome.input_error.is_none());
+    assert_eq!(outcome.items, all.len() as u64);
+    all
+}
+
+/// A small random number generator, so that the inputs below are the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// PGN-like text from pieces that move where a game ends: tags, comments over several lines
+/// with lines starting with `[` in them, results, comments after results, `;` and `%` lines,
+/// line ends of every kind.
+fn hostile(seed: u64, pieces: usize) -> Vec<u8> {
+    const PIECES: &[&[u8]] = &[
+        b"[Event \"a\"]\n",
+        b"[Site \"b\"]\n",
+        b"[Event \"c\"]\r\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"\n\n",
+        b"1. e4 e5 ",
+        b"2. Nf3 ",
+        b"{ a comment }",
+        b"{ a comment\n[Event \"in a comment\"]\n\nstill }",
+        b"{\n[",
+        b"}",
+        b"1-0",
+        b"0-1 ",
+        b"*",
+        b"1/2-1/2",
+        b" {after the result\n[Event \"x\"]\n}",
+        b"; a line comment [Event\n",
+        b"%escaped\n",
+        b"(1... d5)",
+        b"[",
+        b"\"",
+        b" ",
+    ];
+    let mut lcg = Lcg(seed);
+    let mut out = Vec::new();
+    for _ in 0..pieces {
+        out.extend_from_slice(PIECES[lcg.below(PIECES.len())]);
+    }
+    out
+}
+
+#[test]
+fn games_split_on_the_workers_are_the_games_split_on_one_thread() {
+    let _one = one_at_a_time();
+    let mut inputs = vec![
+        games(300),
+        // No blank lines between games, Windows and old Mac line ends.
+        games(200)
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .flat_map(|line| [line, b"\n"].concat())
+            .collect(),
+        String::from_utf8(games(100))
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes(),
+        String::from_utf8(games(100))
+            .unwrap()
+            .replace('\n', "\r")
+            .into_bytes(),
+        // A game far longer than a chunk, its comment full of lines that look like tags.
+        [
+            games(3),
+            b"[Event \"long\"]\n\n1. e4 {".to_vec(),
+            b"\n[Event \"no\"]\n\n".repeat(2000),
+            b"} 1-0\n\n".to_vec(),
+            games(3),
+        ]
+        .concat(),
+        // Tags only, and no movetext at the end.
+        b"[Event \"a\"]\n\n[Event \"b\"]\n\n[Event \"c\"]\n".repeat(50),
+        // Nothing that starts a line with `[`.
+        b"1. e4 e5 2. Nf3 *\n".repeat(300),
+        Vec::new(),
+        b"\n\n  \n".to_vec(),
+    ];
+    for seed in 0..40 {
+        inputs.push(hostile(seed, 2000));
+    }
+    for (k, input) in inputs.iter().enumerate() {
+        let want = split_whole(input);
+        for jobs in [1, 2, 3] {
+            for chunk in [1, 50, 700, 4096, 1 << 18] {
+                let got = split_by_workers(input, jobs, chunk);
+                assert!(
+                    got == want,
+                    "input {k}, {jobs} jobs, chunks of {chunk}: {} games against {}, first \
+                     difference {:?}",
+                    got.len(),
+                    want.len(),
+                    got.iter()
+                        .zip(&want)
+                        .find(|(a, b)| a != b)
+                        .map(|(a, b)| (a.0, a.1, b.1))
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
+    let _one = one_at_a_time();
+    let text = games(1000);
+    let cut = text.len() / 2;
+    for jobs in [1, 2, 4] {
+        let mut seen = Vec::new();
+        let outcome = Pipeline::new()
+            .with_jobs(jobs)
+            .with_batch_bytes(1000)
+            .fold_games(
+                Failing {
+                    good: io::Cursor::new(text[..cut].to_vec()),
+                },
+                |rounds: &mut Vec<u64>, _, raw| rounds.push(round(raw)),
+                |rounds| rounds,
+                |rounds, _| {
+                    seen.extend(rounds);
+                    Ok::<_, ()>(())
+                },
+            )
+            .unwrap();
+        let err = outcome.input_error.expect("the read error");
+        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.io().unwrap().to_string(), "disk on fire");
+        assert!(seen.len() > 400, "{jobs} jobs: {}", seen.len());
+        assert!(seen.iter().copied().eq(1..=seen.len() as u64));
+        assert_eq!(outcome.items, seen.len() as u64);
+    }
+}
+
+#[test]
+fn games_split_on_the_workers_keep_memory_flat() {
+    let _one = one_at_a_time();
+    let peak = |n: u64, jobs: usize| {
+        ALLOC.reset_peak_memory();
+        let outcome = Pipeline::new()
+            .with_jobs(jobs)
+            .fold_games(
+                Generated::new(n),
+                |sum: &mut usize, _, raw| *sum += raw.bytes.len(),
+                |sum| sum,
+                |_, _| Ok::<_, ()>(()),
+            )
+            .unwrap();
+        assert_eq!(outcome.items, n);
+        ALLOC.get_peak_memory()
+    };
+    for jobs in [1, 3] {
+        let (at_small, at_large) = (peak(10_000, jobs), peak(80_000, jobs));
+        // Chunks in flight, (2 × jobs + 2) of about 256 KiB, as many the reader has yet to
+        // free, and the workers' readers (128 KiB each).
+        let bound = 2 * (2 * jobs + 2) * (300 << 10) + (2 << 20);
+        assert!(
+            at_small <= bound && at_large <= bound,
+            "{jobs} jobs: peak {at_small} B for 10,000 games, {at_large} B for 80,000, bound {bound}"
+        );
+    }
+}
