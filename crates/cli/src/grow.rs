@@ -7,7 +7,7 @@ use tabia_book::{AddGameError, Tree, TreeOptions};
 
 use crate::{
     cli::RunArgs,
-    input::{Source, raw_games},
+    input::Source,
     parallel::{Sink, config},
     report::Diagnostic,
     session::Session,
@@ -34,7 +34,7 @@ pub(crate) fn read_tree(
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
+        session.games(input, |sink, number, raw| {
             let taken = pool.lock().map(|mut trees| trees.pop()).ok().flatten();
             let mut tree = taken.unwrap_or_else(|| Tree::new(worker_options));
             if let Err(err) = tree.add_pgn_game(&raw.bytes, raw.start) {

@@ -9,17 +9,25 @@
 
 use std::{io::Write, mem, num::NonZeroUsize};
 
-use tabia_stream::Pipeline;
+use tabia_notation::pgn::Visitor;
 pub(crate) use tabia_stream::Weigh;
+use tabia_stream::{Pipeline, RawGame, Visited};
 
 use crate::{
     output,
     report::{Diagnostic, Reporter},
 };
 
-/// How the pipeline runs: `jobs` workers, or one per core when not given.
+/// How the pipeline runs: `jobs` workers, or one per core when not given; batches (and the
+/// pieces of an input that the workers split into games) of [`tabia_stream::BATCH_BYTES`], or
+/// of `TABIA_BATCH_BYTES` bytes when that is set (for tests that make many pieces of a small
+/// input, and for tuning).
 pub(crate) fn config(jobs: Option<NonZeroUsize>) -> Pipeline {
-    Pipeline::new().with_jobs(jobs.map_or(0, NonZeroUsize::get))
+    let pipeline = Pipeline::new().with_jobs(jobs.map_or(0, NonZeroUsize::get));
+    match std::env::var("TABIA_BATCH_BYTES").map(|bytes| bytes.parse::<usize>()) {
+        Ok(Ok(bytes)) => pipeline.with_batch_bytes(bytes),
+        _ => pipeline,
+    }
 }
 
 /// A named summary counter of a subcommand (`matched`, `kept`, `duplicates`, …), declared on
@@ -193,6 +201,75 @@ where
         |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
             consume(done)?;
+            write_done(&sink, out, reporter, &mut outcome)
+        },
+    )?;
+    outcome.input_error = run.input_error.map(Into::into);
+    Ok(outcome)
+}
+
+/// [`run_finish`] over the games of a PGN input, split into games on the workers
+/// ([`Pipeline::fold_games`]).
+pub(crate) fn run_games<A, B, F, G, C>(
+    pipeline: &Pipeline,
+    input: impl std::io::Read + Send,
+    work: F,
+    finish: G,
+    mut consume: C,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+) -> anyhow::Result<Outcome>
+where
+    A: Default,
+    B: Send,
+    F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
+    G: Fn(A) -> B + Sync,
+    C: FnMut(B) -> anyhow::Result<()>,
+{
+    let mut outcome = Outcome::default();
+    let run = pipeline.fold_games(
+        input,
+        |(sink, acc): &mut (Sink, A), number, game| {
+            work(sink, acc, number, game);
+            sink.end_item();
+        },
+        |(sink, acc)| (sink, finish(acc)),
+        |(sink, done), numbers| {
+            outcome.items += numbers.end - numbers.start;
+            consume(done)?;
+            write_done(&sink, out, reporter, &mut outcome)
+        },
+    )?;
+    outcome.input_error = run.input_error.map(Into::into);
+    Ok(outcome)
+}
+
+/// [`run_games`] with a visitor reading each game on the worker that finds it
+/// ([`Pipeline::fold_games_with`]).
+pub(crate) fn run_games_visiting<V, M, F>(
+    pipeline: &Pipeline,
+    input: impl std::io::Read + Send,
+    visitor: M,
+    work: F,
+    out: &mut dyn Write,
+    reporter: &mut Reporter<'_>,
+) -> anyhow::Result<Outcome>
+where
+    V: Visitor,
+    M: Fn() -> V + Sync,
+    F: Fn(&mut Sink, u64, Visited<'_, V::Output>) + Sync,
+{
+    let mut outcome = Outcome::default();
+    let run = pipeline.fold_games_with(
+        input,
+        visitor,
+        |sink: &mut Sink, number, game| {
+            work(sink, number, game);
+            sink.end_item();
+        },
+        |sink| sink,
+        |sink, numbers| {
+            outcome.items += numbers.end - numbers.start;
             write_done(&sink, out, reporter, &mut outcome)
         },
     )?;

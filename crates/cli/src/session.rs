@@ -23,7 +23,8 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use tabia_stream::Pipeline;
+use tabia_notation::pgn::Visitor;
+use tabia_stream::{Pipeline, RawGame, Visited};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -163,14 +164,7 @@ impl<'a> Session<'a> {
         G: Fn(A) -> B + Sync,
         C: FnMut(B) -> anyhow::Result<()>,
     {
-        let read = input.stream.bytes_read();
-        self.reporter.set_progress(Progress::new(
-            self.progress,
-            &input.name,
-            self.reporter.noun(),
-            Box::new(move || read.get()),
-            input.stream.size(),
-        ));
+        self.start_input(&input);
         let items = split(input.stream.into_reader());
         let outcome = parallel::run_finish(
             &self.config,
@@ -182,6 +176,111 @@ impl<'a> Session<'a> {
             &mut self.reporter,
         )
         .map_err(into_io)?;
+        self.end_input(&input.name, outcome)
+    }
+
+    /// Runs the pipeline over the games of one PGN input, as [`Session::pipeline`] with
+    /// [`raw_games`](crate::input::raw_games) does, the input split into games on the workers
+    /// when there are several ([`Pipeline::fold_games`]).
+    pub(crate) fn games<F>(&mut self, input: Input, work: F) -> io::Result<()>
+    where
+        F: Fn(&mut Sink, u64, &RawGame) + Sync,
+    {
+        self.games_with(
+            input,
+            |sink, (): &mut (), number, item| work(sink, number, item),
+            |()| Ok(()),
+        )
+    }
+
+    /// [`Session::games`] as [`Session::pipeline_with`].
+    pub(crate) fn games_with<A, F, C>(
+        &mut self,
+        input: Input,
+        work: F,
+        consume: C,
+    ) -> io::Result<()>
+    where
+        A: Default + Send,
+        F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
+        C: FnMut(A) -> anyhow::Result<()>,
+    {
+        self.games_finish(input, work, |acc| acc, consume)
+    }
+
+    /// [`Session::games`] as [`Session::pipeline_finish`].
+    pub(crate) fn games_finish<A, B, F, G, C>(
+        &mut self,
+        input: Input,
+        work: F,
+        finish: G,
+        consume: C,
+    ) -> io::Result<()>
+    where
+        A: Default,
+        B: Send,
+        F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
+        G: Fn(A) -> B + Sync,
+        C: FnMut(B) -> anyhow::Result<()>,
+    {
+        if self.config.jobs() <= 1 {
+            return self.pipeline_finish(input, crate::input::raw_games, work, finish, consume);
+        }
+        self.start_input(&input);
+        let outcome = parallel::run_games(
+            &self.config,
+            input.stream.into_reader(),
+            work,
+            finish,
+            consume,
+            &mut self.out,
+            &mut self.reporter,
+        )
+        .map_err(into_io)?;
+        self.end_input(&input.name, outcome)
+    }
+
+    /// Runs the pipeline over the games of one PGN input, each read by a visitor as a worker
+    /// finds it in its piece of the input ([`Pipeline::fold_games_with`]): `visitor` makes one
+    /// visitor a piece, `work` gets each game's number, bytes and what the visitor made of it.
+    pub(crate) fn games_visiting<V, M, F>(
+        &mut self,
+        input: Input,
+        visitor: M,
+        work: F,
+    ) -> io::Result<()>
+    where
+        V: Visitor,
+        M: Fn() -> V + Sync,
+        F: Fn(&mut Sink, u64, Visited<'_, V::Output>) + Sync,
+    {
+        self.start_input(&input);
+        let outcome = parallel::run_games_visiting(
+            &self.config,
+            input.stream.into_reader(),
+            visitor,
+            work,
+            &mut self.out,
+            &mut self.reporter,
+        )
+        .map_err(into_io)?;
+        self.end_input(&input.name, outcome)
+    }
+
+    /// Shows the progress of reading `input`.
+    fn start_input(&mut self, input: &Input) {
+        let read = input.stream.bytes_read();
+        self.reporter.set_progress(Progress::new(
+            self.progress,
+            &input.name,
+            self.reporter.noun(),
+            Box::new(move || read.get()),
+            input.stream.size(),
+        ));
+    }
+
+    /// Adds what reading an input gave to the tally, and reports the error that ended it.
+    fn end_input(&mut self, name: &str, outcome: parallel::Outcome) -> io::Result<()> {
         self.reporter.clear_progress();
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
@@ -191,7 +290,7 @@ impl<'a> Session<'a> {
         }
         if let Some(err) = outcome.input_error {
             self.out.flush()?;
-            self.fail(&err.context(input.name));
+            self.fail(&err.context(name.to_owned()));
         }
         Ok(())
     }

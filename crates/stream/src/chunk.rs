@@ -1,15 +1,14 @@
 //! Splitting one PGN input on every worker: the reader thread only cuts the input into chunks
-//! before a line that starts with `[` (no parsing), each worker finds the games of its chunk,
-//! and neighbouring chunks agree on the game that a cut went through.
+//! before a line that starts with `[` (and counts their lines), each worker reads the games of
+//! its chunk, and neighbouring chunks agree on the game that a cut went through.
 //!
 //! A cut before `[` at the start of a line is where the whole-input reader ends a game, unless
 //! that game is in its tag section or in a `{` comment there ([`Reader::cut`] tells which). A
-//! worker splits its chunk as if the cut were good, then waits for the chunk before it: that
-//! one says how many games and lines came before, and hands over the game its cut went
-//! through, if any; the worker then finds where that game ends ([`Reader::skip_rest`]) and
-//! splits the rest of its chunk again. Chunks are split in parallel and only the counts pass
-//! from one to the next, so a game is read by one worker whatever the chunk size, and every
-//! chunk is scanned at most twice.
+//! worker reads its chunk as if the cut before it were good, then waits for the chunk before:
+//! that one says how many games came before and hands over the game its cut went through, if
+//! any; the worker then finds where that game ends ([`Reader::skip_rest`]) and reads the rest
+//! of its chunk again. Chunks are read in parallel and only a count (and the rare game cut in
+//! two) passes from one to the next, so every chunk is read at most twice whatever its size.
 
 use std::{
     collections::BTreeMap,
@@ -19,7 +18,7 @@ use std::{
     sync::{Condvar, Mutex, PoisonError},
 };
 
-use tabia_notation::pgn::{Cut, Origin, RawGame, Reader};
+use tabia_notation::pgn::{Cut, GameError, Origin, RawGame, Reader, Skip, Visitor};
 
 use crate::error::Error;
 
@@ -30,6 +29,8 @@ pub(crate) struct Chunk {
     pub(crate) bytes: Vec<u8>,
     /// The offset of the first byte in the (decompressed) input.
     pub(crate) offset: u64,
+    /// The line of the first byte.
+    pub(crate) line: u64,
     /// Whether the input ends with this chunk.
     pub(crate) last: bool,
 }
@@ -44,6 +45,8 @@ pub(crate) struct Chunks<R> {
     pending: Vec<u8>,
     /// The offset of `pending[0]`.
     offset: u64,
+    /// The line of `pending[0]`.
+    line: u64,
     /// How much of `pending` was searched for a cut, in vain.
     searched: usize,
     error: Option<Error>,
@@ -57,6 +60,7 @@ impl<R: Read> Chunks<R> {
             size: size.max(1),
             pending: Vec::new(),
             offset: 0,
+            line: 1,
             searched: 0,
             error: None,
             ended: false,
@@ -72,9 +76,11 @@ impl<R: Read> Chunks<R> {
         let chunk = Chunk {
             bytes,
             offset: self.offset,
+            line: self.line,
             last,
         };
         self.offset += cut as u64;
+        self.line += line_ends(&chunk.bytes);
         self.searched = 0;
         chunk
     }
@@ -148,6 +154,21 @@ fn find_cut(bytes: &[u8], from: usize) -> Option<usize> {
     any
 }
 
+/// How many lines `bytes` ends (`\n`, `\r\n` and a lone `\r` each end one, as the reader
+/// counts them); a `\r` at the end is taken as lone (a chunk never ends between `\r` and
+/// `\n`).
+fn line_ends(bytes: &[u8]) -> u64 {
+    let lf = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = if memchr::memchr(b'\r', bytes).is_none() {
+        0
+    } else {
+        memchr::memchr_iter(b'\r', bytes)
+            .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+            .count()
+    };
+    (lf + lone_cr) as u64
+}
+
 /// A game that a cut went through, handed from a chunk to the next.
 struct Open {
     start: Origin,
@@ -160,8 +181,6 @@ struct Open {
 struct Seam {
     /// Games that ended in this chunk or before.
     games: u64,
-    /// Line ends in this chunk and before it.
-    lines: u64,
     open: Option<Open>,
     /// The worker splitting the chunk panicked.
     poisoned: bool,
@@ -223,128 +242,171 @@ impl Drop for Publish<'_> {
     }
 }
 
-/// The games found in a chunk.
-struct Split {
-    /// Where the game handed over from the chunk before stops in this chunk (the end of the
-    /// chunk when it goes on), and whether it ends there.
-    rest: Option<(usize, bool)>,
-    /// The games that start in this chunk.
-    games: Vec<(Origin, Range<usize>)>,
-    /// The line of the end of the chunk.
-    end_line: u64,
-    /// How the last game (or the game handed over, when it goes on) was cut by the end.
-    cut: Option<Cut>,
+/// A game of a chunk as a worker read it: its bytes, where it starts, and what the visitor
+/// made of it (or the syntax error that stopped it), for [`Pipeline::fold_games_with`].
+///
+/// [`Pipeline::fold_games_with`]: crate::Pipeline::fold_games_with
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Visited<'a, T> {
+    /// The bytes of the game, as [`RawGame::bytes`].
+    pub bytes: &'a [u8],
+    /// Where the game starts in the input.
+    pub start: Origin,
+    /// What the visitor's `end_game` gave.
+    pub output: Result<T, GameError>,
 }
 
-/// Finds the games of `bytes`, which start at `offset` and on `line`; with `cut`, first the
-/// rest of a game the chunk before cut so.
-fn split(bytes: &[u8], offset: u64, line: u64, cut: Option<Cut>) -> Split {
-    let origin = Origin {
-        offset,
-        line,
-        column: 1,
-    };
-    let mut reader = Reader::new(bytes).with_origin(origin);
-    let local = |at: u64| usize::try_from(at - offset).unwrap_or(usize::MAX);
-    let mut rest = None;
-    let mut games = Vec::new();
-    if let Some(cut) = cut {
-        // Reading from memory does not fail.
-        let _ = reader.skip_rest(cut);
-        rest = Some((local(reader.offset()), reader.cut().is_none()));
-    }
-    if rest.is_none_or(|(_, ends)| ends) {
-        while let Ok(Some(start)) = reader.skip_game() {
-            games.push((start, local(start.offset)..local(reader.offset())));
+impl<T> Visited<'_, T> {
+    /// The game as a [`RawGame`] of its own (a copy of its bytes).
+    pub fn to_raw(&self) -> RawGame {
+        RawGame {
+            bytes: self.bytes.to_vec(),
+            start: self.start,
         }
     }
-    Split {
-        rest,
-        games,
-        end_line: reader.position().line,
-        cut: reader.cut(),
-    }
 }
 
-/// Splits a chunk (the `index`th) and runs `work` on each of its games with its number: the
-/// worker's part of [`Pipeline::fold_games`](crate::Pipeline::fold_games). Gives the game
-/// numbers of the chunk's games.
-pub(crate) fn work_chunk<A>(
+/// A visitor that skips every game: splitting only.
+pub(crate) struct SkipAll;
+
+impl Visitor for SkipAll {
+    type Output = ();
+
+    fn begin_game(&mut self, _: Origin) -> Skip {
+        Skip(true)
+    }
+
+    fn end_game(&mut self) {}
+}
+
+/// The games read in a chunk, from `from` on: where each starts, its bytes and what the
+/// visitor made of it.
+type Found<T> = Vec<(Origin, Range<usize>, Result<T, GameError>)>;
+
+/// Reads the games `reader` has left with `visitor`; `offset` is that of the reader's input.
+fn read_games<V: Visitor>(
+    reader: &mut Reader<&[u8]>,
+    offset: u64,
+    visitor: &mut V,
+) -> Found<V::Output> {
+    let local = |at: u64| usize::try_from(at - offset).unwrap_or(usize::MAX);
+    let mut games = Vec::new();
+    // Reading from memory does not fail.
+    while let Ok(Some(start)) = reader.next_game() {
+        let output = match reader.read_game(visitor) {
+            Ok(Some(output)) => Ok(output),
+            Ok(None) => break,
+            Err(err) => Err(err),
+        };
+        games.push((start, local(start.offset)..local(reader.offset()), output));
+    }
+    games
+}
+
+/// A reader over `bytes` with a buffer that holds them all: one copy, no refills.
+fn reader_over(bytes: &[u8]) -> Reader<&[u8]> {
+    Reader::with_capacity(bytes.len().saturating_add(1024), bytes)
+}
+
+/// How the game at `start` in `bytes` (to their end) is cut by their end.
+fn cut_of(bytes: &[u8], start: Origin) -> Option<Cut> {
+    let mut reader = reader_over(bytes).with_origin(start);
+    let _ = reader.skip_game();
+    reader.cut()
+}
+
+/// Reads a chunk (the `index`th) with `visitor` and runs `work` on each of its games with its
+/// number: the worker's part of [`Pipeline::fold_games_with`](crate::Pipeline::fold_games_with).
+/// Gives the numbers of the chunk's games.
+pub(crate) fn work_chunk<V: Visitor, A>(
     seams: &Seams,
     index: u64,
     chunk: &Chunk,
+    visitor: &mut V,
     acc: &mut A,
-    work: &impl Fn(&mut A, u64, &RawGame),
+    work: &impl Fn(&mut A, u64, Visited<'_, V::Output>),
 ) -> Range<u64> {
     let mut publish = Publish {
         seams,
         index,
         done: false,
     };
-    // Split as if the cut before this chunk were good while the chunk before is split.
-    let guess = split(&chunk.bytes, chunk.offset, 1, None);
+    let bytes = &chunk.bytes[..];
+    let origin = Origin {
+        offset: chunk.offset,
+        line: chunk.line,
+        column: 1,
+    };
+    // Read as if the cut before this chunk were good while the chunk before is read.
+    let guess = read_games(
+        &mut reader_over(bytes).with_origin(origin),
+        chunk.offset,
+        visitor,
+    );
     let before = match index.checked_sub(1) {
         Some(previous) => seams.take(previous),
         None => Seam::default(),
     };
-    let (found, mut handed) = match before.open {
-        None => {
-            let mut found = guess;
-            for (start, _) in &mut found.games {
-                start.line += before.lines;
+    let joined;
+    let (data, games) = match before.open {
+        None => (bytes, guess),
+        Some(mut open) => {
+            // Where the game cut before this chunk ends.
+            let mut reader = reader_over(bytes).with_origin(origin);
+            let _ = reader.skip_rest(open.cut);
+            if let (Some(cut), false) = (reader.cut(), chunk.last) {
+                // It goes on past this chunk too.
+                open.bytes.extend_from_slice(bytes);
+                open.cut = cut;
+                seams.publish(
+                    index,
+                    Seam {
+                        games: before.games,
+                        open: Some(open),
+                        poisoned: false,
+                    },
+                );
+                publish.done = true;
+                return before.games + 1..before.games + 1;
             }
-            found.end_line += before.lines;
-            (found, None)
-        }
-        Some(open) => {
-            let found = split(&chunk.bytes, chunk.offset, before.lines + 1, Some(open.cut));
-            (found, Some(open))
+            // Read it whole, then the games after it, as one reader over the input would.
+            let start = open.start;
+            joined = [open.bytes, chunk.bytes.clone()].concat();
+            let mut reader = reader_over(&joined).with_origin(start);
+            (&joined[..], read_games(&mut reader, start.offset, visitor))
         }
     };
-    let mut games = found.games;
+    let mut games = games;
     // The game that the cut after this chunk went through goes on in the next chunk.
     let mut open = None;
-    if let (Some(cut), false) = (found.cut, chunk.last) {
-        let goes_on = found.rest.is_some_and(|(_, ends)| !ends);
-        if let Some(mut game) = handed.take_if(|_| goes_on) {
-            game.bytes.extend_from_slice(&chunk.bytes);
-            game.cut = cut;
-            open = Some(game);
-        } else if let Some((start, range)) = games.pop() {
-            let bytes = chunk.bytes[range].to_vec();
-            open = Some(Open { start, bytes, cut });
-        }
+    if !chunk.last
+        && let Some((start, range, _)) = games.last()
+        && let Some(cut) = cut_of(&data[range.start..], *start)
+    {
+        let start = *start;
+        let bytes = data[range.clone()].to_vec();
+        games.pop();
+        open = Some(Open { start, bytes, cut });
     }
     let first = before.games + 1;
-    let count = games.len() as u64 + u64::from(handed.is_some());
     seams.publish(
         index,
         Seam {
-            games: before.games + count,
-            lines: found.end_line - 1,
+            games: before.games + games.len() as u64,
             open,
             poisoned: false,
         },
     );
     publish.done = true;
-    let mut raw = RawGame {
-        bytes: Vec::new(),
-        start: Origin::default(),
-    };
     let mut number = first;
-    if let Some(handed) = handed {
-        let end = found.rest.map_or(chunk.bytes.len(), |(end, _)| end);
-        raw.bytes = handed.bytes;
-        raw.bytes.extend_from_slice(&chunk.bytes[..end]);
-        raw.start = handed.start;
-        work(acc, number, &raw);
-        number += 1;
-    }
-    for (start, range) in games {
-        raw.bytes.clear();
-        raw.bytes.extend_from_slice(&chunk.bytes[range]);
-        raw.start = start;
-        work(acc, number, &raw);
+    for (start, range, output) in games {
+        let visited = Visited {
+            bytes: &data[range],
+            start,
+            output,
+        };
+        work(acc, number, visited);
         number += 1;
     }
     first..number

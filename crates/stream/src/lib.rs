@@ -69,6 +69,7 @@ mod pipeline;
 mod split;
 mod zstd_frames;
 
+pub use chunk::Visited;
 pub use error::{Error, ErrorKind};
 pub use input::{BytesRead, Compression, Input, Source, decompress, decompress_with};
 pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};

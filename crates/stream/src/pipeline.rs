@@ -25,10 +25,10 @@ use std::{
 
 use std::io::Read;
 
-use tabia_notation::pgn::RawGame;
+use tabia_notation::pgn::{RawGame, Visitor};
 
 use crate::{
-    chunk::{Chunk, Chunks, Seams, work_chunk},
+    chunk::{Chunk, Chunks, Seams, SkipAll, Visited, work_chunk},
     error::Error,
     split::Line,
 };
@@ -362,13 +362,89 @@ impl Pipeline {
         input: R,
         work: W,
         finish: F,
-        mut consume: C,
+        consume: C,
     ) -> Result<Outcome<Error>, X>
     where
         R: Read + Send,
         A: Default,
         B: Send,
         W: Fn(&mut A, u64, &RawGame) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
+    {
+        self.fold_games_with(
+            input,
+            || SkipAll,
+            |acc, number, game| work(acc, number, &game.to_raw()),
+            finish,
+            consume,
+        )
+    }
+
+    /// [`Pipeline::fold_games`] with a visitor that reads each game as the worker finds it in
+    /// its piece of the input: one pass over the bytes for work that is decided by the visitor
+    /// (a filter that looks at the tags and skips the movetext of the games it does not want
+    /// never copies them). `visitor` makes a visitor for each piece, which reads its games one
+    /// after the other (so it starts each game afresh in `begin_game`: a game with a syntax
+    /// error gets no `end_game`); `work` gets each game's number and a [`Visited`]: its bytes,
+    /// start and what the visitor made of it.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{RawTag, Skip, Visitor};
+    /// use tabia_stream::Pipeline;
+    ///
+    /// /// Whether a game has a `White` tag, from its tags alone.
+    /// #[derive(Default)]
+    /// struct HasWhite(bool);
+    /// impl Visitor for HasWhite {
+    ///     type Output = bool;
+    ///     fn tag(&mut self, name: &[u8], _: RawTag<'_>) {
+    ///         self.0 |= name == b"White";
+    ///     }
+    ///     fn begin_movetext(&mut self) -> Skip {
+    ///         Skip(true)
+    ///     }
+    ///     fn end_game(&mut self) -> bool {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    ///
+    /// let pgn = b"[White \"a\"]\n\n1. e4 *\n\n[Black \"b\"]\n\n1. d4 *\n\n".repeat(100);
+    /// let mut numbers = Vec::new();
+    /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(500).fold_games_with(
+    ///     &pgn[..],
+    ///     HasWhite::default,
+    ///     |kept: &mut Vec<u64>, number, game| {
+    ///         if game.output.is_ok_and(|white| white) {
+    ///             assert!(game.bytes.starts_with(b"[White"));
+    ///             kept.push(number);
+    ///         }
+    ///     },
+    ///     |kept| kept,
+    ///     |kept, _| {
+    ///         numbers.extend(kept);
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(outcome.items, 200);
+    /// assert!(numbers.iter().zip(0..).all(|(&n, k)| n == 1 + 2 * k));
+    /// ```
+    pub fn fold_games_with<V, A, B, X, R, M, W, F, C>(
+        &self,
+        input: R,
+        visitor: M,
+        work: W,
+        finish: F,
+        mut consume: C,
+    ) -> Result<Outcome<Error>, X>
+    where
+        V: Visitor,
+        R: Read + Send,
+        A: Default,
+        B: Send,
+        M: Fn() -> V + Sync,
+        W: Fn(&mut A, u64, Visited<'_, V::Output>) + Sync,
         F: Fn(A) -> B + Sync,
         C: FnMut(B, Range<u64>) -> Result<(), X>,
     {
@@ -387,8 +463,9 @@ impl Pipeline {
             |batch: Batch<Chunk>| {
                 let mut acc = A::default();
                 let mut numbers = 0..0;
+                let mut visitor = visitor();
                 for chunk in &batch.items {
-                    numbers = work_chunk(&seams, batch.index, chunk, &mut acc, &work);
+                    numbers = work_chunk(&seams, batch.index, chunk, &mut visitor, &mut acc, &work);
                 }
                 let done = Done {
                     index: batch.index,

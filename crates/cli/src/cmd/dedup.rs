@@ -22,7 +22,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     frames::{self, Frames},
-    input::{Source, raw_games},
+    input::Source,
     output,
     parallel::Sink,
     record,
@@ -289,7 +289,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 continue;
             };
             let name = input.name.clone();
-            session.pipeline(input, raw_games, |sink, number, raw| {
+            session.games(input, |sink, number, raw| {
                 game(&name, index, by, &form, json, sink, number, raw, true);
             })?;
         }
@@ -312,7 +312,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
+        session.games(input, |sink, number, raw| {
             game(
                 &name,
                 index,

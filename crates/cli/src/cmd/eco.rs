@@ -11,7 +11,7 @@ use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Source, raw_games},
+    input::Source,
     output,
     parallel::Sink,
     report::Diagnostic,
@@ -73,7 +73,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         if args.tag {
-            session.pipeline(input, raw_games, |sink, number, raw| {
+            session.games(input, |sink, number, raw| {
                 tag_game(&name, table, sink, number, raw);
             })?;
         } else {
@@ -111,7 +111,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 })?;
                 continue;
             }
-            session.pipeline(input, raw_games, |sink, number, raw| {
+            session.games(input, |sink, number, raw| {
                 let item = classify(table, raw, check);
                 write_item(&name, args.json, sink, number, &item);
             })?;

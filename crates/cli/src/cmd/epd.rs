@@ -16,7 +16,7 @@ use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 use crate::{
     cli::{RunArgs, Status},
     cmd::fen::EpArg,
-    input::{Source, raw_games},
+    input::Source,
     output::{self, JsonEval},
     parallel::Sink,
     report::Diagnostic,
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
+        session.games(input, |sink, number, raw| {
             if from.is_none() && !args.json {
                 game_streamed(&name, args, sink, number, raw);
             } else {

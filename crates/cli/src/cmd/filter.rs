@@ -21,7 +21,7 @@ use std::{
 use anyhow::Context as _;
 use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, GameError, RawGame, Reader};
+use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
@@ -313,7 +313,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
-    let on_reader = session.jobs() == 1 || query.decides_early() || left.is_some();
+    let on_reader = session.jobs() == 1 || left.is_some();
     for source in Source::from_args(&args.files) {
         if left == Some(0) {
             break;
@@ -336,31 +336,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 |sink, number, item| write_matched(&ctx, sink, number, item),
             )?;
         } else {
-            session.pipeline(input, crate::input::raw_games, |sink, number, raw| {
-                game(&ctx, sink, number, raw);
-            })?;
+            // Each worker matches the games of its piece of the input as it reads them: the
+            // movetext of a game that its tags rule out is skipped, never copied.
+            session.games_visiting(
+                input,
+                || Matcher::new(&query),
+                |sink, number, game| {
+                    let verdict = match game.output {
+                        Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
+                        Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
+                    };
+                    selected(&ctx, sink, number, game.bytes, game.start, verdict);
+                },
+            )?;
         }
     }
     Ok(session.finish()?)
-}
-
-/// Matches one game and writes it if it is selected.
-fn game(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) {
-    let verdict = match_raw(ctx.query, raw);
-    selected(ctx, sink, number, raw, verdict);
-}
-
-/// Matches a raw game.
-fn match_raw(query: &Query, raw: &RawGame) -> Result<Verdict, Diagnostic> {
-    let mut matcher = Matcher::new(query);
-    let capacity = raw.bytes.len().saturating_add(4096);
-    let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
-    match reader.read_game(&mut matcher) {
-        Ok(Some(Ok(verdict))) => Ok(verdict),
-        Ok(Some(Err(err))) => Err(crate::cmd::epd::diagnostic("", 0, &err)),
-        Ok(None) => Ok(Verdict::default()),
-        Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
-    }
 }
 
 /// Writes a game whose verdict is known if it is selected, or reports it.
@@ -368,7 +359,8 @@ fn selected(
     ctx: &Context<'_>,
     sink: &mut Sink,
     number: u64,
-    raw: &RawGame,
+    bytes: &[u8],
+    start: Origin,
     verdict: Result<Verdict, Diagnostic>,
 ) {
     let json = ctx.args.json;
@@ -385,10 +377,14 @@ fn selected(
     }
     if ctx.args.raw {
         sink.bump(ctx.matched);
-        sink.out.extend_from_slice(&raw.bytes);
+        sink.out.extend_from_slice(bytes);
         sink.out.extend_from_slice(b"\n\n");
         return;
     }
+    let raw = RawGame {
+        bytes: bytes.to_vec(),
+        start,
+    };
     let mut game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
@@ -527,7 +523,7 @@ fn matched_on_reader<'a>(
 /// Writes or reports a game matched on the reading thread.
 fn write_matched(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
     match (&item.raw, &item.verdict) {
-        (Some(raw), verdict) => selected(ctx, sink, number, raw, verdict.clone()),
+        (Some(raw), verdict) => selected(ctx, sink, number, &raw.bytes, raw.start, verdict.clone()),
         (None, Err(diagnostic)) => {
             let mut diagnostic = diagnostic.clone();
             diagnostic.file = ctx.name.to_owned();

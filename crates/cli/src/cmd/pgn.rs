@@ -19,7 +19,7 @@ use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
-    input::{Source, raw_games},
+    input::Source,
     parallel::{Sink, Weigh},
     record,
     report::Diagnostic,
@@ -64,7 +64,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 checked(&name, args, sink, number, &verdict.result);
             })?;
         } else if args.check {
-            session.pipeline(input, raw_games, |sink, number, raw| {
+            session.games(input, |sink, number, raw| {
                 let result = match raw.visit(&mut Checker::new()) {
                     Ok(Ok(done)) => Ok(done),
                     Ok(Err(err)) => Err(CheckError::Rules(err)),
@@ -73,7 +73,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 checked(&name, args, sink, number, &result);
             })?;
         } else {
-            session.pipeline(input, raw_games, |sink, number, raw| {
+            session.games(input, |sink, number, raw| {
                 game(&name, args, &form, sink, number, raw);
             })?;
         }

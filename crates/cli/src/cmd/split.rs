@@ -18,7 +18,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     frames::{self, Frames},
-    input::{Source, raw_games},
+    input::Source,
     output,
     parallel::Sink,
     record,
@@ -164,7 +164,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline(input, raw_games, |sink, number, raw| {
+        session.games(input, |sink, number, raw| {
             game(&name, args, table, &form, sink, number, raw);
         })?;
         session.add(written, std::mem::take(&mut stage.borrow_mut().written));

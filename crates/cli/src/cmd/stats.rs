@@ -14,7 +14,7 @@ use tabia_stats::Stats;
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Source, raw_games},
+    input::Source,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -60,9 +60,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })?;
             continue;
         }
-        session.pipeline_with(
+        session.games_with(
             input,
-            raw_games,
             |sink, part: &mut Stats, number, raw| match part.add_raw(raw) {
                 Ok(warnings) => report(sink, &name, number, warnings),
                 Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, &err)),

@@ -12,7 +12,7 @@ use tabia_table::{Columns, Encoded, Format, Partition, Problem, Rows, TableOptio
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Source, raw_games},
+    input::Source,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -78,9 +78,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.pipeline_finish(
+        session.games_finish(
             input,
-            raw_games,
             |sink: &mut Sink, rows: &mut Option<Rows>, number, raw| {
                 // Room for the batch's rows from the start: no copies as the columns grow.
                 let rows = rows.get_or_insert_with(|| {

@@ -75,6 +75,76 @@ fn same_output_whatever_the_compression_and_the_jobs() {
     }
 }
 
+/// Games whose ends only a careful reader finds: comments over several lines with lines that
+/// start with `[` in them, comments after results, tag sections without movetext, a game that
+/// starts in the middle of a line, a `%` line, Windows line ends.
+fn awkward_games() -> String {
+    let mut pgn = String::new();
+    for i in 1..=60 {
+        pgn += &match i % 6 {
+            0 => format!(
+                "[Event \"{i}\"]\n\n1. e4 {{a comment\n[Event \"not a game\"]\n\n}} e5 1-0\n\n"
+            ),
+            1 => format!("[Event \"{i}\"]\n\n1. d4 d5 1/2-1/2 {{after\n[the result]\n}}\n\n"),
+            2 => format!("[Event \"{i}\"]\n[Site \"tags only\"]\n\n"),
+            3 => format!("[Event \"{i}\"]\r\n\r\n1. c4 Zz9 *\r\n\r\n"),
+            4 => format!("[Event \"{i}\"]\n\n1. Nf3 *[Event \"{i}b\"]\n\n1. g3 0-1\n%escaped\n\n"),
+            _ => format!(
+                "[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {{long {}}} a6 *\n\n",
+                "x".repeat(i * 7)
+            ),
+        };
+    }
+    pgn
+}
+
+#[test]
+fn games_split_on_the_workers_in_small_pieces_give_the_output_of_one_job() {
+    let games = numbered_games(60) + &awkward_games();
+    let commands: [&[&str]; 10] = [
+        &["pgn"],
+        &["pgn", "--json"],
+        &["pgn", "--check"],
+        &["epd", "--start"],
+        &["eco"],
+        &["filter", "--result", "1-0"],
+        &["filter", "--tag", "Event~5"],
+        &["filter", "--position", "startpos", "--raw"],
+        &["dedup"],
+        &["tree", "--json", "--depth", "2"],
+    ];
+    for command in commands {
+        let one = tabia()
+            .args([command, &["-j", "1"]].concat())
+            .write_stdin(games.clone())
+            .output()
+            .unwrap();
+        assert!(
+            !one.stdout.is_empty() || !one.stderr.is_empty(),
+            "{command:?}"
+        );
+        for bytes in ["1", "200", "3000"] {
+            let many = tabia()
+                .args([command, &["-j", "3"]].concat())
+                .env("TABIA_BATCH_BYTES", bytes)
+                .write_stdin(games.clone())
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&many.stdout),
+                String::from_utf8_lossy(&one.stdout),
+                "{command:?} in pieces of {bytes} bytes"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&many.stderr),
+                String::from_utf8_lossy(&one.stderr),
+                "{command:?} in pieces of {bytes} bytes"
+            );
+            assert_eq!(many.status.code(), one.status.code());
+        }
+    }
+}
+
 #[test]
 fn validate_reads_files_like_the_others() {
     let positions = "startpos\n4k3/8/8/8/8/8/8/4K2P w - - 0 1\n8/8/8/8\n";

@@ -306,6 +306,30 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Moves to the start of the next game (past white space and `%` lines) and gives where it
+    /// is, or `None` at the end of the input: the start [`Reader::read_game`] then gives the
+    /// visitor's `begin_game`, for a caller that needs it besides what the visitor makes.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Game, Reader};
+    ///
+    /// let mut reader = Reader::new(&b"\n\n1. e4 *\n"[..]);
+    /// let start = reader.next_game()?.expect("a game");
+    /// assert_eq!((start.offset, start.line), (2, 3));
+    /// let game: Game = reader.games().next().expect("a game")?;
+    /// assert_eq!(game.start, start);
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn next_game(&mut self) -> Result<Option<Origin>, GameError> {
+        if self.failed {
+            return Ok(None);
+        }
+        self.begin().map_err(|err| {
+            self.failed = true;
+            GameError::Io(err)
+        })
+    }
+
     /// Skips the next game without parsing it; returns where it started, or `None` at the end
     /// of the input.
     pub fn skip_game(&mut self) -> Result<Option<Origin>, GameError> {

@@ -610,3 +610,122 @@ fn games_split_on_the_workers_keep_memory_flat() {
         );
     }
 }
+
+/// Everything a game's tags, moves and comments say, as text.
+#[derive(Default)]
+struct Everything(Vec<String>);
+
+impl tabia_notation::pgn::Visitor for Everything {
+    type Output = Vec<String>;
+
+    fn begin_game(&mut self, _: tabia_notation::pgn::Origin) -> tabia_notation::pgn::Skip {
+        // What a game with a syntax error left (it gets no `end_game`).
+        self.0.clear();
+        tabia_notation::pgn::Skip(false)
+    }
+
+    fn tag(&mut self, name: &[u8], value: tabia_notation::pgn::RawTag<'_>) {
+        self.0.push(format!(
+            "{}={}",
+            String::from_utf8_lossy(name),
+            value.decode()
+        ));
+    }
+
+    fn san(&mut self, san: tabia_notation::pgn::SanPlus, at: tabia_notation::pgn::Origin) {
+        self.0.push(format!("{san}@{at}"));
+    }
+
+    fn comment(&mut self, comment: tabia_notation::pgn::RawComment<'_>) {
+        self.0.push(format!(
+            "{{{}}}",
+            String::from_utf8_lossy(comment.as_bytes())
+        ));
+    }
+
+    fn end_game(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// An error's message and location: its first line. (The snippet under it can lack the start
+/// of the line when a game starts in the middle of a line and a chunk's end cuts it in two:
+/// the game is then read from its own bytes, as `RawGame::visit` reads it.)
+fn located(err: &tabia_notation::pgn::GameError) -> String {
+    err.to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// What reading `input` on one thread gives for each game: its start and what `Everything`
+/// makes of it (or its syntax error, displayed).
+fn read_whole(input: &[u8]) -> Vec<(tabia_stream::Origin, Result<Vec<String>, String>)> {
+    let mut reader = tabia_notation::pgn::Reader::new(input);
+    let mut out = Vec::new();
+    while let Some(start) = reader.next_game().unwrap() {
+        let output = match reader.read_game(&mut Everything::default()) {
+            Ok(Some(output)) => Ok(output),
+            Ok(None) => break,
+            Err(err) => Err(located(&err)),
+        };
+        out.push((start, output));
+    }
+    out
+}
+
+#[test]
+fn games_read_by_a_visitor_on_the_workers_are_those_read_on_one_thread() {
+    let _one = one_at_a_time();
+    let mut inputs = vec![
+        games(200),
+        // Syntax errors located in the whole input.
+        [
+            games(20),
+            b"[Event \"bad\"]\n\n1. e4 e5 2. Qxx9 *\n\n".to_vec(),
+            games(20),
+        ]
+        .concat(),
+    ];
+    for seed in 100..130 {
+        inputs.push(hostile(seed, 1500));
+    }
+    for (k, input) in inputs.iter().enumerate() {
+        let want = read_whole(input);
+        assert!(want.iter().any(|(_, out)| out.is_ok()));
+        for jobs in [1, 2, 3] {
+            for chunk in [1, 300, 5000] {
+                let mut got = Vec::new();
+                let outcome = Pipeline::new()
+                    .with_jobs(jobs)
+                    .with_batch_bytes(chunk)
+                    .fold_games_with(
+                        &input[..],
+                        Everything::default,
+                        |games: &mut Vec<_>, number, game| {
+                            let output = game.output.map_err(|err| located(&err));
+                            games.push((number, game.start, output));
+                        },
+                        |games| games,
+                        |games, _| {
+                            got.extend(games);
+                            Ok::<_, ()>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(outcome.items, want.len() as u64);
+                assert!(got.iter().map(|g| g.0).eq(1..=want.len() as u64));
+                let got: Vec<_> = got
+                    .into_iter()
+                    .map(|(_, start, out)| (start, out))
+                    .collect();
+                assert!(
+                    got == want,
+                    "input {k}, {jobs} jobs, chunks of {chunk}: first difference {:?}",
+                    got.iter().zip(&want).find(|(a, b)| a != b)
+                );
+            }
+        }
+    }
+}
