@@ -16,8 +16,11 @@
 //!    python-chess (`chess.pgn.read_game`, which replays every move, on the 1 MB sample, per
 //!    MB); `tabia stats -j 1` against pgn-reader (`peer_stats`, the same figures);
 //!    `tabia epd -j 1` against `pgn-extract -Wepd`; `tabia eco -j 1` against `pgn-extract -e`
-//!    with its own `eco.pgn`; `tabia filter --tag Result=1-0 -j 1` against `pgn-extract
-//!    -Tr1-0`. Each tabia command is also timed on all cores.
+//!    with its own `eco.pgn`; `tabia filter` against `pgn-extract` for tags (`--tag
+//!    Result=1-0` / `-Tr1-0`, written in export form and as read; `--white zzzzz` / `-Twzzzzz`,
+//!    which matches nothing) and for a position reached by any move order (`--position` /
+//!    `-x` with a line that reaches it). Each tabia command is also timed on all cores,
+//!    with its ratio to the peer's one-core time.
 //! 4. Peak memory (maximum resident set size) of each tabia subcommand on the 10 MB and the
 //!    100 MB file (default jobs): it stays flat as the input grows.
 //!
@@ -420,6 +423,42 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         ex("pgn-extract -Tr1-0", &["-Tr1-0"]),
         "tag filter, matches written",
     ));
+    pairs.push((
+        tabia_cmd(
+            "tabia filter --tag Result=1-0 --raw -j 1",
+            &["filter", "-q", "-j", "1", "--tag", "Result=1-0", "--raw"],
+        ),
+        ex("pgn-extract -Tr1-0", &["-Tr1-0"]),
+        "tag filter, matches written as read",
+    ));
+    pairs.push((
+        tabia_cmd(
+            "tabia filter --white zzzzz -j 1",
+            &["filter", "-q", "-j", "1", "--white", "zzzzz"],
+        ),
+        ex("pgn-extract -Twzzzzz", &["-Twzzzzz"]),
+        "tag filter, nothing matches",
+    ));
+    // The Nimzo-Indian by any move order; pgn-extract's -x takes the line in a file.
+    let line = work.join("nimzo.txt");
+    fs::write(&line, "d4 Nf6 c4 e6 Nc3 Bb4\n")?;
+    let x_arg = format!("-x{}", line.display());
+    pairs.push((
+        tabia_cmd(
+            "tabia filter --position NIMZO --raw -j 1",
+            &[
+                "filter",
+                "-q",
+                "-j",
+                "1",
+                "--raw",
+                "--position",
+                "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq -",
+            ],
+        ),
+        ex("pgn-extract -x (d4 Nf6 c4 e6 Nc3 Bb4)", &[x_arg.as_str()]),
+        "position search (the Nimzo-Indian), matches written as read",
+    ));
 
     let runs = options.runs;
     println!("## tabia against its peers\n");
@@ -438,16 +477,19 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     println!("| what | tabia | wall | CPU | peer | wall | CPU | ratio wall | ratio CPU |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut check = None;
+    let mut peers = Vec::new();
     for (ours, theirs, what) in &pairs {
         eprintln!("compare: {}", ours.label);
         let t = time(ours, &file, runs)?;
         if ours.label.starts_with("tabia pgn --check") {
             check = Some(t);
         }
+        peers.push(None);
         match theirs {
             Some(peer) => {
                 eprintln!("compare: {}", peer.label);
                 let p = time(peer, &file, runs)?;
+                *peers.last_mut().expect("pushed") = Some((peer.label.clone(), p));
                 println!(
                     "| {what} | `{}` | {} | {} | `{}` | {} | {} | {} | {} |",
                     ours.label,
@@ -501,17 +543,29 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
 
     // All cores.
-    println!("\nAll cores (`-j` left to its default):\n");
-    println!("| tabia | wall | CPU |");
-    println!("|---|---|---|");
-    for (ours, _, _) in &pairs {
+    println!(
+        "\nAll cores (`-j` left to its default), against the same peer on its one core (the \
+         peer times are those above):\n"
+    );
+    println!("| tabia | wall | CPU | peer | ratio wall |");
+    println!("|---|---|---|---|---|");
+    for ((ours, _, _), peer) in pairs.iter().zip(&peers) {
         let mut all = ours.clone();
         if let Some(j) = all.args.iter().position(|a| a == "-j") {
             all.args.drain(j..j + 2);
         }
         all.label = all.label.replace(" -j 1", "");
         let t = time(&all, &file, runs)?;
-        println!("| `{}` | {} | {} |", all.label, secs(t.wall), secs(t.cpu));
+        let (label, versus) = match peer {
+            Some((label, p)) => (format!("`{label}`"), ratio(p.wall, t.wall)),
+            None => (String::new(), String::new()),
+        };
+        println!(
+            "| `{}` | {} | {} | {label} | {versus} |",
+            all.label,
+            secs(t.wall),
+            secs(t.cpu)
+        );
     }
 
     if options.memory {

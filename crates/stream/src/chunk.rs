@@ -12,7 +12,7 @@
 
 use std::{
     collections::BTreeMap,
-    io::Read,
+    io::{self, Read},
     mem,
     ops::Range,
     sync::{Condvar, Mutex, PoisonError},
@@ -67,6 +67,28 @@ impl<R: Read> Chunks<R> {
         }
     }
 
+    /// Reads up to `n` more bytes into `pending`; gives how many came (fewer at the end of the
+    /// input). The buffer is zeroed once and read into in as many reads as it takes (a reader's
+    /// `read_to_end` through `take` zeroes what is left of it before every read).
+    fn fill(&mut self, n: usize) -> io::Result<usize> {
+        let from = self.pending.len();
+        self.pending.resize(from + n, 0);
+        let mut filled = from;
+        let result = loop {
+            if filled == self.pending.len() {
+                break Ok(n);
+            }
+            match self.reader.read(&mut self.pending[filled..]) {
+                Ok(0) => break Ok(filled - from),
+                Ok(k) => filled += k,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => break Err(err),
+            }
+        };
+        self.pending.truncate(filled);
+        result
+    }
+
     /// Hands out `pending[..cut]`, keeping the rest.
     fn cut_at(&mut self, cut: usize, last: bool) -> Chunk {
         let mut rest = Vec::with_capacity(self.size.max(self.pending.len() - cut) + 4096);
@@ -99,12 +121,9 @@ impl<R: Read> Iterator for Chunks<R> {
         }
         loop {
             let want = self.pending.len().max(self.searched) + self.size;
-            let missing = (want - self.pending.len()) as u64;
-            match (&mut self.reader)
-                .take(missing)
-                .read_to_end(&mut self.pending)
-            {
-                Ok(n) if (n as u64) < missing => {
+            let missing = want - self.pending.len();
+            match self.fill(missing) {
+                Ok(n) if n < missing => {
                     self.ended = true;
                     if self.pending.is_empty() {
                         return None;
@@ -338,6 +357,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         line: chunk.line,
         column: 1,
     };
+    let t0 = std::time::Instant::now();
     // Read as if the cut before this chunk were good while the chunk before is read.
     let guess = read_games(
         &mut reader_over(bytes).with_origin(origin),
@@ -348,6 +368,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         Some(previous) => seams.take(previous),
         None => Seam::default(),
     };
+    let t1 = t0.elapsed();
     let joined;
     let (data, games) = match before.open {
         None => (bytes, guess),
@@ -399,6 +420,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         },
     );
     publish.done = true;
+    let t2 = t0.elapsed();
     let mut number = first;
     for (start, range, output) in games {
         let visited = Visited {
@@ -409,5 +431,15 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         work(acc, number, visited);
         number += 1;
     }
+    eprintln!(
+        "{:?} chunk {index}: guess+wait {t1:?} publish {t2:?} done {:?} at {:?}",
+        std::thread::current().id(),
+        t0.elapsed(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_micros()
+            % 10_000_000
+    );
     first..number
 }
