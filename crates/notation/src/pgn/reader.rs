@@ -771,37 +771,8 @@ impl<R: Read> Reader<R> {
             if self.peek() != Some(b'[') {
                 return Ok(Ok(()));
             }
-            // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
-            // before a line end is buffered, more is read and it runs again.
-            loop {
-                let data = &self.buf[self.pos..self.end];
-                let err = match tag_pair(data) {
-                    Ok((rest, pair)) => {
-                        visitor.tag(pair.name, RawTag(pair.value));
-                        self.pos += data.len() - rest.len();
-                        break;
-                    }
-                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
-                    Err(nom::Err::Incomplete(_)) => None,
-                };
-                if self.eof || rest_of_line(data).is_some() {
-                    let Some(err) = err else {
-                        return Ok(Err(self.error_here(
-                            ErrorKind::UnterminatedTag,
-                            self.pos,
-                            1,
-                        )));
-                    };
-                    return Ok(Err(self.rule_error(err, self.pos, data.len())));
-                }
-                if data.len() >= self.buf.len() / 2 {
-                    return Ok(Err(self
-                        .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                        .with_expected(
-                            "a tag pair shorter than half the reader's buffer",
-                        )));
-                }
-                self.refill()?;
+            if let Err(err) = self.tag_pair_by_rule(visitor)? {
+                return Ok(Err(err));
             }
             // The common case, `]\n[`, without the general white-space loop.
             if self.buf[self.pos..self.end].starts_with(b"\n[") {
@@ -811,6 +782,42 @@ impl<R: Read> Reader<R> {
                 continue;
             }
             self.skip_space()?;
+        }
+    }
+
+    /// Reads the tag pair at the cursor with the rule.
+    fn tag_pair_by_rule<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
+        // before a line end is buffered, more is read and it runs again.
+        loop {
+            let data = &self.buf[self.pos..self.end];
+            let err = match tag_pair(data) {
+                Ok((rest, pair)) => {
+                    visitor.tag(pair.name, RawTag(pair.value));
+                    self.pos += data.len() - rest.len();
+                    return Ok(Ok(()));
+                }
+                Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
+                Err(nom::Err::Incomplete(_)) => None,
+            };
+            if self.eof || rest_of_line(data).is_some() {
+                let Some(err) = err else {
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnterminatedTag,
+                        self.pos,
+                        1,
+                    )));
+                };
+                return Ok(Err(self.rule_error(err, self.pos, data.len())));
+            }
+            if data.len() >= self.buf.len() / 2 {
+                return Ok(Err(self
+                    .error_here(ErrorKind::InvalidTag, self.pos, 1)
+                    .with_expected(
+                        "a tag pair shorter than half the reader's buffer",
+                    )));
+            }
+            self.refill()?;
         }
     }
 
