@@ -11,7 +11,7 @@ use super::{
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
     rule::{RuleError, is_token_end, token_len},
-    tag::tag_pair,
+    tag::{plain_tag_pair, tag_pair},
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
 
@@ -771,7 +771,11 @@ impl<R: Read> Reader<R> {
             if self.peek() != Some(b'[') {
                 return Ok(Ok(()));
             }
-            if let Err(err) = self.tag_pair_by_rule(visitor)? {
+            // The common shape, `[Name "value"]`, at once; the rule takes the rest.
+            if let Some((pair, n)) = plain_tag_pair(&self.buf[self.pos..self.end]) {
+                visitor.tag(pair.name, RawTag(pair.value));
+                self.pos += n;
+            } else if let Err(err) = self.tag_pair_by_rule(visitor)? {
                 return Ok(Err(err));
             }
             // The common case, `]\n[`, without the general white-space loop.
@@ -785,7 +789,10 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads the tag pair at the cursor with the rule.
+    /// Reads the tag pair at the cursor with the rule, out of line so that the common path
+    /// through [`Reader::tags`] stays small.
+    #[cold]
+    #[inline(never)]
     fn tag_pair_by_rule<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
         // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
         // before a line end is buffered, more is read and it runs again.
