@@ -772,7 +772,9 @@ impl<R: Read> Reader<R> {
                 return Ok(Ok(()));
             }
             // The common shape, `[Name "value"]`, at once; the rule takes the rest.
-            if let Some((pair, n)) = plain_tag_pair(&self.buf[self.pos..self.end]) {
+            if let Some((pair, n)) =
+                plain_tag_pair(&self.buf[self.pos..self.end]).filter(|_| plain_tags_on())
+            {
                 visitor.tag(pair.name, RawTag(pair.value));
                 self.pos += n;
             } else if let Err(err) = self.tag_pair_by_rule(visitor)? {
@@ -1585,11 +1587,74 @@ impl<R> fmt::Debug for Reader<R> {
     }
 }
 
+/// Whether [`Reader::tags`] reads the common shape of tag pair without the rule: always, but
+/// in the tests that compare the two.
+#[cfg(not(test))]
+#[inline(always)]
+fn plain_tags_on() -> bool {
+    true
+}
+
+#[cfg(test)]
+fn plain_tags_on() -> bool {
+    tests::PLAIN_TAGS.with(std::cell::Cell::get)
+}
+
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use proptest::prelude::*;
 
     use super::*;
+    use crate::pgn::{Skip, tag::tests::tag_line};
+
+    thread_local! {
+        /// See [`plain_tags_on`].
+        pub(super) static PLAIN_TAGS: Cell<bool> = const { Cell::new(true) };
+    }
+
+    /// Every event of every game of `input`, each game's error (its message and span) and
+    /// where the reader stands after each game, read with or without the fast path for tags.
+    fn events(input: &[u8], capacity: usize, plain_tags: bool) -> Vec<String> {
+        #[derive(Default)]
+        struct Record(Vec<String>);
+        impl Visitor for Record {
+            type Output = ();
+            fn begin_game(&mut self, start: Origin) -> Skip {
+                self.0.push(format!("game at {start:?}"));
+                Skip(false)
+            }
+            fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+                let (name, value) = (name.escape_ascii(), value.as_bytes().escape_ascii());
+                self.0.push(format!("tag {name} {value}"));
+            }
+            fn san(&mut self, san: SanPlus, at: Origin) {
+                self.0.push(format!("san {san} at {at:?}"));
+            }
+            fn comment(&mut self, comment: RawComment<'_>) {
+                self.0.push(format!("comment {comment:?}"));
+            }
+            fn outcome(&mut self, outcome: Outcome) {
+                self.0.push(format!("outcome {outcome:?}"));
+            }
+            fn end_game(&mut self) {}
+        }
+        PLAIN_TAGS.with(|on| on.set(plain_tags));
+        let mut reader = Reader::with_capacity(capacity, input);
+        let mut record = Record::default();
+        loop {
+            let read = reader.read_game(&mut record);
+            let at = reader.origin();
+            match read {
+                Ok(None) => break,
+                Ok(Some(())) => record.0.push(format!("end at {at:?}")),
+                Err(err) => record.0.push(format!("error {err}\n{err:?}\nat {at:?}")),
+            }
+        }
+        PLAIN_TAGS.with(|on| on.set(true));
+        record.0
+    }
 
     /// Where each game of `input` starts and where the reader stands after it (offset, line,
     /// column), skipping movetext the fast way or token by token.
@@ -1673,6 +1738,39 @@ mod tests {
                 prop_assert_eq!(
                     skipped(&input, capacity, true),
                     skipped(&input, capacity, false),
+                    "capacity {}", capacity
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Reading tags with the fast path for the common shape gives the same tags, errors
+        /// (messages and places) and positions as the rule alone, also where the buffer ends
+        /// in the middle of a tag pair.
+        #[test]
+        fn plain_tags_read_as_the_rule_reads_them(
+            games in proptest::collection::vec(
+                (
+                    proptest::collection::vec(tag_line(), 0..8),
+                    proptest::sample::select(&["\n1. e4 e5 1-0\n\n", "\n*\n", "", "\n{ x } 0-1"][..]),
+                ),
+                1..6,
+            ),
+            filler in 0usize..9000,
+        ) {
+            // A first game with a long comment, so that the buffer ends anywhere in the next.
+            let mut input = format!("[Event \"pad\"]\n\n{{{}}} *\n\n", "x".repeat(filler)).into_bytes();
+            for (lines, movetext) in &games {
+                input.extend(lines.concat());
+                input.extend(movetext.as_bytes());
+            }
+            for capacity in [MIN_CAPACITY, 5000, DEFAULT_CAPACITY] {
+                prop_assert_eq!(
+                    events(&input, capacity, true),
+                    events(&input, capacity, false),
                     "capacity {}", capacity
                 );
             }
