@@ -1744,6 +1744,18 @@ mod tests {
         }
     }
 
+    /// A [`tag_line`], now and then with a value longer than the reader's look-ahead, so that
+    /// the buffer can end inside it.
+    fn long_or_short_tag_line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            6 => tag_line(),
+            1 => (tag_line(), LOOKAHEAD..3000).prop_map(|(line, n)| {
+                let at = line.iter().position(|&b| b == b'"').map_or(0, |i| i + 1);
+                [&line[..at], &b"x ".repeat(n / 2), &line[at..]].concat()
+            }),
+        ]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -1754,7 +1766,7 @@ mod tests {
         fn plain_tags_read_as_the_rule_reads_them(
             games in proptest::collection::vec(
                 (
-                    proptest::collection::vec(tag_line(), 0..8),
+                    proptest::collection::vec(long_or_short_tag_line(), 0..8),
                     proptest::sample::select(&["\n1. e4 e5 1-0\n\n", "\n*\n", "", "\n{ x } 0-1"][..]),
                 ),
                 1..6,
