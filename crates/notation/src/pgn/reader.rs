@@ -11,7 +11,7 @@ use super::{
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
     rule::{RuleError, is_token_end, token_len},
-    tag::tag_pair,
+    tag::{plain_tag_pair, tag_pair},
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
 
@@ -902,37 +902,14 @@ impl<R: Read> Reader<R> {
             if self.peek() != Some(b'[') {
                 return Ok(Ok(()));
             }
-            // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
-            // before a line end is buffered, more is read and it runs again.
-            loop {
-                let data = &self.buf[self.pos..self.end];
-                let err = match tag_pair(data) {
-                    Ok((rest, pair)) => {
-                        visitor.tag(pair.name, RawTag(pair.value));
-                        self.pos += data.len() - rest.len();
-                        break;
-                    }
-                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
-                    Err(nom::Err::Incomplete(_)) => None,
-                };
-                if self.eof || rest_of_line(data).is_some() {
-                    let Some(err) = err else {
-                        return Ok(Err(self.error_here(
-                            ErrorKind::UnterminatedTag,
-                            self.pos,
-                            1,
-                        )));
-                    };
-                    return Ok(Err(self.rule_error(err, self.pos, data.len())));
-                }
-                if data.len() >= self.buf.len() / 2 {
-                    return Ok(Err(self
-                        .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                        .with_expected(
-                            "a tag pair shorter than half the reader's buffer",
-                        )));
-                }
-                self.refill()?;
+            // The common shape, `[Name "value"]`, at once; the rule takes the rest.
+            if let Some((pair, n)) =
+                plain_tag_pair(&self.buf[self.pos..self.end]).filter(|_| plain_tags_on())
+            {
+                visitor.tag(pair.name, RawTag(pair.value));
+                self.pos += n;
+            } else if let Err(err) = self.tag_pair_by_rule(visitor)? {
+                return Ok(Err(err));
             }
             // The common case, `]\n[`, without the general white-space loop.
             if self.buf[self.pos..self.end].starts_with(b"\n[") {
@@ -942,6 +919,45 @@ impl<R: Read> Reader<R> {
                 continue;
             }
             self.skip_space()?;
+        }
+    }
+
+    /// Reads the tag pair at the cursor with the rule, out of line so that the common path
+    /// through [`Reader::tags`] stays small.
+    #[cold]
+    #[inline(never)]
+    fn tag_pair_by_rule<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
+        // before a line end is buffered, more is read and it runs again.
+        loop {
+            let data = &self.buf[self.pos..self.end];
+            let err = match tag_pair(data) {
+                Ok((rest, pair)) => {
+                    visitor.tag(pair.name, RawTag(pair.value));
+                    self.pos += data.len() - rest.len();
+                    return Ok(Ok(()));
+                }
+                Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
+                Err(nom::Err::Incomplete(_)) => None,
+            };
+            if self.eof || rest_of_line(data).is_some() {
+                let Some(err) = err else {
+                    return Ok(Err(self.error_here(
+                        ErrorKind::UnterminatedTag,
+                        self.pos,
+                        1,
+                    )));
+                };
+                return Ok(Err(self.rule_error(err, self.pos, data.len())));
+            }
+            if data.len() >= self.buf.len() / 2 {
+                return Ok(Err(self
+                    .error_here(ErrorKind::InvalidTag, self.pos, 1)
+                    .with_expected(
+                        "a tag pair shorter than half the reader's buffer",
+                    )));
+            }
+            self.refill()?;
         }
     }
 
@@ -1712,11 +1728,74 @@ impl<R> fmt::Debug for Reader<R> {
     }
 }
 
+/// Whether [`Reader::tags`] reads the common shape of tag pair without the rule: always, but
+/// in the tests that compare the two.
+#[cfg(not(test))]
+#[inline(always)]
+fn plain_tags_on() -> bool {
+    true
+}
+
+#[cfg(test)]
+fn plain_tags_on() -> bool {
+    tests::PLAIN_TAGS.with(std::cell::Cell::get)
+}
+
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use proptest::prelude::*;
 
     use super::*;
+    use crate::pgn::{Skip, tag::tests::tag_line};
+
+    thread_local! {
+        /// See [`plain_tags_on`].
+        pub(super) static PLAIN_TAGS: Cell<bool> = const { Cell::new(true) };
+    }
+
+    /// Every event of every game of `input`, each game's error (its message and span) and
+    /// where the reader stands after each game, read with or without the fast path for tags.
+    fn events(input: &[u8], capacity: usize, plain_tags: bool) -> Vec<String> {
+        #[derive(Default)]
+        struct Record(Vec<String>);
+        impl Visitor for Record {
+            type Output = ();
+            fn begin_game(&mut self, start: Origin) -> Skip {
+                self.0.push(format!("game at {start:?}"));
+                Skip(false)
+            }
+            fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+                let (name, value) = (name.escape_ascii(), value.as_bytes().escape_ascii());
+                self.0.push(format!("tag {name} {value}"));
+            }
+            fn san(&mut self, san: SanPlus, at: Origin) {
+                self.0.push(format!("san {san} at {at:?}"));
+            }
+            fn comment(&mut self, comment: RawComment<'_>) {
+                self.0.push(format!("comment {comment:?}"));
+            }
+            fn outcome(&mut self, outcome: Outcome) {
+                self.0.push(format!("outcome {outcome:?}"));
+            }
+            fn end_game(&mut self) {}
+        }
+        PLAIN_TAGS.with(|on| on.set(plain_tags));
+        let mut reader = Reader::with_capacity(capacity, input);
+        let mut record = Record::default();
+        loop {
+            let read = reader.read_game(&mut record);
+            let at = reader.origin();
+            match read {
+                Ok(None) => break,
+                Ok(Some(())) => record.0.push(format!("end at {at:?}")),
+                Err(err) => record.0.push(format!("error {err}\n{err:?}\nat {at:?}")),
+            }
+        }
+        PLAIN_TAGS.with(|on| on.set(true));
+        record.0
+    }
 
     /// Where each game of `input` starts and where the reader stands after it (offset, line,
     /// column), skipping movetext the fast way or token by token.
@@ -1915,6 +1994,51 @@ mod tests {
             let mut reader = Reader::new(&input[..cuts[cut + 1]]);
             reader.skip_game().unwrap();
             assert_eq!(reader.cut(), want, "cut {}", cut + 1);
+        }
+    }
+
+    /// A [`tag_line`], now and then with a value longer than the reader's look-ahead, so that
+    /// the buffer can end inside it.
+    fn long_or_short_tag_line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            6 => tag_line(),
+            1 => (tag_line(), LOOKAHEAD..3000).prop_map(|(line, n)| {
+                let at = line.iter().position(|&b| b == b'"').map_or(0, |i| i + 1);
+                [&line[..at], &b"x ".repeat(n / 2), &line[at..]].concat()
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Reading tags with the fast path for the common shape gives the same tags, errors
+        /// (messages and places) and positions as the rule alone, also where the buffer ends
+        /// in the middle of a tag pair.
+        #[test]
+        fn plain_tags_read_as_the_rule_reads_them(
+            games in proptest::collection::vec(
+                (
+                    proptest::collection::vec(long_or_short_tag_line(), 0..8),
+                    proptest::sample::select(&["\n1. e4 e5 1-0\n\n", "\n*\n", "", "\n{ x } 0-1"][..]),
+                ),
+                1..6,
+            ),
+            filler in 0usize..9000,
+        ) {
+            // A first game with a long comment, so that the buffer ends anywhere in the next.
+            let mut input = format!("[Event \"pad\"]\n\n{{{}}} *\n\n", "x".repeat(filler)).into_bytes();
+            for (lines, movetext) in &games {
+                input.extend(lines.concat());
+                input.extend(movetext.as_bytes());
+            }
+            for capacity in [MIN_CAPACITY, 5000, DEFAULT_CAPACITY] {
+                prop_assert_eq!(
+                    events(&input, capacity, true),
+                    events(&input, capacity, false),
+                    "capacity {}", capacity
+                );
+            }
         }
     }
 

@@ -104,6 +104,33 @@ pub(crate) fn tag_pair(input: &[u8]) -> Res<'_, TagPair<'_>> {
     }
 }
 
+// plain-tag-pair = "[" tag-name SP DQUOTE *plain-char DQUOTE "]"
+// plain-char = any byte but DQUOTE, "\" and line ends
+//
+// The shape nearly every tag pair has, read without the general rule: `Some` with the pair
+// and the length it takes only where [`tag_pair`] reads the same pair of the same length;
+// `None` for anything else (more spaces, tabs, escapes, a pair that `input` cuts, now and then
+// a value that ends in the last eight bytes of `input`), which the caller hands to
+// [`tag_pair`].
+#[inline(always)]
+pub(crate) fn plain_tag_pair(input: &[u8]) -> Option<(TagPair<'_>, usize)> {
+    let rest = input.strip_prefix(b"[")?;
+    let name_len = rest.iter().position(|&b| !is_name_byte(b))?;
+    let (name, rest) = rest.split_at(name_len);
+    let body = rest.strip_prefix(b" \"")?;
+    // Values are short (ten bytes on average in lichess games): a word at a time beats
+    // `memchr`'s set-up and a byte loop. A quote past the last whole word is left to the rule.
+    let value_len = swar_find(body, [b'"', b'\\', b'\n', b'\r'], usize::MAX).ok()?;
+    if name.is_empty() || body.get(value_len..value_len + 2) != Some(b"\"]") {
+        return None;
+    }
+    let pair = TagPair {
+        name,
+        value: &body[..value_len],
+    };
+    Some((pair, name_len + value_len + 5))
+}
+
 // space = " " / HTAB
 fn spaces(input: &[u8]) -> &[u8] {
     let n = input
@@ -157,8 +184,135 @@ fn tag_value(input: &[u8]) -> Res<'_, &[u8]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use proptest::{prelude::*, sample::select};
+
     use super::*;
+
+    /// A line that looks more or less like a tag pair: each part mostly as the common shape
+    /// has it, else with what the rule treats specially (spaces and tabs, odd name bytes,
+    /// escapes, quotes and brackets in the value, line ends, missing parts).
+    pub(in crate::pgn) fn tag_line() -> impl Strategy<Value = Vec<u8>> {
+        const OPEN: &[&[u8]] = &[b"[", b"[", b"[", b"[ ", b"[\t", b"", b" ["];
+        const ODD_NAME: &[u8] = b"Ez9_+-.:#=/ \t\"[]\\%'\xe9\x00";
+        const SPACE: &[&[u8]] = &[b" ", b" ", b" ", b"", b"  ", b"\t", b" \t"];
+        const OPEN_QUOTE: &[&[u8]] = &[b"\"", b"\"", b"\"", b"", b"'"];
+        const VALUE: &[&[u8]] = &[
+            b"a",
+            b"Deep Blue",
+            b" ",
+            b"\t",
+            b"\\\"",
+            b"\\\\",
+            b"\\",
+            b"\\n",
+            b"\"",
+            b"]",
+            b"[",
+            b"\xc3\xa9",
+            b"\xe9",
+            b"\r",
+            b"\n",
+            b"\r\n",
+            b";",
+            b"{",
+        ];
+        const CLOSE_QUOTE: &[&[u8]] = &[b"\"", b"\"", b"\"", b"", b"\\\""];
+        const PAD: &[&[u8]] = &[b"", b"", b"", b" ", b"\t"];
+        const CLOSE: &[&[u8]] = &[b"]", b"]", b"]", b"", b"]]", b"] x", b"\"]"];
+        const END: &[&[u8]] = &[b"\n", b"\n", b"\r\n", b"\r", b"", b" ", b"\n\n", b"\t\n"];
+        let bytes = |s: String| s.into_bytes();
+        let name = prop_oneof![
+            3 => "[A-Za-z0-9_+.:#=/-]{1,12}".prop_map(bytes),
+            1 => proptest::collection::vec(select(ODD_NAME), 0..6),
+        ];
+        let value = prop_oneof![
+            3 => "[ -!#-\\[\\]-~]{0,40}".prop_map(bytes),
+            1 => proptest::collection::vec(select(VALUE), 0..6).prop_map(|v| v.concat()),
+        ];
+        let parts = (select(OPEN), name, select(SPACE), select(OPEN_QUOTE), value);
+        let ends = (select(CLOSE_QUOTE), select(PAD), select(CLOSE), select(END));
+        (parts, ends).prop_map(|((open, name, space, q1, value), (q2, pad, close, end))| {
+            [open, &name, space, q1, &value, q2, pad, close, end].concat()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Wherever the fast path reads a pair (in two lines or in any prefix of them, as a
+        /// buffer may end anywhere), the rule reads the same name and value and takes as much;
+        /// so wherever the rule fails, the fast path declines.
+        #[test]
+        fn the_fast_path_reads_as_the_rule_does(line in tag_line(), next in tag_line()) {
+            let lines = [line, next].concat();
+            for end in 0..=lines.len() {
+                let input = &lines[..end];
+                if let Some((pair, n)) = plain_tag_pair(input) {
+                    let Ok((rest, rule_pair)) = tag_pair(input) else {
+                        let input = input.escape_ascii();
+                        return Err(TestCaseError::fail(format!("the rule fails on {input}")));
+                    };
+                    prop_assert_eq!(pair.name, rule_pair.name);
+                    prop_assert_eq!(pair.value, rule_pair.value);
+                    prop_assert_eq!(n, input.len() - rest.len());
+                }
+            }
+        }
+
+        /// The common shape takes the fast path.
+        #[test]
+        fn plain_pairs_take_the_fast_path(
+            name in "[A-Za-z0-9_+.:#=/-]{1,20}",
+            value in "[^\"\\\\\r\n]{0,60}",
+            end in select(&["\n", "\r\n", "", " x"][..]),
+        ) {
+            // What follows a tag pair in a game (the fast path wants a word after the value).
+            let line = format!("[{name} \"{value}\"]{end}\n1. e4 *\n");
+            let (pair, n) = plain_tag_pair(line.as_bytes()).expect("the fast path");
+            prop_assert_eq!(pair.name, name.as_bytes());
+            prop_assert_eq!(pair.value, value.as_bytes());
+            prop_assert_eq!(n, name.len() + value.len() + 5);
+        }
+    }
+
+    #[test]
+    fn the_fast_path_declines_what_it_does_not_know() {
+        for line in [
+            &br#"[Event  "a"]"#[..],
+            br#"[ Event "a"]"#,
+            br#"[Event	"a"]"#,
+            br#"[Event"a"]"#,
+            br#"[Event "a" ]"#,
+            br#"[Event "a \"b\""]"#,
+            br#"[Event "a\b"]"#,
+            b"[Event \"a\nb\"]",
+            b"[Event \"a\rb\"]",
+            br#"[Event "a""#,
+            br#"[Event "a"#,
+            br#"[ "a"]"#,
+            br#"["a"]"#,
+            br#"[Ev%nt "a"]"#,
+            br#"Event "a"]"#,
+            br#"[Event "a"x"#,
+            b"[Event",
+            b"[",
+            b"",
+        ] {
+            // Also with what may follow in a game, so that it is not the end of the input
+            // that turns the pair down.
+            for input in [line.to_vec(), [line, b"\n\n1. e4 e5 *\n"].concat()] {
+                assert!(plain_tag_pair(&input).is_none(), "{}", input.escape_ascii());
+            }
+        }
+        let (pair, n) = plain_tag_pair(b"[Site \"https://lichess.org/ENPo6ReH\"]\n[").unwrap();
+        assert_eq!(
+            (pair.name, pair.value, n),
+            (&b"Site"[..], &b"https://lichess.org/ENPo6ReH"[..], 37)
+        );
+        let (pair, n) = plain_tag_pair(b"[X \"\"]\n\n1. e4 *").unwrap();
+        assert_eq!((pair.name, pair.value, n), (&b"X"[..], &b""[..], 6));
+    }
 
     fn pair(s: &[u8]) -> (String, String, usize) {
         let (rest, p) = tag_pair(s).unwrap();
