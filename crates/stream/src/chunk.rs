@@ -35,14 +35,27 @@ pub(crate) struct Chunk {
     pub(crate) last: bool,
 }
 
+/// Buffers of chunks that were read, for the reader thread to fill again (fresh memory costs
+/// a page fault a page, and zeroing it).
+pub(crate) type Pool = Mutex<Vec<Vec<u8>>>;
+
+/// Gives a processed chunk's buffer back to `pool` (keeping at most `keep` there).
+pub(crate) fn recycle(pool: &Pool, bytes: Vec<u8>, keep: usize) {
+    let mut pool = pool.lock().unwrap_or_else(PoisonError::into_inner);
+    if pool.len() < keep {
+        pool.push(bytes);
+    }
+}
+
 /// Cuts a reader into [`Chunk`]s of about `size` bytes (longer when no line in them starts
 /// with `[`). A read error comes after the chunk of the games read completely before it, and
 /// ends the chunks.
-pub(crate) struct Chunks<R> {
+pub(crate) struct Chunks<'p, R> {
     reader: R,
     size: usize,
-    /// Read and not yet handed out.
+    /// Read and not yet handed out: `pending[..filled]` (what lies after is stale).
     pending: Vec<u8>,
+    filled: usize,
     /// The offset of `pending[0]`.
     offset: u64,
     /// The line of `pending[0]`.
@@ -51,50 +64,62 @@ pub(crate) struct Chunks<R> {
     searched: usize,
     error: Option<Error>,
     ended: bool,
+    pool: &'p Pool,
 }
 
-impl<R: Read> Chunks<R> {
-    pub(crate) fn new(reader: R, size: usize) -> Chunks<R> {
+impl<'p, R: Read> Chunks<'p, R> {
+    pub(crate) fn new(reader: R, size: usize, pool: &'p Pool) -> Chunks<'p, R> {
         Chunks {
             reader,
             size: size.max(1),
             pending: Vec::new(),
+            filled: 0,
             offset: 0,
             line: 1,
             searched: 0,
             error: None,
             ended: false,
+            pool,
         }
     }
 
     /// Reads up to `n` more bytes into `pending`; gives how many came (fewer at the end of the
-    /// input). The buffer is zeroed once and read into in as many reads as it takes (a reader's
-    /// `read_to_end` through `take` zeroes what is left of it before every read).
+    /// input). The buffer is zeroed only where it grows, and read into in as many reads as it
+    /// takes (`read_to_end` through `take` would zero what is left of it before every read).
     fn fill(&mut self, n: usize) -> io::Result<usize> {
-        let from = self.pending.len();
-        self.pending.resize(from + n, 0);
-        let mut filled = from;
-        let result = loop {
-            if filled == self.pending.len() {
-                break Ok(n);
+        let from = self.filled;
+        if self.pending.len() < from + n {
+            self.pending.resize(from + n, 0);
+        }
+        loop {
+            if self.filled == from + n {
+                return Ok(n);
             }
-            match self.reader.read(&mut self.pending[filled..]) {
-                Ok(0) => break Ok(filled - from),
-                Ok(k) => filled += k,
+            match self.reader.read(&mut self.pending[self.filled..from + n]) {
+                Ok(0) => return Ok(self.filled - from),
+                Ok(k) => self.filled += k,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => break Err(err),
+                Err(err) => return Err(err),
             }
-        };
-        self.pending.truncate(filled);
-        result
+        }
     }
 
     /// Hands out `pending[..cut]`, keeping the rest.
     fn cut_at(&mut self, cut: usize, last: bool) -> Chunk {
-        let mut rest = Vec::with_capacity(self.size.max(self.pending.len() - cut) + 4096);
-        rest.extend_from_slice(&self.pending[cut..]);
+        let tail = self.filled - cut;
+        let mut rest = self
+            .pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        if rest.len() < tail {
+            rest.resize(tail, 0);
+        }
+        rest[..tail].copy_from_slice(&self.pending[cut..self.filled]);
         let mut bytes = mem::replace(&mut self.pending, rest);
         bytes.truncate(cut);
+        self.filled = tail;
         let chunk = Chunk {
             bytes,
             offset: self.offset,
@@ -108,7 +133,7 @@ impl<R: Read> Chunks<R> {
     }
 }
 
-impl<R: Read> Iterator for Chunks<R> {
+impl<R: Read> Iterator for Chunks<'_, R> {
     type Item = Result<Chunk, Error>;
 
     fn next(&mut self) -> Option<Result<Chunk, Error>> {
@@ -120,21 +145,20 @@ impl<R: Read> Iterator for Chunks<R> {
             return None;
         }
         loop {
-            let want = self.pending.len().max(self.searched) + self.size;
-            let missing = want - self.pending.len();
+            let missing = self.filled.max(self.searched) + self.size - self.filled;
             match self.fill(missing) {
                 Ok(n) if n < missing => {
                     self.ended = true;
-                    if self.pending.is_empty() {
+                    if self.filled == 0 {
                         return None;
                     }
-                    return Some(Ok(self.cut_at(self.pending.len(), true)));
+                    return Some(Ok(self.cut_at(self.filled, true)));
                 }
                 Ok(_) => {}
                 Err(err) => {
                     // The games before the last cut were read whole; the one after it was not.
                     let err = Error::read(err);
-                    match find_cut(&self.pending, 0) {
+                    match find_cut(&self.pending[..self.filled], 0) {
                         Some(cut) => {
                             self.error = Some(err);
                             return Some(Ok(self.cut_at(cut, false)));
@@ -146,9 +170,9 @@ impl<R: Read> Iterator for Chunks<R> {
                     }
                 }
             }
-            match find_cut(&self.pending, self.searched) {
+            match find_cut(&self.pending[..self.filled], self.searched) {
                 Some(cut) => return Some(Ok(self.cut_at(cut, false))),
-                None => self.searched = self.pending.len(),
+                None => self.searched = self.filled,
             }
         }
     }
@@ -304,8 +328,8 @@ impl Visitor for SkipAll {
 type Found<T> = Vec<(Origin, Range<usize>, Result<T, GameError>)>;
 
 /// Reads the games `reader` has left with `visitor`; `offset` is that of the reader's input.
-fn read_games<V: Visitor>(
-    reader: &mut Reader<&[u8]>,
+fn read_games<V: Visitor, R: Read>(
+    reader: &mut Reader<R>,
     offset: u64,
     visitor: &mut V,
 ) -> Found<V::Output> {
@@ -341,7 +365,7 @@ fn cut_of(bytes: &[u8], start: Origin) -> Option<Cut> {
 pub(crate) fn work_chunk<V: Visitor, A>(
     seams: &Seams,
     index: u64,
-    chunk: &Chunk,
+    chunk: &mut Chunk,
     visitor: &mut V,
     acc: &mut A,
     work: &impl Fn(&mut A, u64, Visited<'_, V::Output>),
@@ -351,24 +375,21 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         index,
         done: false,
     };
-    let bytes = &chunk.bytes[..];
     let origin = Origin {
         offset: chunk.offset,
         line: chunk.line,
         column: 1,
     };
-    let t0 = std::time::Instant::now();
-    // Read as if the cut before this chunk were good while the chunk before is read.
-    let guess = read_games(
-        &mut reader_over(bytes).with_origin(origin),
-        chunk.offset,
-        visitor,
-    );
+    // Read as if the cut before this chunk were good while the chunk before is read (the
+    // reader takes the chunk's bytes as its buffer, and gives them back).
+    let mut reader = Reader::from_bytes(mem::take(&mut chunk.bytes)).with_origin(origin);
+    let guess = read_games(&mut reader, chunk.offset, visitor);
+    chunk.bytes = reader.into_bytes();
+    let bytes = &chunk.bytes[..];
     let before = match index.checked_sub(1) {
         Some(previous) => seams.take(previous),
         None => Seam::default(),
     };
-    let t1 = t0.elapsed();
     let joined;
     let (data, games) = match before.open {
         None => (bytes, guess),
@@ -393,9 +414,11 @@ pub(crate) fn work_chunk<V: Visitor, A>(
             }
             // Read it whole, then the games after it, as one reader over the input would.
             let start = open.start;
-            joined = [open.bytes, chunk.bytes.clone()].concat();
-            let mut reader = reader_over(&joined).with_origin(start);
-            (&joined[..], read_games(&mut reader, start.offset, visitor))
+            let mut reader =
+                Reader::from_bytes([open.bytes, bytes.to_vec()].concat()).with_origin(start);
+            let games = read_games(&mut reader, start.offset, visitor);
+            joined = reader.into_bytes();
+            (&joined[..], games)
         }
     };
     let mut games = games;
@@ -420,7 +443,6 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         },
     );
     publish.done = true;
-    let t2 = t0.elapsed();
     let mut number = first;
     for (start, range, output) in games {
         let visited = Visited {
@@ -431,15 +453,5 @@ pub(crate) fn work_chunk<V: Visitor, A>(
         work(acc, number, visited);
         number += 1;
     }
-    eprintln!(
-        "{:?} chunk {index}: guess+wait {t1:?} publish {t2:?} done {:?} at {:?}",
-        std::thread::current().id(),
-        t0.elapsed(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-            % 10_000_000
-    );
     first..number
 }

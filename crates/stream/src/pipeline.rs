@@ -28,7 +28,7 @@ use std::io::Read;
 use tabia_notation::pgn::{RawGame, Visitor};
 
 use crate::{
-    chunk::{Chunk, Chunks, Seams, SkipAll, Visited, work_chunk},
+    chunk::{Chunk, Chunks, Pool, Seams, SkipAll, Visited, recycle, work_chunk},
     error::Error,
     split::Line,
 };
@@ -449,7 +449,8 @@ impl Pipeline {
         C: FnMut(B, Range<u64>) -> Result<(), X>,
     {
         let seams = Seams::default();
-        let batches = Chunks::new(input, self.batch_bytes)
+        let pool = Pool::default();
+        let batches = Chunks::new(input, self.batch_bytes, &pool)
             .zip(0..)
             .map(|(chunk, index)| {
                 chunk.map(|chunk| Batch {
@@ -460,12 +461,13 @@ impl Pipeline {
             });
         self.run(
             batches,
-            |batch: Batch<Chunk>| {
+            |mut batch: Batch<Chunk>| {
                 let mut acc = A::default();
                 let mut numbers = 0..0;
                 let mut visitor = visitor();
-                for chunk in &batch.items {
+                for chunk in &mut batch.items {
                     numbers = work_chunk(&seams, batch.index, chunk, &mut visitor, &mut acc, &work);
+                    recycle(&pool, mem::take(&mut chunk.bytes), self.slots());
                 }
                 let done = Done {
                     index: batch.index,

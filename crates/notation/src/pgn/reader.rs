@@ -193,7 +193,8 @@ impl From<io::Error> for Stop {
 /// The reader buffers the input itself: wrapping it in a `BufReader` brings nothing.
 pub struct Reader<R> {
     inner: R,
-    buf: Box<[u8]>,
+    /// The buffer: its whole length is usable (`end` says how much holds input).
+    buf: Vec<u8>,
     /// Cursor in `buf`.
     pos: usize,
     /// End of the valid data in `buf`.
@@ -231,6 +232,35 @@ pub struct Reader<R> {
     cut: Option<Cut>,
 }
 
+impl Reader<io::Empty> {
+    /// Moves the bytes of the input that are already in memory into the reader as its buffer:
+    /// no copy, and no reading after them. [`Reader::into_bytes`] gives them back.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Reader;
+    ///
+    /// let mut reader = Reader::from_bytes(b"1. e4 *\n\n1. d4 *\n".to_vec());
+    /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(1));
+    /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
+    /// assert_eq!(reader.skip_game()?, None);
+    /// assert_eq!(reader.into_bytes().len(), 17);
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn from_bytes(bytes: Vec<u8>) -> Reader<io::Empty> {
+        let mut reader = Reader::with_buffer(Vec::new(), io::empty());
+        reader.end = bytes.len();
+        reader.buf = bytes;
+        reader.eof = true;
+        reader.refill_at = usize::MAX;
+        reader
+    }
+
+    /// Gives back the bytes [`Reader::from_bytes`] took.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
 impl<R: Read> Reader<R> {
     /// A reader over `inner` with a buffer of [`DEFAULT_CAPACITY`] bytes.
     pub fn new(inner: R) -> Reader<R> {
@@ -240,9 +270,14 @@ impl<R: Read> Reader<R> {
     /// A reader with a buffer of `capacity` bytes (at least 4096). A tag pair must fit in half
     /// of it; longer comments are handed to the visitor in pieces.
     pub fn with_capacity(capacity: usize, inner: R) -> Reader<R> {
+        Reader::with_buffer(vec![0; capacity.max(MIN_CAPACITY)], inner)
+    }
+
+    /// A reader over `inner` with `buf` as its buffer.
+    fn with_buffer(buf: Vec<u8>, inner: R) -> Reader<R> {
         Reader {
             inner,
-            buf: vec![0; capacity.max(MIN_CAPACITY)].into_boxed_slice(),
+            buf,
             pos: 0,
             end: 0,
             refill_at: 0,
