@@ -76,7 +76,8 @@ pub struct NamePattern {
 
 #[derive(Debug, Clone)]
 enum NameKind {
-    Substring(String),
+    /// The folded needle, searched for with a searcher built once.
+    Substring(memchr::memmem::Finder<'static>),
     Regex(Regex),
 }
 
@@ -85,7 +86,7 @@ impl NamePattern {
     pub fn is_match(&self, name: &str) -> bool {
         let folded = fold(name);
         match &self.kind {
-            NameKind::Substring(needle) => folded.contains(needle.as_str()),
+            NameKind::Substring(needle) => needle.find(folded.as_bytes()).is_some(),
             NameKind::Regex(regex) => regex.is_match(&folded),
         }
     }
@@ -93,7 +94,7 @@ impl NamePattern {
     /// Whether `name`, already [`fold`]ed, matches.
     pub(crate) fn is_match_folded(&self, folded: &str) -> bool {
         match &self.kind {
-            NameKind::Substring(needle) => folded.contains(needle.as_str()),
+            NameKind::Substring(needle) => needle.find(folded.as_bytes()).is_some(),
             NameKind::Regex(regex) => regex.is_match(folded),
         }
     }
@@ -115,7 +116,7 @@ impl std::str::FromStr for NamePattern {
                 0..text.len(),
             ));
         } else {
-            NameKind::Substring(fold(text))
+            NameKind::Substring(memchr::memmem::Finder::new(&fold(text)).into_owned())
         };
         Ok(NamePattern {
             text: text.to_owned(),
