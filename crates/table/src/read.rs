@@ -13,8 +13,8 @@ use tabia_eco::{Classifier, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Comment, Eval, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip,
-        Visitor, Warning as ReaderWarning,
+        Command, Eval, GameError, Nag, Origin, Outcome, Piece, Pieces, RawComment, RawGame, RawTag,
+        SanPlus, Skip, Visitor, Warning as ReaderWarning,
     },
 };
 use tabia_position::{
@@ -145,21 +145,31 @@ impl Scratch {
         let Some(ply) = self.plies.last_mut() else {
             return;
         };
-        let parsed = Comment::parse(text);
-        ply.clock_ms = ply.clock_ms.or_else(|| parsed.clock());
-        ply.emt_ms = ply.emt_ms.or_else(|| parsed.emt());
-        ply.eval = ply.eval.or_else(|| parsed.eval());
-        // The text pieces joined by a space (what `Comment::text` gives), written straight to
-        // `text`. The comments of a ply are contiguous: nothing else is written to
-        // `text` between them (the FEN of the next ply comes after).
-        for text in parsed.text_pieces() {
-            if ply.comment.is_empty() {
-                ply.comment = self.text.len()..self.text.len();
-            } else {
-                self.text.push(' ');
+        // One pass over the pieces (nothing collected): the first clock, elapsed time and
+        // evaluation of the ply, and the text pieces joined by a space (what `Comment::text`
+        // gives), written straight to `text`. The comments of a ply are contiguous: nothing else
+        // is written to `text` between them (the FEN of the next ply comes after).
+        for piece in Pieces::new(text) {
+            match piece {
+                Piece::Command { command, .. } => match command {
+                    Command::Clock(ms) => ply.clock_ms = ply.clock_ms.or(Some(ms)),
+                    Command::Emt(ms) => ply.emt_ms = ply.emt_ms.or(Some(ms)),
+                    Command::Eval(eval) => ply.eval = ply.eval.or(Some(eval)),
+                    _ => {}
+                },
+                Piece::Text(_) => {
+                    let Some(text) = piece.trimmed_text() else {
+                        continue;
+                    };
+                    if ply.comment.is_empty() {
+                        ply.comment = self.text.len()..self.text.len();
+                    } else {
+                        self.text.push(' ');
+                    }
+                    self.text.push_str(text);
+                    ply.comment.end = self.text.len();
+                }
             }
-            self.text.push_str(text);
-            ply.comment.end = self.text.len();
         }
     }
 
@@ -277,6 +287,8 @@ struct GameVisitor<'s, F> {
     depth: usize,
     variations: bool,
     partial: Vec<u8>,
+    /// Whether the moves are wanted (else their comments are not read).
+    moves: bool,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
@@ -320,13 +332,13 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     }
 
     fn partial_comment(&mut self, comment: RawComment<'_>) {
-        if self.depth == 0 {
+        if self.depth == 0 && self.moves {
             self.partial.extend_from_slice(comment.as_bytes());
         }
     }
 
     fn comment(&mut self, comment: RawComment<'_>) {
-        if self.depth > 0 {
+        if self.depth > 0 || !self.moves {
             return;
         }
         if self.partial.is_empty() {
@@ -413,6 +425,7 @@ pub(crate) fn read_game(
         depth: 0,
         variations: false,
         partial: Vec::new(),
+        moves: options.moves,
     };
     let read = raw.visit(&mut visitor);
     let variations = visitor.variations;

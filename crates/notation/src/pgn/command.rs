@@ -57,13 +57,100 @@ pub enum Piece<'a> {
     },
 }
 
-impl Piece<'_> {
+impl<'a> Piece<'a> {
+    /// The text of a text piece, trimmed; `None` for a command or white space only (the
+    /// stretches [`Comment::text`] joins).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Piece;
+    ///
+    /// assert_eq!(Piece::Text("  Good move. ").trimmed_text(), Some("Good move."));
+    /// assert_eq!(Piece::Text("  ").trimmed_text(), None);
+    /// ```
+    pub fn trimmed_text(&self) -> Option<&'a str> {
+        match self {
+            Piece::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
+            Piece::Command { .. } => None,
+        }
+    }
+
     /// The text of the piece as it stands in the comment.
     pub fn as_str(&self) -> &str {
         match self {
             Piece::Text(text) => text,
             Piece::Command { raw, .. } => raw,
         }
+    }
+}
+
+/// The pieces of a comment's text one after the other, as [`Comment::parse`] splits it, for a
+/// caller that looks at each piece once: nothing is collected.
+///
+/// ```
+/// use tabia_notation::pgn::{Command, Piece, Pieces};
+///
+/// let mut pieces = Pieces::new(" [%clk 0:03:00] Nice. [%zz");
+/// assert_eq!(pieces.next(), Some(Piece::Text(" ")));
+/// assert!(matches!(pieces.next(), Some(Piece::Command { command: Command::Clock(180_000), .. })));
+/// assert_eq!(pieces.next(), Some(Piece::Text(" Nice. [%zz")));
+/// assert_eq!(pieces.next(), None);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Pieces<'a> {
+    text: &'a str,
+    /// Where the text not yet given starts.
+    start: usize,
+    /// Where to look for the next command.
+    from: usize,
+    /// A command found after a stretch of text, given next.
+    command: Option<Piece<'a>>,
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `text`.
+    pub fn new(text: &'a str) -> Pieces<'a> {
+        Pieces {
+            text,
+            start: 0,
+            from: 0,
+            command: None,
+        }
+    }
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = Piece<'a>;
+
+    fn next(&mut self) -> Option<Piece<'a>> {
+        if let Some(command) = self.command.take() {
+            return Some(command);
+        }
+        let text = self.text;
+        while let Some(at) = find_command(text, self.from) {
+            match read_command(&text[at..]) {
+                Ok((rest, command)) => {
+                    let end = text.len() - rest.len();
+                    let piece = Piece::Command {
+                        raw: &text[at..end],
+                        command,
+                    };
+                    let start = std::mem::replace(&mut self.start, end);
+                    self.from = end;
+                    if start < at {
+                        self.command = Some(piece);
+                        return Some(Piece::Text(&text[start..at]));
+                    }
+                    return Some(piece);
+                }
+                Err(_) => self.from = at + 1,
+            }
+        }
+        if self.start < text.len() {
+            let start = std::mem::replace(&mut self.start, text.len());
+            self.from = text.len();
+            return Some(Piece::Text(&text[start..]));
+        }
+        None
     }
 }
 
@@ -190,30 +277,9 @@ impl<'a> Comment<'a> {
     /// Splits the text of a comment into text and commands. Never fails: what does not read
     /// as a command is text.
     pub fn parse(text: &'a str) -> Comment<'a> {
-        let mut pieces = Vec::new();
-        let mut start = 0;
-        let mut from = 0;
-        while let Some(at) = find_command(text, from) {
-            match command(&text[at..]) {
-                Ok((rest, command)) => {
-                    let end = text.len() - rest.len();
-                    if start < at {
-                        pieces.push(Piece::Text(&text[start..at]));
-                    }
-                    pieces.push(Piece::Command {
-                        raw: &text[at..end],
-                        command,
-                    });
-                    start = end;
-                    from = end;
-                }
-                Err(_) => from = at + 1,
-            }
+        Comment {
+            pieces: Pieces::new(text).collect(),
         }
-        if start < text.len() {
-            pieces.push(Piece::Text(&text[start..]));
-        }
-        Comment { pieces }
     }
 
     /// The pieces, in order; their texts put together are the comment.
@@ -240,10 +306,7 @@ impl<'a> Comment<'a> {
     /// assert_eq!(comment.text(), "Good. a trap");
     /// ```
     pub fn text_pieces(&self) -> impl Iterator<Item = &str> + '_ {
-        self.pieces.iter().filter_map(|piece| match piece {
-            Piece::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
-            _ => None,
-        })
+        self.pieces.iter().filter_map(Piece::trimmed_text)
     }
 
     /// The text without the commands: each stretch of text between commands trimmed, the
@@ -385,7 +448,7 @@ impl<'a> Command<'a> {
     /// assert_eq!(Command::parse("[%clk soon]"), None);
     /// ```
     pub fn parse(text: &'a str) -> Option<Command<'a>> {
-        all_consuming(command).parse(text).ok().map(|(_, c)| c)
+        all_consuming(read_command).parse(text).ok().map(|(_, c)| c)
     }
 
     /// Its kind.
@@ -543,6 +606,15 @@ impl FromStr for CommandKind {
     }
 }
 
+/// [`command`], with the common clock read first without the grammar ([`plain_clock`]).
+#[inline]
+fn read_command(input: &str) -> Res<'_, Command<'_>> {
+    match plain_clock(input) {
+        Some(read) => Ok(read),
+        None => command(input),
+    }
+}
+
 // command = "[%" (clk / emt / eval / csl / cal / other) *space "]"
 fn command(input: &str) -> Res<'_, Command<'_>> {
     delimited(
@@ -551,6 +623,41 @@ fn command(input: &str) -> Res<'_, Command<'_>> {
         (take_while(is_space), char(']')),
     )
     .parse(input)
+}
+
+/// The command lichess writes after every move, `[%clk H:MM:SS]` (one space, two-digit minutes
+/// and seconds, no fraction), read without the grammar: what [`command`] reads it as, or `None`
+/// for any other shape, which the rule then reads.
+#[inline]
+fn plain_clock(input: &str) -> Option<(&str, Command<'_>)> {
+    let rest = input.as_bytes().strip_prefix(b"[%clk ")?;
+    let digit = |i: usize| {
+        rest.get(i)
+            .filter(|d| d.is_ascii_digit())
+            .map(|d| u64::from(d - b'0'))
+    };
+    let hours_len = match (rest.get(1), rest.get(2)) {
+        (Some(b':'), _) => 1,
+        (_, Some(b':')) => 2,
+        _ => return None,
+    };
+    let mut hours = 0;
+    for i in 0..hours_len {
+        hours = hours * 10 + digit(i)?;
+    }
+    let at = hours_len + 1;
+    let minutes = digit(at)? * 10 + digit(at + 1)?;
+    let seconds = digit(at + 3)? * 10 + digit(at + 4)?;
+    if rest.get(at + 2) != Some(&b':')
+        || rest.get(at + 5) != Some(&b']')
+        || minutes >= 60
+        || seconds >= 60
+    {
+        return None;
+    }
+    let end = b"[%clk ".len() + at + 6;
+    let ms = (hours * 3600 + minutes * 60 + seconds) * 1000;
+    Some((&input[end..], Command::Clock(ms)))
 }
 
 // space = " " / HTAB / CR / LF
@@ -947,6 +1054,78 @@ mod tests {
         assert_eq!(strip("a [%x y] b", &[Other]), "a b");
         assert_eq!(strip("no commands ", &[Clock]), "no commands ");
         assert_eq!(strip("[%csl Ga4] [%cal Ge2e4] x", &[Squares, Arrows]), "x");
+    }
+
+    #[test]
+    fn plain_clocks() {
+        assert_eq!(
+            plain_clock("[%clk 0:03:00] x"),
+            Some((" x", Command::Clock(180_000)))
+        );
+        assert_eq!(
+            plain_clock("[%clk 12:59:09]"),
+            Some(("", Command::Clock(46_749_000)))
+        );
+        // Other shapes are left to the rule, which reads them the same or as text.
+        for text in [
+            "[%clk 0:3:00]",
+            "[%clk 0:03:00.5]",
+            "[%clk  0:03:00]",
+            "[%clk 0:60:00]",
+            "[%clk 0:03:60]",
+            "[%clk 123:00:00]",
+            "[%clk 03:00]",
+            "[%clk 0:03:00 ]",
+            "[%clk 0:03:0]",
+            "[%clk 0:03:00",
+        ] {
+            assert_eq!(plain_clock(text), None, "{text}");
+        }
+        assert_eq!(one("[%clk 123:00:00]"), Command::Clock(442_800_000));
+        assert_eq!(one("[%clk 0:03:00 ]"), Command::Clock(180_000));
+    }
+
+    #[test]
+    fn pieces_as_parse() {
+        for text in [
+            "",
+            " ",
+            "[%clk 0:03:00]",
+            " [%eval 0.17] [%clk 0:03:00] ",
+            "a [%zz b [%clk 0:00:01]c[%eval #-3]",
+            "[%bad",
+        ] {
+            let pieces: Vec<Piece<'_>> = Pieces::new(text).collect();
+            let joined: String = pieces.iter().map(Piece::as_str).collect();
+            assert_eq!(joined, text);
+            assert_eq!(Comment::parse(text).pieces(), &pieces[..]);
+        }
+    }
+
+    proptest::proptest! {
+        /// The clock read without the grammar is what the grammar reads, for every clock of
+        /// the shape it takes and for near misses.
+        #[test]
+        fn plain_clock_is_the_rule(
+            hours in 0u32..130,
+            minutes in 0u32..70,
+            seconds in 0u32..70,
+            shape in 0usize..6,
+            tail in r"[ \]a-z0-9.]{0,3}",
+        ) {
+            let text = match shape {
+                0 => format!("[%clk {hours}:{minutes:02}:{seconds:02}]{tail}"),
+                1 => format!("[%clk {hours}:{minutes}:{seconds}]{tail}"),
+                2 => format!("[%clk {hours:02}:{minutes:02}:{seconds:02}{tail}"),
+                3 => format!("[%clk {minutes:02}:{seconds:02}]{tail}"),
+                4 => format!("[%clk {hours}:{minutes:02}:{seconds:02}.{tail}]"),
+                _ => format!("[%clk  {hours}:{minutes:02}:{seconds:02}]{tail}"),
+            };
+            if let Some(fast) = plain_clock(&text) {
+                proptest::prop_assert_eq!(Ok(fast), command(&text));
+            }
+            proptest::prop_assert_eq!(read_command(&text), command(&text));
+        }
     }
 
     #[test]

@@ -69,7 +69,7 @@ mod writer;
 
 pub use crate::{Nag, san::SanPlus};
 pub use command::{
-    Arrow, Command, CommandKind, Comment, Eval, MarkColor, Piece, Score, SquareMark,
+    Arrow, Command, CommandKind, Comment, Eval, MarkColor, Piece, Pieces, Score, SquareMark,
     UnknownCommandKind, strip_commands,
 };
 pub use comment::RawComment;
