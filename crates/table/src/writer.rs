@@ -134,7 +134,7 @@ impl Default for TableOptions {
             partition: Partition::None,
             moves: false,
             columns: Columns::default(),
-            batch_bytes: 1 << 20,
+            batch_bytes: 1 << 21,
             row_group_rows: 1 << 20,
             zstd_level: 1,
         }
