@@ -1329,6 +1329,15 @@ impl<R: Read> Reader<R> {
     /// Skips the inside of a `{` comment and its `}`; notes [`Cut::Comment`] when the input
     /// ends first.
     fn skip_comment_body(&mut self) -> io::Result<()> {
+        // The common comment first: short, on one line, and buffered (`{ [%clk 0:03:00] }`),
+        // found a word at a time without a search to set up, and no line to count.
+        let to = self.chunk_end();
+        if let Some(n) = find_brace_or_line_end(&self.buf[self.pos..to], &self.comment_end)
+            && self.buf[self.pos + n] == b'}'
+        {
+            self.pos += n + 1;
+            return Ok(());
+        }
         loop {
             let to = self.chunk_end();
             if let Some(n) = brace_body(&self.buf[self.pos..to]) {
@@ -1702,10 +1711,35 @@ impl BraceOrLineEnd {
 /// passes, the second only over what comes before the first's hit.
 #[inline]
 fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
+    // Between the comments of comment-dense movetext (`2. Nf3 {`) the stop is a few bytes
+    // away: a look at each of the first bytes is cheaper than setting up two searches.
+    const NEAR: usize = 16;
+    if let Some(i) = bytes
+        .iter()
+        .take(NEAR)
+        .position(|&b| MOVETEXT_STOP[usize::from(b)])
+    {
+        return Some(i);
+    }
+    let bytes = bytes.get(NEAR..)?;
     let first = memchr::memchr3(b'{', b'[', b'-', bytes);
     let before = first.unwrap_or(bytes.len());
-    memchr::memchr3(b';', b'%', b'*', &bytes[..before]).or(first)
+    memchr::memchr3(b';', b'%', b'*', &bytes[..before])
+        .or(first)
+        .map(|i| i + NEAR)
 }
+
+/// The bytes [`find_movetext_stop`] stops at.
+const MOVETEXT_STOP: [bool; 256] = {
+    let mut stop = [false; 256];
+    let mut i = 0;
+    let bytes = *b"{[-;%*";
+    while i < bytes.len() {
+        stop[bytes[i] as usize] = true;
+        i += 1;
+    }
+    stop
+};
 
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
 /// as the reader would see it.
