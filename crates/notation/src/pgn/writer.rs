@@ -313,10 +313,12 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
             let number = ply / 2 + 1;
             if options.move_numbers {
                 if ply.is_multiple_of(2) {
-                    let _ = write!(text, "{number}.");
+                    push_number(&mut text, number);
+                    text.push('.');
                     w.token(&text);
                 } else if need_number {
-                    let _ = write!(text, "{number}...");
+                    push_number(&mut text, number);
+                    text.push_str("...");
                     w.token(&text);
                 }
             }
@@ -360,6 +362,24 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
     }
 }
 
+/// Appends the decimal digits of `n` (a move number: formatted without `fmt`, which is slow
+/// for `u128`).
+fn push_number(out: &mut String, mut n: u128) {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 /// Movetext being wrapped into lines of at most `max` characters.
 #[derive(Default)]
 struct Wrap {
@@ -372,11 +392,27 @@ struct Wrap {
     open: usize,
     /// The next token must start a new line (after a `;` comment).
     force_break: bool,
+    /// Where a comment is put in braces (kept from comment to comment).
+    scratch: String,
 }
 
 impl Wrap {
     fn token(&mut self, token: &str) {
-        let len = self.open + token.chars().count();
+        // Most tokens are moves and move numbers: short, ASCII, on one line.
+        let (chars, last_line) = if token.len() <= 16 {
+            let mut chars = 0;
+            let mut last_line = None;
+            for (i, &b) in token.as_bytes().iter().enumerate() {
+                chars += usize::from(b & 0xC0 != 0x80);
+                if b == b'\n' {
+                    last_line = Some(i);
+                }
+            }
+            (chars, last_line)
+        } else {
+            (token.chars().count(), token.rfind('\n'))
+        };
+        let len = self.open + chars;
         if self.force_break || (self.col > 0 && self.col + 1 + len > self.max) {
             self.out.push('\n');
             self.col = 0;
@@ -390,7 +426,7 @@ impl Wrap {
         }
         self.open = 0;
         self.out.push_str(token);
-        match token.rfind('\n') {
+        match last_line {
             Some(i) => self.col = token[i + 1..].chars().count(),
             None => self.col += len,
         }
@@ -398,7 +434,13 @@ impl Wrap {
 
     fn comment(&mut self, text: &str) {
         if !text.contains('}') {
-            self.token(&format!("{{{text}}}"));
+            let mut braced = std::mem::take(&mut self.scratch);
+            braced.clear();
+            braced.push('{');
+            braced.push_str(text);
+            braced.push('}');
+            self.token(&braced);
+            self.scratch = braced;
             return;
         }
         for line in text.split(['\n', '\r']) {
