@@ -738,7 +738,6 @@ impl Pieces {
 
     /// Appends `mv` in SAN with these letters to `out`.
     pub fn write_san(&self, mv: &SanPlus, out: &mut String) {
-        use fmt::Write as _;
         match mv.san {
             San::Normal {
                 role,
@@ -760,14 +759,15 @@ impl Pieces {
                 if capture {
                     out.push('x');
                 }
-                let _ = write!(out, "{to}");
+                out.push(to.file_char());
+                out.push(to.rank_char());
                 if let Some(promotion) = promotion {
                     out.push('=');
                     out.push(self.char(promotion));
                 }
             }
             other => {
-                let _ = write!(out, "{other}");
+                let _ = other.write_to(out);
             }
         }
         if let Some(suffix) = mv.suffix {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use shakmaty::Move;
+use shakmaty::{Bitboard, Move};
 use tabia_notation::{
     pgn::{
         Game, Line, Move as Node, Origin, Outcome, RawTag, Warning as PgnWarning,
@@ -266,6 +266,17 @@ pub(crate) fn resolve_node(
     ply: u32,
     depth: usize,
 ) -> Result<(Option<Move>, Option<Repair>), ReplayError> {
+    resolve_node_with(pos, node, ply, depth, None)
+}
+
+/// [`resolve_node`], with the pieces giving check in `pos` when the caller knows them.
+fn resolve_node_with(
+    pos: &mut Position,
+    node: &Node,
+    ply: u32,
+    depth: usize,
+    checkers: Option<Bitboard>,
+) -> Result<(Option<Move>, Option<Repair>), ReplayError> {
     let result = match node.san.san {
         tabia_notation::san::San::Null => {
             if pos.play_null() {
@@ -273,7 +284,7 @@ pub(crate) fn resolve_node(
             }
             Err(MoveErrorKind::NullMoveInCheck)
         }
-        _ => lenient::resolve(pos, node.san, None),
+        _ => lenient::resolve(pos, node.san, checkers),
     };
     match result {
         Ok((m, repair)) => Ok((Some(m), repair)),
@@ -307,10 +318,11 @@ impl Found {
         after: &Position,
         repair: Option<Repair>,
         played: bool,
+        checks: bool,
     ) {
         let repair = match repair {
             Some(repair) => Some(repair),
-            None if played => lenient::check_mark(after, node.san, after.is_check()),
+            None if played => lenient::check_mark(after, node.san, checks),
             None => None,
         };
         if let Some(repair) = repair {
@@ -347,15 +359,26 @@ pub fn replay_mainline(
     let mut hash = pos.zobrist();
     history.push(hash);
     let mut ply = 0;
+    // The pieces giving check, kept from one move to the next (the check mark and the next
+    // move's resolution both need them).
+    let mut checkers = pos.checkers();
     for node in &game.mainline.moves {
         ply += 1;
-        let (m, repair) = resolve_node(&mut pos, node, ply, 0)?;
+        let (m, repair) = resolve_node_with(&mut pos, node, ply, 0, Some(checkers))?;
         hash = match m {
             Some(m) => pos.play_zobrist(hash, m),
             None => pos.zobrist(),
         };
         history.push(hash);
-        found.after_move(ply as usize - 1, node, &pos, repair, m.is_some());
+        checkers = pos.checkers();
+        found.after_move(
+            ply as usize - 1,
+            node,
+            &pos,
+            repair,
+            m.is_some(),
+            checkers.any(),
+        );
         f(&Ply {
             position: &pos,
             mv: m,
@@ -381,6 +404,8 @@ struct Frame<'g> {
     line: &'g Line,
     next: usize,
     pos: Position,
+    /// The pieces giving check in `pos`.
+    checkers: Bitboard,
     ply: u32,
     depth: usize,
 }
@@ -426,6 +451,7 @@ fn replay_tree(
         line: &game.mainline,
         next: 0,
         pos: start.clone(),
+        checkers: start.checkers(),
         ply: 0,
         depth: 0,
     }];
@@ -441,10 +467,11 @@ fn replay_tree(
             continue;
         };
         frame.next += 1;
-        let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
+        let before = (!node.variations.is_empty()).then(|| (frame.pos.clone(), frame.checkers));
         let ply = frame.ply + 1;
         let depth = frame.depth;
-        let (m, repair) = resolve_node(&mut frame.pos, node, ply, depth)?;
+        let (m, repair) =
+            resolve_node_with(&mut frame.pos, node, ply, depth, Some(frame.checkers))?;
         if depth == 0 {
             hash = match m {
                 Some(m) => frame.pos.play_zobrist(hash, m),
@@ -454,7 +481,9 @@ fn replay_tree(
         } else if let Some(m) = m {
             frame.pos.play_unchecked(m);
         }
-        found.after_move(index, node, &frame.pos, repair, m.is_some());
+        frame.checkers = frame.pos.checkers();
+        let checks = frame.checkers.any();
+        found.after_move(index, node, &frame.pos, repair, m.is_some(), checks);
         index += 1;
         frame.ply = ply;
         f(&Ply {
@@ -464,12 +493,13 @@ fn replay_tree(
             ply,
             depth,
         });
-        if let Some(before) = before {
+        if let Some((before, checkers)) = before {
             for line in node.variations.iter().rev() {
                 stack.push(Frame {
                     line,
                     next: 0,
                     pos: before.clone(),
+                    checkers,
                     ply: ply - 1,
                     depth: depth + 1,
                 });
