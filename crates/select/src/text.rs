@@ -77,7 +77,7 @@ pub struct NamePattern {
 #[derive(Debug, Clone)]
 enum NameKind {
     /// The folded needle, searched for with a searcher built once.
-    Substring(memchr::memmem::Finder<'static>),
+    Substring(Box<memchr::memmem::Finder<'static>>),
     Regex(Regex),
 }
 
@@ -116,7 +116,9 @@ impl std::str::FromStr for NamePattern {
                 0..text.len(),
             ));
         } else {
-            NameKind::Substring(memchr::memmem::Finder::new(&fold(text)).into_owned())
+            NameKind::Substring(Box::new(
+                memchr::memmem::Finder::new(&fold(text)).into_owned(),
+            ))
         };
         Ok(NamePattern {
             text: text.to_owned(),

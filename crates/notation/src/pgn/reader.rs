@@ -702,7 +702,7 @@ impl<R: Read> Reader<R> {
         if span.len() <= 64
             && !span
                 .iter()
-                .fold(false, |seen, &b| seen | (b <= b'\r' && b >= b'\n'))
+                .fold(false, |seen, &b| seen | (b'\n'..=b'\r').contains(&b))
         {
             return;
         }
