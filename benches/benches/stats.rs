@@ -1,8 +1,12 @@
 //! `tabia stats` speed: tabia-stats on one core against pgn-reader's syntax-only visitors, on
 //! the same bytes, in the same group (`stats/<input>`):
 //!
-//! - `tabia`: `Stats::from_reader` — tabia-notation's reader into the `GameFacts` visitor, the
-//!   figures added to a `Stats` (what each worker of `tabia stats` does);
+//! - `tabia`: `Stats::from_reader` — tabia-notation's reader over `io::Read` into the
+//!   `GameFacts` visitor, the figures added to a `Stats` (the bytes copied into the reader's
+//!   buffer, as pgn-reader copies them into its own: what `tabia stats -j 1` does on a file);
+//! - `tabia/in-place`: `Stats::from_bytes` — the same, reading bytes it owns in place (what
+//!   each worker of `tabia stats` does with its piece of the input; the copy of the bytes for
+//!   each run is made outside the timing);
 //! - `pgn-reader/facts`: pgn-reader 0.29 feeding the same `GameFacts` and `Stats` (the same
 //!   figures: the readers are what differs);
 //! - `pgn-reader/count`: pgn-reader's visitor that only counts events (the least a pgn-reader
@@ -16,7 +20,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use tabia_benches::peer;
 use tabia_stats::Stats;
 
@@ -75,6 +79,11 @@ fn tabia(bytes: &[u8]) -> Stats {
     Stats::from_reader(bytes).expect("in memory")
 }
 
+/// What a worker of `tabia stats` does with the piece of input it holds: read it in place.
+fn tabia_in_place(bytes: Vec<u8>) -> (Stats, Vec<u8>) {
+    Stats::from_bytes(bytes)
+}
+
 /// Times tabia and the two peers in alternation (so that a busy machine slows them alike) and
 /// prints the best and median times and the ratios: on a loaded machine, a check on
 /// criterion's numbers, which time one function after the other.
@@ -85,18 +94,24 @@ fn interleaved(name: &str, bytes: &[u8]) {
         start.elapsed().as_secs_f64() * 1e3
     };
     let (mut ours, mut facts, mut count) = (Vec::new(), Vec::new(), Vec::new());
+    let mut in_place = Vec::new();
     let rounds: usize = std::env::var("TABIA_BENCH_ROUNDS")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(60);
     for _ in 0..rounds {
         ours.push(time(&|| drop(black_box(tabia(bytes)))));
+        let owned = bytes.to_vec();
+        let start = std::time::Instant::now();
+        let (stats, owned) = tabia_in_place(black_box(owned));
+        in_place.push(start.elapsed().as_secs_f64() * 1e3);
+        drop((black_box(stats), owned));
         facts.push(time(&|| drop(black_box(peer::stats(bytes)))));
         count.push(time(&|| {
             black_box(peer::count(bytes));
         }));
     }
-    for v in [&mut ours, &mut facts, &mut count] {
+    for v in [&mut ours, &mut in_place, &mut facts, &mut count] {
         v.sort_by(f64::total_cmp);
     }
     let (best, median) = (|v: &[f64]| v[0], |v: &[f64]| v[v.len() / 2]);
@@ -114,6 +129,16 @@ fn interleaved(name: &str, bytes: &[u8]) {
         median(&facts) / median(&ours),
         median(&count),
         median(&count) / median(&ours),
+    );
+    eprintln!(
+        "{name}: interleaved, in place: best {:.3} ms ({:.2}x facts, {:.2}x count); median \
+         {:.3} ms ({:.2}x facts, {:.2}x count)",
+        best(&in_place),
+        best(&facts) / best(&in_place),
+        best(&count) / best(&in_place),
+        median(&in_place),
+        median(&facts) / median(&in_place),
+        median(&count) / median(&in_place),
     );
 }
 
@@ -165,6 +190,13 @@ fn bench_stats(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("stats/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| b.iter(|| tabia(black_box(&bytes))));
+        group.bench_function("tabia/in-place", |b| {
+            b.iter_batched(
+                || bytes.clone(),
+                |owned| tabia_in_place(black_box(owned)),
+                BatchSize::LargeInput,
+            )
+        });
         group.bench_function("pgn-reader/facts", |b| {
             b.iter(|| peer::stats(black_box(&bytes)))
         });

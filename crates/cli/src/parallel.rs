@@ -246,30 +246,34 @@ where
 
 /// [`run_games`] with a visitor reading each game on the worker that finds it
 /// ([`Pipeline::fold_games_with`]).
-pub(crate) fn run_games_visiting<V, M, F>(
+pub(crate) fn run_games_visiting<V, A, M, F, C>(
     pipeline: &Pipeline,
     input: impl std::io::Read + Send,
     visitor: M,
     work: F,
+    mut consume: C,
     out: &mut dyn Write,
     reporter: &mut Reporter<'_>,
 ) -> anyhow::Result<Outcome>
 where
     V: Visitor,
+    A: Default + Send,
     M: Fn() -> V + Sync,
-    F: Fn(&mut Sink, u64, Visited<'_, V::Output>) + Sync,
+    F: Fn(&mut Sink, &mut A, u64, Visited<'_, V::Output>) + Sync,
+    C: FnMut(A) -> anyhow::Result<()>,
 {
     let mut outcome = Outcome::default();
     let run = pipeline.fold_games_with(
         input,
         visitor,
-        |sink: &mut Sink, number, game| {
-            work(sink, number, game);
+        |(sink, acc): &mut (Sink, A), number, game| {
+            work(sink, acc, number, game);
             sink.end_item();
         },
-        |sink| sink,
-        |sink, numbers| {
+        |done| done,
+        |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
+            consume(done)?;
             write_done(&sink, out, reporter, &mut outcome)
         },
     )?;

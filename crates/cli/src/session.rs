@@ -254,12 +254,37 @@ impl<'a> Session<'a> {
         M: Fn() -> V + Sync,
         F: Fn(&mut Sink, u64, Visited<'_, V::Output>) + Sync,
     {
+        self.games_visiting_with(
+            input,
+            visitor,
+            |sink, (): &mut (), number, game| work(sink, number, game),
+            |()| Ok(()),
+        )
+    }
+
+    /// [`Session::games_visiting`] with an accumulator per batch of games, as
+    /// [`Session::games_with`]: `consume` gets them in input order.
+    pub(crate) fn games_visiting_with<V, A, M, F, C>(
+        &mut self,
+        input: Input,
+        visitor: M,
+        work: F,
+        consume: C,
+    ) -> io::Result<()>
+    where
+        V: Visitor,
+        A: Default + Send,
+        M: Fn() -> V + Sync,
+        F: Fn(&mut Sink, &mut A, u64, Visited<'_, V::Output>) + Sync,
+        C: FnMut(A) -> anyhow::Result<()>,
+    {
         self.start_input(&input);
         let outcome = parallel::run_games_visiting(
             &self.config,
             input.stream.into_reader(),
             visitor,
             work,
+            consume,
             &mut self.out,
             &mut self.reporter,
         )

@@ -312,6 +312,79 @@ impl Visitor for GameFacts {
     fn end_game(&mut self) {}
 }
 
+/// [`GameFacts`] as a visitor that gives each game's facts as its output, for readers that hand
+/// the output of each game on, such as the workers of
+/// [`Pipeline::fold_games_with`](tabia_stream::Pipeline::fold_games_with), which read the games
+/// of their piece of the input in place. (The facts of each game are a value of their own: the
+/// event, ECO and variant names are allocated per game.)
+///
+/// ```
+/// use tabia_notation::pgn::Reader;
+/// use tabia_stats::{FactsVisitor, Stats};
+///
+/// let pgn = b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+/// let mut reader = Reader::new(&pgn[..]);
+/// let mut visitor = FactsVisitor::default();
+/// let mut stats = Stats::new();
+/// while let Some(facts) = reader.read_game(&mut visitor)? {
+///     stats.add(&facts, 0);
+/// }
+/// assert_eq!(stats.report(None).plies.max, Some(2));
+/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct FactsVisitor(GameFacts);
+
+impl Visitor for FactsVisitor {
+    type Output = GameFacts;
+
+    #[inline]
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        Visitor::begin_game(&mut self.0, start)
+    }
+
+    #[inline]
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        Visitor::tag(&mut self.0, name, value);
+    }
+
+    #[inline]
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        Visitor::san(&mut self.0, san, at);
+    }
+
+    #[inline(always)]
+    fn comment(&mut self, comment: RawComment<'_>) {
+        Visitor::comment(&mut self.0, comment);
+    }
+
+    #[inline]
+    fn begin_variation(&mut self) -> Skip {
+        Visitor::begin_variation(&mut self.0)
+    }
+
+    #[inline]
+    fn outcome(&mut self, outcome: Outcome) {
+        Visitor::outcome(&mut self.0, outcome);
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        Visitor::warning(&mut self.0, warning);
+    }
+
+    #[inline]
+    fn end_game(&mut self) -> GameFacts {
+        let percent = self.0.percent;
+        std::mem::replace(
+            &mut self.0,
+            GameFacts {
+                percent,
+                ..GameFacts::default()
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,7 @@ mod report;
 mod stats;
 mod tags;
 
-pub use facts::GameFacts;
+pub use facts::{FactsVisitor, GameFacts};
 pub use report::{
     Annotations, Count, Dates, Plies, Ratings, Report, Results, TOP, TimeControls, Timing,
 };

@@ -6,7 +6,7 @@ use std::{
 };
 
 use tabia_notation::pgn::{GameError, Outcome, RawGame, Reader, Warning};
-use tabia_stream::{Games, Pipeline};
+use tabia_stream::{Games, Pipeline, Visited};
 
 use crate::{
     facts::GameFacts,
@@ -163,6 +163,28 @@ impl Stats {
         }
     }
 
+    /// Counts a game that a [`FactsVisitor`](crate::FactsVisitor) read where a worker found it
+    /// ([`Pipeline::fold_games_with`]): gives its warnings if it was read, or its syntax error
+    /// (counted as an error).
+    pub fn add_visited<'g>(
+        &mut self,
+        game: &'g Visited<'_, GameFacts>,
+    ) -> Result<&'g [Warning], &'g GameError> {
+        let bytes = game.bytes.len() as u64;
+        match &game.output {
+            Ok(facts) => {
+                self.add(facts, bytes);
+                Ok(&facts.warnings)
+            }
+            Err(err) => {
+                if err.syntax().is_some() {
+                    self.add_error(bytes);
+                }
+                Err(err)
+            }
+        }
+    }
+
     /// Reads the next game of `reader` and counts it: `Ok(None)` at the end of the input, the
     /// game's warnings if it was read, its syntax error (counted as an error; the reader goes
     /// on with the next game) or an I/O error (not counted: the reader stops).
@@ -209,12 +231,36 @@ impl Stats {
         }
     }
 
+    /// The statistics of PGN already in memory, read in place: the bytes are the reader's
+    /// buffer (no copy into another one, as a reader over `io::Read` makes), as each worker of
+    /// `tabia stats` reads its piece of the input. The bytes are given back with the figures.
+    ///
+    /// ```
+    /// use tabia_stats::Stats;
+    ///
+    /// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n".repeat(3);
+    /// let (stats, bytes) = Stats::from_bytes(pgn.clone());
+    /// assert_eq!(bytes, pgn);
+    /// assert_eq!(stats.report(None), Stats::from_reader(&pgn[..])?.report(None));
+    /// # Ok::<_, std::io::Error>(())
+    /// ```
+    pub fn from_bytes(bytes: Vec<u8>) -> (Stats, Vec<u8>) {
+        let mut stats = Stats::new();
+        let mut reader = Reader::from_bytes(bytes);
+        // Reading from memory does not fail: a syntax error is counted, and reading goes on.
+        while !matches!(
+            stats.read_game(&mut reader),
+            Ok(None) | Err(GameError::Io(_))
+        ) {}
+        (stats, reader.into_bytes())
+    }
+
     /// The statistics of a whole input on all the workers of `pipeline`: the input is split
     /// into games on one thread, each worker counts its batches, the parts are merged.
     ///
     /// ```
     /// use tabia_stats::Stats;
-    /// use tabia_stream::{Games, Pipeline};
+    /// use tabia_stream::{Games, Pipeline, Visited};
     ///
     /// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n".repeat(1000);
     /// let parallel = Stats::from_games(Games::new(&pgn[..]), &Pipeline::new().with_jobs(2))?;

@@ -10,7 +10,7 @@
 use std::{path::PathBuf, time::Instant};
 
 use tabia_notation::pgn::{GameError, Reader, Warning};
-use tabia_stats::Stats;
+use tabia_stats::{FactsVisitor, Stats};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -60,11 +60,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             })?;
             continue;
         }
-        session.games_with(
+        // Each worker reads the games of its piece of the input in place.
+        session.games_visiting_with(
             input,
-            |sink, part: &mut Stats, number, raw| match part.add_raw(raw) {
+            FactsVisitor::default,
+            |sink, part: &mut Stats, number, game| match part.add_visited(&game) {
                 Ok(warnings) => report(sink, &name, number, warnings),
-                Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, &err)),
+                Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, err)),
             },
             |part| {
                 total.merge(part);
