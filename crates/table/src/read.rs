@@ -13,8 +13,8 @@ use tabia_eco::{Classifier, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Command, Eval, GameError, Nag, Origin, Outcome, Piece, Pieces, RawComment, RawGame, RawTag,
-        SanPlus, Skip, Visitor, Warning as ReaderWarning,
+        Command, Comment, Eval, GameError, Nag, Origin, Outcome, Piece, Pieces, RawComment,
+        RawGame, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning,
     },
 };
 use tabia_position::{
@@ -170,6 +170,14 @@ impl Scratch {
                     ply.comment.end = self.text.len();
                 }
             }
+        }
+    }
+
+    /// A comment that is a lone clock ([`Comment::lone_clock`]): what [`Scratch::comment`]
+    /// makes of it.
+    fn clock(&mut self, ms: u64) {
+        if let Some(ply) = self.plies.last_mut() {
+            ply.clock_ms = ply.clock_ms.or(Some(ms));
         }
     }
 
@@ -342,7 +350,12 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
             return;
         }
         if self.partial.is_empty() {
-            self.scratch.borrow_mut().comment(&comment.decode());
+            let mut scratch = self.scratch.borrow_mut();
+            // The comment lichess writes after every move, `{ [%clk 0:03:00] }`, read at once.
+            match Comment::lone_clock(comment.as_bytes()) {
+                Some(ms) => scratch.clock(ms),
+                None => scratch.comment(&comment.decode()),
+            }
         } else {
             self.partial.extend_from_slice(comment.as_bytes());
             let text = decode(&self.partial).into_owned();

@@ -322,6 +322,26 @@ impl<'a> Comment<'a> {
         out
     }
 
+    /// The clock of a comment's bytes that are one `[%clk H:MM:SS]` and white space around it,
+    /// what lichess writes after every move, read without decoding or splitting the comment:
+    /// `None` for any other comment, which [`Comment::parse`] reads (and whose
+    /// [`Comment::clock`] is then this clock, and its text empty).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Comment;
+    ///
+    /// assert_eq!(Comment::lone_clock(b" [%clk 0:03:00] "), Some(180_000));
+    /// assert_eq!(Comment::lone_clock(b" [%clk 0:03:00] Good"), None);
+    /// assert_eq!(Comment::lone_clock(b" [%eval 0.2] [%clk 0:03:00] "), None);
+    /// ```
+    pub fn lone_clock(comment: &[u8]) -> Option<u64> {
+        let command = comment.trim_ascii();
+        match plain_clock_bytes(command)? {
+            (len, ms) if len == command.len() => Some(ms),
+            _ => None,
+        }
+    }
+
     /// The first `[%clk]`, in milliseconds.
     pub fn clock(&self) -> Option<u64> {
         self.commands().find_map(|c| match c {
@@ -630,7 +650,14 @@ fn command(input: &str) -> Res<'_, Command<'_>> {
 /// for any other shape, which the rule then reads.
 #[inline]
 fn plain_clock(input: &str) -> Option<(&str, Command<'_>)> {
-    let rest = input.as_bytes().strip_prefix(b"[%clk ")?;
+    let (len, ms) = plain_clock_bytes(input.as_bytes())?;
+    Some((&input[len..], Command::Clock(ms)))
+}
+
+/// [`plain_clock`] on bytes: how many it takes, and the clock in milliseconds.
+#[inline]
+fn plain_clock_bytes(input: &[u8]) -> Option<(usize, u64)> {
+    let rest = input.strip_prefix(b"[%clk ")?;
     let digit = |i: usize| {
         rest.get(i)
             .filter(|d| d.is_ascii_digit())
@@ -655,9 +682,8 @@ fn plain_clock(input: &str) -> Option<(&str, Command<'_>)> {
     {
         return None;
     }
-    let end = b"[%clk ".len() + at + 6;
-    let ms = (hours * 3600 + minutes * 60 + seconds) * 1000;
-    Some((&input[end..], Command::Clock(ms)))
+    let len = b"[%clk ".len() + at + 6;
+    Some((len, (hours * 3600 + minutes * 60 + seconds) * 1000))
 }
 
 // space = " " / HTAB / CR / LF
@@ -1083,6 +1109,26 @@ mod tests {
         }
         assert_eq!(one("[%clk 123:00:00]"), Command::Clock(442_800_000));
         assert_eq!(one("[%clk 0:03:00 ]"), Command::Clock(180_000));
+    }
+
+    #[test]
+    fn a_lone_clock_is_what_parse_reads() {
+        for text in [
+            " [%clk 0:03:00] ",
+            "[%clk 1:00:59]",
+            "\n[%clk 0:00:01]\t",
+            " [%clk 0:03:00] x",
+            "x [%clk 0:03:00]",
+            " [%clk 0:03:00][%clk 0:03:00] ",
+            " [%clk 0:03:00.5] ",
+            " [%clk 0:61:00] ",
+            "",
+        ] {
+            let parsed = Comment::parse(text);
+            let lone = parsed.commands().count() == 1 && parsed.text().is_empty();
+            let expected = parsed.clock().filter(|_| lone && !text.contains('.'));
+            assert_eq!(Comment::lone_clock(text.as_bytes()), expected, "{text:?}");
+        }
     }
 
     #[test]
