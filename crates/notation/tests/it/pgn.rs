@@ -155,6 +155,8 @@ fn errors_keep_absolute_lines_through_the_splitter() {
 
 #[test]
 fn long_comments_and_deep_variations_stream() {
+    // Not while a hostile test measures its peak memory: this one holds hundreds of MB.
+    let _guard = crate::hostile::measuring();
     // A comment four times the buffer, then a game.
     let comment = "é".repeat(20_000);
     let pgn = format!("1. e4 {{{comment}}} *\n1. d4 *");
@@ -181,6 +183,7 @@ fn long_comments_and_deep_variations_stream() {
 
 #[test]
 fn a_huge_unclosed_nesting_is_an_error_not_a_crash() {
+    let _guard = crate::hostile::measuring();
     let pgn = "1. e4 ".to_owned() + &"(e4 ".repeat(1_000_000);
     let err = pgn.parse::<Game>().unwrap_err();
     assert_eq!(
