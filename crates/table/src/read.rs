@@ -516,10 +516,7 @@ pub(crate) fn movetext(bytes: &[u8]) -> Option<String> {
 pub(crate) fn movetext_text(bytes: &[u8]) -> Option<Cow<'_, str>> {
     let mut start = 0;
     while start < bytes.len() {
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| start + i + 1);
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
         let line = bytes[start..end].trim_ascii();
         let is_tag =
             line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphanumeric);
