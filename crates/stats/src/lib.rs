@@ -19,7 +19,7 @@
 //!
 //! let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
 //! // On all cores (a file of any size, compressed or not), or `Stats::from_reader` on this one.
-//! let stats = Stats::from_games(Input::open(file)?.games(), &Pipeline::new())?;
+//! let stats = Stats::from_input(Input::open(file)?, &Pipeline::new())?;
 //! let report = stats.report(None);
 //! assert_eq!(report.games, report.read + report.errors);
 //! print!("{report}");

@@ -255,8 +255,54 @@ impl Stats {
         (stats, reader.into_bytes())
     }
 
-    /// The statistics of a whole input on all the workers of `pipeline`: the input is split
-    /// into games on one thread, each worker counts its batches, the parts are merged.
+    /// The statistics of a whole input on all the workers of `pipeline`, each reading the games
+    /// of its piece of the input in place ([`Pipeline::fold_games_with`] with a
+    /// [`FactsVisitor`](crate::FactsVisitor)), the parts merged: what `tabia stats` does.
+    ///
+    /// ```
+    /// use tabia_stats::Stats;
+    /// use tabia_stream::Pipeline;
+    ///
+    /// let pgn = b"[Result \"1-0\"]\n\n1. e4 {a} e5 1-0\n\n".repeat(1000);
+    /// let pipeline = Pipeline::new().with_jobs(2).with_batch_bytes(4096);
+    /// let parallel = Stats::from_input(&pgn[..], &pipeline)?;
+    /// assert_eq!(parallel.report(None), Stats::from_reader(&pgn[..])?.report(None));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A read error of `input` (the figures of the games before it are lost with it).
+    pub fn from_input<R: Read + Send>(
+        input: R,
+        pipeline: &Pipeline,
+    ) -> Result<Stats, tabia_stream::Error> {
+        let mut stats = Stats::new();
+        let outcome = pipeline.fold_games_with(
+            input,
+            crate::FactsVisitor::default,
+            |part: &mut Stats, _number, game| {
+                let _ = part.add_visited(&game);
+            },
+            |part| part,
+            |part, _numbers| {
+                stats.merge(part);
+                Ok::<(), std::convert::Infallible>(())
+            },
+        );
+        match outcome {
+            Ok(outcome) => match outcome.input_error {
+                Some(err) => Err(err),
+                None => Ok(stats),
+            },
+            Err(never) => match never {},
+        }
+    }
+
+    /// The statistics of the games a [`Games`] splits an input into, on all the workers of
+    /// `pipeline`: the input is split into games on one thread, each worker counts its batches
+    /// (each game read again from a copy of its bytes), the parts are merged.
+    /// [`Stats::from_input`] reads the games where the workers find them instead.
     ///
     /// ```
     /// use tabia_stats::Stats;

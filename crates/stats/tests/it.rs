@@ -180,6 +180,15 @@ proptest! {
         let pipeline = Pipeline::new().with_jobs(jobs).with_batch_bytes(200);
         let parallel = Stats::from_games(Games::new(a.as_bytes()), &pipeline).unwrap();
         prop_assert_eq!(parallel.report(None), sequential.clone());
+        // Read in place where the workers find the games, in pieces of every size.
+        for bytes in [1, 64, 200, 5000] {
+            let pipeline = Pipeline::new().with_jobs(jobs).with_batch_bytes(bytes);
+            let in_place = Stats::from_input(a.as_bytes(), &pipeline).unwrap();
+            prop_assert_eq!(in_place.report(None), sequential.clone(), "pieces of {}", bytes);
+        }
+        let (owned, given_back) = Stats::from_bytes(a.clone().into_bytes());
+        prop_assert_eq!(given_back, a.as_bytes());
+        prop_assert_eq!(owned.report(None), sequential.clone());
         // Two parts merged either way round.
         let cut = cut.min(specs.len());
         let (x, y): (String, String) =
