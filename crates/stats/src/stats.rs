@@ -76,6 +76,20 @@ pub struct Stats {
     scratch: GameFacts,
 }
 
+/// The figures a pipeline counted, or the read error that ended its input.
+fn counted(
+    outcome: Result<tabia_stream::Outcome<tabia_stream::Error>, std::convert::Infallible>,
+    stats: Stats,
+) -> Result<Stats, tabia_stream::Error> {
+    match outcome {
+        Ok(outcome) => match outcome.input_error {
+            Some(err) => Err(err),
+            None => Ok(stats),
+        },
+        Err(never) => match never {},
+    }
+}
+
 fn outcome_index(outcome: Outcome) -> usize {
     match outcome {
         Outcome::WhiteWins => 0,
@@ -290,13 +304,7 @@ impl Stats {
                 Ok::<(), std::convert::Infallible>(())
             },
         );
-        match outcome {
-            Ok(outcome) => match outcome.input_error {
-                Some(err) => Err(err),
-                None => Ok(stats),
-            },
-            Err(never) => match never {},
-        }
+        counted(outcome, stats)
     }
 
     /// The statistics of the games a [`Games`] splits an input into, on all the workers of
@@ -306,7 +314,7 @@ impl Stats {
     ///
     /// ```
     /// use tabia_stats::Stats;
-    /// use tabia_stream::{Games, Pipeline, Visited};
+    /// use tabia_stream::{Games, Pipeline};
     ///
     /// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n".repeat(1000);
     /// let parallel = Stats::from_games(Games::new(&pgn[..]), &Pipeline::new().with_jobs(2))?;
@@ -329,13 +337,7 @@ impl Stats {
                 Ok::<(), std::convert::Infallible>(())
             },
         );
-        match outcome {
-            Ok(outcome) => match outcome.input_error {
-                Some(err) => Err(err),
-                None => Ok(stats),
-            },
-            Err(never) => match never {},
-        }
+        counted(outcome, stats)
     }
 
     /// Adds the counts of `other` (counted on another thread, or another input).
