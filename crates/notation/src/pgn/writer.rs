@@ -473,6 +473,15 @@ impl Wrap {
 mod tests {
     use super::*;
 
+    #[test]
+    fn numbers_as_fmt_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 1_234_567, u128::from(u64::MAX), u128::MAX] {
+            let mut out = "x".to_owned();
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
+
     fn export(pgn: &str) -> String {
         pgn.parse::<Game>().unwrap().to_string()
     }
