@@ -148,9 +148,10 @@ impl RawGame {
     /// # Ok::<(), tabia_notation::pgn::GameError>(())
     /// ```
     pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
-        // A buffer the size of the game: no refill, and no 128 KiB to clear for a 1 KiB game.
-        let capacity = self.bytes.len().saturating_add(LOOKAHEAD);
-        let mut reader = Reader::with_capacity(capacity, &self.bytes[..]).with_origin(self.start);
+        // A copy of the game as the reader's whole buffer: the end of the input is known from
+        // the start, so nothing is read or refilled (a reader over the bytes refilled near the
+        // game's end, and looked back over its last line there), and nothing is cleared.
+        let mut reader = Reader::from_bytes(self.bytes.clone()).with_origin(self.start);
         match reader.read_game(visitor)? {
             Some(out) => Ok(out),
             None => Err(GameError::Syntax {
