@@ -7,7 +7,9 @@
 //! 1. on a 1 MB slice of PGN (the games that start in its first megabyte): python-chess
 //!    reading every game, replaying it and making the same games and moves tables (tags, SAN,
 //!    UCI, Polyglot hash, clock, evaluation, comment) written by pyarrow to Parquet (zstd),
-//!    against `tabia table --moves -j 1` (one core each);
+//!    against `tabia table --moves -j 1` (one core each); then the same on a 3 MB slice, and
+//!    per MB at scale: python's cost per MB once started (from the 1 MB and 3 MB runs) against
+//!    tabia's on the whole PGN with one job;
 //! 2. on the whole PGN: `tabia table` (games), `tabia table --moves` and `tabia epd`, all
 //!    cores, in rows per second and MB per second.
 
@@ -144,6 +146,44 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "  ratio per core: {:.0}x",
         python.as_secs_f64() / tabia_one.as_secs_f64()
     );
+
+    // Per MB at scale: python's start (interpreter, imports) left out by the difference of two
+    // sizes; tabia on the whole file with one job.
+    let slice3 = dir.join("slice3.pgn");
+    fs::write(&slice3, slice_of(&bytes, 3 << 20))?;
+    let slice3_mb = fs::metadata(&slice3)?.len() as f64 / 1e6;
+    if slice3_mb > slice_mb * 1.5 {
+        let (python3, _) = time(runs, || {
+            let mut cmd = Command::new("python3");
+            cmd.arg("-c")
+                .arg(PYTHON)
+                .arg(&slice3)
+                .arg(dir.join("py-games.parquet"))
+                .arg(dir.join("py-moves.parquet"));
+            cmd
+        })?;
+        let (tabia_all, _) = time(runs, || {
+            let mut cmd = Command::new(&tabia);
+            cmd.args(["table", "-q", "--moves", "-j", "1", "-o"])
+                .arg(dir.join("whole.parquet"))
+                .arg(&pgn);
+            cmd
+        })?;
+        let python_mb =
+            (python3.as_secs_f64() - python.as_secs_f64()) / (slice3_mb - slice_mb).max(1e-9);
+        let tabia_mb = tabia_all.as_secs_f64() / (bytes.len() as f64 / 1e6);
+        println!(
+            "  python-chess + pyarrow, {slice3_mb:.2} MB: {:.3} s; per MB once started: {:.3} s",
+            python3.as_secs_f64(),
+            python_mb
+        );
+        println!(
+            "  tabia table --moves -j 1 on the whole PGN: {:.1} ms per MB; ratio per core at \
+             scale: {:.0}x",
+            tabia_mb * 1e3,
+            python_mb / tabia_mb
+        );
+    }
 
     let mb = bytes.len() as f64 / 1e6;
     println!("\n{} ({mb:.1} MB), all cores:", pgn.display());
