@@ -475,7 +475,17 @@ mod tests {
 
     #[test]
     fn numbers_as_fmt_writes_them() {
-        for n in [0, 1, 9, 10, 99, 100, 1_234_567, u128::from(u64::MAX), u128::MAX] {
+        for n in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            1_234_567,
+            u128::from(u64::MAX),
+            u128::MAX,
+        ] {
             let mut out = "x".to_owned();
             push_number(&mut out, n);
             assert_eq!(out, format!("x{n}"));
