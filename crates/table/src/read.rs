@@ -292,6 +292,8 @@ struct GameVisitor<'s, F> {
     replayer: MainlineReplayer<F>,
     scratch: &'s RefCell<Scratch>,
     tags: &'s mut Vec<(String, String)>,
+    /// Tag pairs of earlier games, their strings reused for the next ones.
+    spare: &'s mut Vec<(String, String)>,
     depth: usize,
     variations: bool,
     partial: Vec<u8>,
@@ -303,7 +305,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     type Output = Result<Replayed, ReplayError>;
 
     fn begin_game(&mut self, start: Origin) -> Skip {
-        self.tags.clear();
+        self.spare.append(self.tags);
         self.scratch.borrow_mut().clear();
         self.depth = 0;
         self.variations = false;
@@ -313,8 +315,12 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        self.tags
-            .push((decode(name).into_owned(), value.decode().into_owned()));
+        let (mut n, mut v) = self.spare.pop().unwrap_or_default();
+        n.clear();
+        n.push_str(&decode(name));
+        v.clear();
+        v.push_str(&value.decode());
+        self.tags.push((n, v));
         self.replayer.tag(name, value);
     }
 
@@ -414,6 +420,7 @@ pub(crate) fn read_game(
     number: u64,
     options: ReadOptions,
     scratch: &RefCell<Scratch>,
+    spare: &mut Vec<(String, String)>,
 ) -> GameRecord {
     let mut record = GameRecord {
         number,
@@ -435,6 +442,7 @@ pub(crate) fn read_game(
         replayer,
         scratch,
         tags: &mut record.tags,
+        spare,
         depth: 0,
         variations: false,
         partial: Vec::new(),

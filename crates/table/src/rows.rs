@@ -73,6 +73,11 @@ pub struct Rows {
     partitions: Vec<PartitionKey>,
     /// The plies of the game being read by [`Rows::read`].
     scratch: RefCell<Scratch>,
+    /// The last game [`Rows::read`] read; its tag pairs' strings are reused for the next.
+    record: Option<GameRecord>,
+    spare_tags: Vec<(String, String)>,
+    /// Which tags of a game have a column of their own (reused from game to game).
+    used: Vec<bool>,
 }
 
 impl Default for Rows {
@@ -108,6 +113,9 @@ impl Rows {
             move_offsets: Vec::with_capacity(games + 1),
             partitions: Vec::new(),
             scratch: RefCell::new(Scratch::default()),
+            record: None,
+            spare_tags: Vec::new(),
+            used: Vec::new(),
         }
         .started()
     }
@@ -313,8 +321,11 @@ impl Rows {
         raw: &RawGame,
         number: u64,
         options: ReadOptions,
-    ) -> GameRecord {
-        let record = read_game(raw, number, options, &self.scratch);
+    ) -> &GameRecord {
+        if let Some(last) = self.record.take() {
+            self.spare_tags.extend(last.tags);
+        }
+        let record = read_game(raw, number, options, &self.scratch, &mut self.spare_tags);
         self.push_game(file, &record, movetext_text(&raw.bytes).as_deref());
         if options.moves {
             let scratch = self.scratch.get_mut();
@@ -324,7 +335,7 @@ impl Rows {
             }
         }
         self.end_game(&record);
-        record
+        self.record.insert(record)
     }
 
     /// Adds a game (and its moves) read from input `file`.
@@ -347,7 +358,9 @@ impl Rows {
     /// Adds the games table's row of a game, whose movetext is `movetext`.
     fn push_game(&mut self, file: &str, record: &GameRecord, movetext: Option<&str>) {
         // The tags that have a column: the first of each name, when it reads as its type.
-        let mut used = vec![false; record.tags.len()];
+        let mut used = std::mem::take(&mut self.used);
+        used.clear();
+        used.resize(record.tags.len(), false);
         let first = |name: &str| -> (Option<usize>, Option<&str>) {
             match record.tags.iter().position(|(n, _)| n == name) {
                 Some(i) => (Some(i), Some(record.tags[i].1.as_str())),
@@ -400,6 +413,7 @@ impl Rows {
                 self.tags.values().append_value(value);
             }
         }
+        self.used = used;
         // Cannot fail: keys and values were appended in pairs.
         let _ = self.tags.append(true);
         for problem in &record.errors {
