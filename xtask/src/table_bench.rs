@@ -111,15 +111,17 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "1 MB slice of {} ({slice_mb:.2} MB), one core each:",
         pgn.display()
     );
-    let (python, out) = time(runs, || {
+    // The python-chess + pyarrow conversion of `pgn`.
+    let python_on = |pgn: &Path| {
         let mut cmd = Command::new("python3");
         cmd.arg("-c")
             .arg(PYTHON)
-            .arg(&slice)
+            .arg(pgn)
             .arg(dir.join("py-games.parquet"))
             .arg(dir.join("py-moves.parquet"));
         cmd
-    })?;
+    };
+    let (python, out) = time(runs, || python_on(&slice))?;
     let counts: Vec<u64> = out
         .split_whitespace()
         .filter_map(|n| n.parse().ok())
@@ -154,15 +156,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     fs::write(&slice3, slice_of(&bytes, 3 << 20))?;
     let slice3_mb = fs::metadata(&slice3)?.len() as f64 / 1e6;
     if slice3_mb > slice_mb * 1.5 {
-        let (python3, _) = time(runs, || {
-            let mut cmd = Command::new("python3");
-            cmd.arg("-c")
-                .arg(PYTHON)
-                .arg(&slice3)
-                .arg(dir.join("py-games.parquet"))
-                .arg(dir.join("py-moves.parquet"));
-            cmd
-        })?;
+        let (python3, _) = time(runs, || python_on(&slice3))?;
         let (tabia_all, _) = time(runs, || {
             let mut cmd = Command::new(&tabia);
             cmd.args(["table", "-q", "--moves", "-j", "1", "-o"])
