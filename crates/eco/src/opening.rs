@@ -114,18 +114,15 @@ pub(crate) fn movetext<'a>(out: &mut String, sans: impl IntoIterator<Item = &'a 
             out.push(' ');
         }
         if i % 2 == 0 {
-            push_number(out, i / 2 + 1);
+            let mut digits = [0; 39];
+            out.push_str(tabia_notation::decimal_digits(
+                (i / 2 + 1) as u128,
+                &mut digits,
+            ));
             out.push_str(". ");
         }
         out.push_str(san);
     }
-}
-
-fn push_number(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_number(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub mod epd;
 pub mod fen;
 pub mod san;
 
-pub use types::{CastlingSide, Color, Nag, Piece, Role, Square};
+pub use types::{CastlingSide, Color, Nag, Piece, Role, Square, decimal_digits};
 
 // --- pgn: module and re-exports (owned by the PGN work) ---
 pub mod pgn;

@@ -462,6 +462,28 @@ impl FromStr for Nag {
     }
 }
 
+/// The decimal digits of `n`, written into `buf` without `fmt` (move numbers and FEN counters
+/// are written for every move or position; `fmt` is slow, for `u128` most of all).
+///
+/// ```
+/// let mut buf = [0; 39];
+/// assert_eq!(tabia_notation::decimal_digits(1_234, &mut buf), "1234");
+/// assert_eq!(tabia_notation::decimal_digits(u128::MAX, &mut buf), u128::MAX.to_string());
+/// ```
+pub fn decimal_digits(mut n: u128, buf: &mut [u8; 39]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Digits only: always UTF-8.
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -219,18 +219,9 @@ pub(crate) fn push_castling(buf: &mut Vec<u8>, board: &Board, rights: Bitboard) 
 }
 
 /// Appends a decimal number.
-pub(crate) fn push_u32(buf: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i..]);
+pub(crate) fn push_u32(buf: &mut Vec<u8>, n: u32) {
+    let mut digits = [0; 39];
+    buf.extend_from_slice(tabia_notation::decimal_digits(n.into(), &mut digits).as_bytes());
 }
 
 #[cfg(test)]

@@ -296,6 +296,7 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
         written: false,
     }];
     let mut text = String::new();
+    let mut digits = [0; 39];
     while let Some(top) = stack.last_mut() {
         let Some(m) = top.line.moves.get(top.i) else {
             stack.pop();
@@ -313,11 +314,11 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
             let number = ply / 2 + 1;
             if options.move_numbers {
                 if ply.is_multiple_of(2) {
-                    push_number(&mut text, number);
+                    text.push_str(crate::decimal_digits(number, &mut digits));
                     text.push('.');
                     w.token(&text);
                 } else if need_number {
-                    push_number(&mut text, number);
+                    text.push_str(crate::decimal_digits(number, &mut digits));
                     text.push_str("...");
                     w.token(&text);
                 }
@@ -359,24 +360,6 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
         top.i += 1;
         top.v = 0;
         top.written = false;
-    }
-}
-
-/// Appends the decimal digits of `n` (a move number: formatted without `fmt`, which is slow
-/// for `u128`).
-fn push_number(out: &mut String, mut n: u128) {
-    let mut digits = [0u8; 40];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
     }
 }
 
@@ -472,25 +455,6 @@ impl Wrap {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_as_fmt_writes_them() {
-        for n in [
-            0,
-            1,
-            9,
-            10,
-            99,
-            100,
-            1_234_567,
-            u128::from(u64::MAX),
-            u128::MAX,
-        ] {
-            let mut out = "x".to_owned();
-            push_number(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
-        }
-    }
 
     fn export(pgn: &str) -> String {
         pgn.parse::<Game>().unwrap().to_string()
