@@ -130,13 +130,15 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         counts.first().copied().unwrap_or(0),
         counts.get(1).copied().unwrap_or(0),
     );
-    let (tabia_one, _) = time(runs, || {
+    // `tabia table --moves -j 1` of `pgn`, into `out`.
+    let tabia_on = |out: &str, pgn: &Path| {
         let mut cmd = Command::new(&tabia);
         cmd.args(["table", "-q", "--moves", "-j", "1", "-o"])
-            .arg(dir.join("slice.parquet"))
-            .arg(&slice);
+            .arg(dir.join(out))
+            .arg(pgn);
         cmd
-    })?;
+    };
+    let (tabia_one, _) = time(runs, || tabia_on("slice.parquet", &slice))?;
     println!(
         "  python-chess + pyarrow  {:>9.3} s  {games} games, {plies} moves",
         python.as_secs_f64()
@@ -157,13 +159,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let slice3_mb = fs::metadata(&slice3)?.len() as f64 / 1e6;
     if slice3_mb > slice_mb * 1.5 {
         let (python3, _) = time(runs, || python_on(&slice3))?;
-        let (tabia_all, _) = time(runs, || {
-            let mut cmd = Command::new(&tabia);
-            cmd.args(["table", "-q", "--moves", "-j", "1", "-o"])
-                .arg(dir.join("whole.parquet"))
-                .arg(&pgn);
-            cmd
-        })?;
+        let (tabia_all, _) = time(runs, || tabia_on("whole.parquet", &pgn))?;
         let python_mb =
             (python3.as_secs_f64() - python.as_secs_f64()) / (slice3_mb - slice_mb).max(1e-9);
         let tabia_mb = tabia_all.as_secs_f64() / (bytes.len() as f64 / 1e6);
