@@ -200,6 +200,38 @@ impl Position {
             .map_err(|kind| MoveError::new(san.to_string(), kind))
     }
 
+    /// [`Position::resolve`] for a replay loop that keeps the pieces giving check from move to
+    /// move ([`Position::checkers`] after each move played): they are not looked up again, and
+    /// an error is its reason only, so that the loop makes no text for a move until it reports
+    /// it (then `MoveError::new(san.to_string(), kind)`).
+    ///
+    /// ```
+    /// use tabia_position::{MoveErrorKind, Position};
+    ///
+    /// let mut pos = Position::new();
+    /// let mut checkers = pos.checkers();
+    /// for san in ["e4", "f6", "d4", "g5", "Qh5"] {
+    ///     let m = pos.resolve_with_checkers(san.parse()?, checkers).expect("legal");
+    ///     pos.play_unchecked(m);
+    ///     checkers = pos.checkers();
+    /// }
+    /// assert!(checkers.any());
+    /// // Mate: the knight move that does not answer the check is refused.
+    /// assert!(matches!(
+    ///     pos.resolve_with_checkers("Nh6".parse()?, checkers),
+    ///     Err(MoveErrorKind::SelfCheck { in_check: true })
+    /// ));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn resolve_with_checkers(
+        &self,
+        san: tabia_notation::san::San,
+        checkers: Bitboard,
+    ) -> Result<Move, MoveErrorKind> {
+        self.resolve_kind_with(san, Some(checkers))
+    }
+
     /// Like [`Position::resolve`], with the reason only. A move given by its squares
     /// ([`San::Long`](tabia_notation::san::San::Long): UCI, long algebraic) is found by its
     /// squares, checking the piece and the capture mark when they are written.

@@ -347,9 +347,19 @@ impl Position {
         with_pos!(self, |p| p.is_check())
     }
 
-    /// The pieces giving check to the side to move (by the variant's rules).
+    /// The pieces giving check to the side to move (by the variant's rules): what a replay
+    /// loop keeps from move to move for [`Position::resolve_with_checkers`].
+    ///
+    /// ```
+    /// use tabia_position::Position;
+    ///
+    /// let pos = Position::from_arg("rnbqkbnr/ppppp2p/5p2/6pQ/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 3")?;
+    /// assert_eq!(pos.checkers().count(), 1);
+    /// assert!(Position::new().checkers().is_empty());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
-    pub(crate) fn checkers(&self) -> Bitboard {
+    pub fn checkers(&self) -> Bitboard {
         with_pos!(self, |p| p.checkers())
     }
 

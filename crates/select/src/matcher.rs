@@ -5,11 +5,12 @@ use tabia_eco::{Classifier, Table};
 use tabia_notation::pgn::{Origin, RawComment, RawTag, SanPlus, Skip, Visitor};
 use tabia_position::{
     EpRule, History, MoveError, MoveErrorKind, Position, ReplayError, ReplayErrorKind, StartTags,
-    shakmaty::{Move, Position as _, Role},
+    shakmaty::{Bitboard, Move, Position as _, Role},
 };
 
 use crate::{
     criterion::{Criterion, Feature, GroupKey, Side},
+    material::counts,
     query::{Phase, Query},
     text::fold,
 };
@@ -54,6 +55,8 @@ enum State {
 #[derive(Debug, Clone)]
 struct Line {
     pos: Position,
+    /// The pieces giving check in `pos`, kept from move to move for resolving the next one.
+    checkers: Bitboard,
     hash: u64,
     /// The position before the last move (kept only when variations are searched).
     before: Option<(Position, u64)>,
@@ -277,6 +280,8 @@ impl<'q> Matcher<'q> {
                 // Tested on this material already, with the same answer to come.
                 continue;
             }
+            // Counted once for matching and for pruning.
+            let counts = (group.key == GroupKey::Material).then(|| counts(line.pos.board()));
             if allowed {
                 let found = group.members.iter().copied().find(|&i| {
                     let pos = &line.pos;
@@ -284,7 +289,7 @@ impl<'q> Matcher<'q> {
                         Criterion::Position(t) => t.matches(pos, line.hash),
                         Criterion::Zobrist(z) => z.0 == line.hash,
                         Criterion::FenPattern(p) => p.matches(pos.board()),
-                        Criterion::Material(m) => m.matches(pos.board()),
+                        Criterion::Material(m) => counts.is_some_and(|c| m.matches_counts(&c)),
                         Criterion::PieceCount(b) => {
                             b.contains(pos.board().occupied().count() as u32)
                         }
@@ -312,7 +317,9 @@ impl<'q> Matcher<'q> {
                                 || b.min
                                     .is_none_or(|min| board.occupied().count() as u32 >= min)
                         }
-                        Criterion::Material(m) => !standard || m.reachable(board),
+                        Criterion::Material(m) => {
+                            !standard || counts.is_none_or(|c| m.reachable_counts(&c))
+                        }
                         Criterion::FenPattern(p) => !standard || p.reachable(board),
                         _ => true,
                     });
@@ -545,6 +552,7 @@ impl Visitor for Matcher<'_> {
             self.history.push(hash);
             self.materials += 1;
             self.lines.push(Line {
+                checkers: start.checkers(),
                 pos: start,
                 hash,
                 before: None,
@@ -601,10 +609,11 @@ impl Visitor for Matcher<'_> {
                 if hashes {
                     line.hash = line.pos.zobrist();
                 }
+                line.checkers = line.pos.checkers();
                 line.before = before;
                 None
             }
-            other => match line.pos.resolve(other) {
+            other => match line.pos.resolve_with_checkers(other, line.checkers) {
                 Ok(m) => {
                     if keep_before {
                         line.before = Some((line.pos.clone(), line.hash));
@@ -614,6 +623,7 @@ impl Visitor for Matcher<'_> {
                     } else {
                         line.pos.play_unchecked(m);
                     }
+                    line.checkers = line.pos.checkers();
                     // Material changes by captures, promotions and (Crazyhouse) drops only.
                     if m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. }) {
                         self.materials += 1;
@@ -621,8 +631,8 @@ impl Visitor for Matcher<'_> {
                     }
                     Some(m)
                 }
-                Err(error) => {
-                    self.illegal(san, at, error);
+                Err(kind) => {
+                    self.illegal(san, at, MoveError::new(other.to_string(), kind));
                     return;
                 }
             },
@@ -697,6 +707,7 @@ impl Visitor for Matcher<'_> {
         let ply = parent.ply.saturating_sub(1);
         self.materials += 1;
         self.lines.push(Line {
+            checkers: pos.checkers(),
             pos,
             hash,
             before: None,

@@ -4,10 +4,7 @@ use std::{fmt, str::FromStr};
 
 use tabia_position::shakmaty::{Board, Color, Role};
 
-use crate::{
-    board::{contents, kind_of},
-    error::{ParseError, ParseErrorKind},
-};
+use crate::error::{ParseError, ParseErrorKind};
 
 /// How many of one kind of piece a side may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,10 +88,16 @@ impl Side {
     }
 }
 
-/// The pieces of each side of `board`, queens, rooks, bishops, knights, pawns (as [`ROLES`]).
-fn counts(board: &Board) -> [[u32; 5]; 2] {
-    let c = contents(board);
-    Color::ALL.map(|color| ROLES.map(|role| c[kind_of(color, role)].count() as u32))
+/// The pieces of each side of a board, white then black, each as queens, rooks, bishops,
+/// knights, pawns (as [`ROLES`]): what [`Material`] is tested on.
+pub(crate) type Counts = [[u32; 5]; 2];
+
+/// The [`Counts`] of `board`.
+pub(crate) fn counts(board: &Board) -> Counts {
+    Color::ALL.map(|color| {
+        let ours = board.by_color(color);
+        ROLES.map(|role| (ours & board.by_role(role)).count() as u32)
+    })
 }
 
 /// `--material 'RP NB'`: one side has exactly these pieces and the other those (kings
@@ -140,7 +143,11 @@ impl Material {
 
     /// Whether `board` has this material.
     pub fn matches(&self, board: &Board) -> bool {
-        let [white, black] = counts(board);
+        self.matches_counts(&counts(board))
+    }
+
+    /// [`Material::matches`] on the [`Counts`] of a board.
+    pub(crate) fn matches_counts(&self, &[white, black]: &Counts) -> bool {
         let fits = |a: &Side, b: &Side| {
             (0..5).all(|i| a.0[i].accepts(white[i], black[i]) && b.0[i].accepts(black[i], white[i]))
         };
@@ -164,7 +171,11 @@ impl Material {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn reachable(&self, board: &Board) -> bool {
-        let [white, black] = counts(board);
+        self.reachable_counts(&counts(board))
+    }
+
+    /// [`Material::reachable`] on the [`Counts`] of a board.
+    pub(crate) fn reachable_counts(&self, &[white, black]: &Counts) -> bool {
         let could = |a: &Side, b: &Side| a.reachable_from(&white) && b.reachable_from(&black);
         could(&self.sides[0], &self.sides[1])
             || (!self.as_written && could(&self.sides[1], &self.sides[0]))
