@@ -90,25 +90,28 @@ impl Rows {
     /// Rows with room for `games` games and `moves` moves, so that the columns are not
     /// copied as they grow (more are fine). [`Rows::default`] starts with no room.
     pub fn with_capacity(games: usize, moves: usize) -> Rows {
+        // Room that is not used costs address space only: pages are mapped when first
+        // written. Tag values are short; the `tags` map has a few entries a game.
+        let text = |per_game: usize| StringBuilder::with_capacity(games, games * per_game);
         Rows {
-            head: std::array::from_fn(|_| StringBuilder::new()),
-            int16: std::array::from_fn(|_| Int16Builder::new()),
-            utc_date: Date32Builder::new(),
-            utc_time: Time32SecondBuilder::new(),
-            tail: std::array::from_fn(|_| StringBuilder::new()),
-            movetext: StringBuilder::with_capacity(games, games * 512),
-            file: StringBuilder::new(),
-            game: Int64Builder::new(),
-            offset: Int64Builder::new(),
-            line: Int64Builder::new(),
-            our_tags: std::array::from_fn(|_| StringBuilder::new()),
-            ply_count: Int32Builder::new(),
-            eco: StringBuilder::new(),
-            opening: StringBuilder::new(),
-            final_zobrist: UInt64Builder::new(),
-            tags: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
-            errors: ListBuilder::new(StringBuilder::new()),
-            warnings: ListBuilder::new(StringBuilder::new()),
+            head: std::array::from_fn(|_| text(32)),
+            int16: std::array::from_fn(|_| Int16Builder::with_capacity(games)),
+            utc_date: Date32Builder::with_capacity(games),
+            utc_time: Time32SecondBuilder::with_capacity(games),
+            tail: std::array::from_fn(|_| text(32)),
+            movetext: StringBuilder::with_capacity(games, games * 1024),
+            file: text(32),
+            game: Int64Builder::with_capacity(games),
+            offset: Int64Builder::with_capacity(games),
+            line: Int64Builder::with_capacity(games),
+            our_tags: std::array::from_fn(|_| text(16)),
+            ply_count: Int32Builder::with_capacity(games),
+            eco: text(4),
+            opening: text(48),
+            final_zobrist: UInt64Builder::with_capacity(games),
+            tags: MapBuilder::new(None, text(8 * 16), text(8 * 24)),
+            errors: ListBuilder::new(text(8)),
+            warnings: ListBuilder::new(text(8)),
             moves: MoveColumns::with_capacity(moves),
             move_offsets: Vec::with_capacity(games + 1),
             partitions: Vec::new(),
@@ -169,7 +172,7 @@ impl MoveColumns {
             eval_mate: Nullable::with_capacity(n),
             nags: Vec::new(),
             nag_offsets,
-            comment: StringBuilder::with_capacity(n, 0),
+            comment: StringBuilder::with_capacity(n, n),
             len: 0,
         }
     }
