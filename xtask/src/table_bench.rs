@@ -2,17 +2,19 @@
 //!
 //! `cargo xtask table-bench [PGN] [--runs N]` (PGN: default the first `.pgn` of
 //! `../shared/corpus`) needs python3 with `chess` and `pyarrow`. It times, as whole processes
-//! (median of N runs, 3 by default):
+//! (median of N runs, 3 by default; two commands compared are run in turns):
 //!
 //! 1. on a 1 MB slice of PGN (the games that start in its first megabyte): python-chess
 //!    reading every game, replaying it and making the same games and moves tables (tags, SAN,
 //!    UCI, Polyglot hash, clock, evaluation, comment) written by pyarrow to Parquet (zstd),
-//!    against `tabia table --moves -j 1` (one core each); then the same on a 3 MB slice, and
-//!    per MB at scale: python's cost per MB once started (from the 1 MB and 3 MB runs) against
-//!    tabia's on the whole PGN with one job;
-//! 2. on the whole PGN: `tabia table` (games), `tabia table --moves` and `tabia epd` (its
-//!    output to `/dev/null`, and to a file as the tables are), all cores, in rows per second and
-//!    MB per second.
+//!    against `tabia table --moves -j 1` (one core each);
+//! 2. per MB at scale, each without its start: python's cost per MB from the 1 MB and a 3 MB
+//!    input, tabia's (one job) from a 25 MB and a 50 MB input (a PGN smaller than a size is
+//!    repeated, whole games, up to it), and their ratio; then `tabia table --moves -j 1`
+//!    against `tabia epd -j 1` on the 25 MB input;
+//! 3. on the 25 MB input, all cores: `tabia table` (games), `tabia table --moves` and
+//!    `tabia epd` (its output to `/dev/null`, and to a file as the tables are), in rows per
+//!    second and MB per second.
 
 use std::{
     fs,
@@ -152,31 +154,69 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         python.as_secs_f64() / tabia_one.as_secs_f64()
     );
 
-    // Per MB at scale: python's start (interpreter, imports) left out by the difference of two
-    // sizes; tabia on the whole file with one job.
+    // Per MB at scale, both without their start (python's interpreter and imports, tabia's
+    // opening table and Parquet writers): the difference of two sizes, run in turns so that
+    // the machine's drift hits both alike. Inputs smaller than a size are repeated game by
+    // game (the cost of a game does not depend on whether it was seen before).
     let slice3 = dir.join("slice3.pgn");
-    fs::write(&slice3, slice_of(&bytes, 3 << 20))?;
+    fs::write(&slice3, sized(&bytes, 3 << 20))?;
     let slice3_mb = fs::metadata(&slice3)?.len() as f64 / 1e6;
-    if slice3_mb > slice_mb * 1.5 {
-        let (python3, _) = time(runs, || python_on(&slice3))?;
-        let (tabia_all, _) = time(runs, || tabia_on("whole.parquet", &pgn))?;
-        let python_mb =
-            (python3.as_secs_f64() - python.as_secs_f64()) / (slice3_mb - slice_mb).max(1e-9);
-        let tabia_mb = tabia_all.as_secs_f64() / (bytes.len() as f64 / 1e6);
-        println!(
-            "  python-chess + pyarrow, {slice3_mb:.2} MB: {:.3} s; per MB once started: {:.3} s",
-            python3.as_secs_f64(),
-            python_mb
-        );
-        println!(
-            "  tabia table --moves -j 1 on the whole PGN: {:.1} ms per MB; ratio per core at \
-             scale: {:.0}x",
-            tabia_mb * 1e3,
-            python_mb / tabia_mb
-        );
-    }
+    let (python1, python3) = time_pair(runs, || python_on(&slice), || python_on(&slice3))?;
+    let python_mb =
+        (python3.as_secs_f64() - python1.as_secs_f64()) / (slice3_mb - slice_mb).max(1e-9);
+    println!(
+        "  python-chess + pyarrow, {slice_mb:.2} MB / {slice3_mb:.2} MB: {:.3} s / {:.3} s; \
+         per MB once started: {:.3} s",
+        python1.as_secs_f64(),
+        python3.as_secs_f64(),
+        python_mb
+    );
+    let scale1 = dir.join("scale1.pgn");
+    let scale2 = dir.join("scale2.pgn");
+    fs::write(&scale1, sized(&bytes, 25 << 20))?;
+    fs::write(&scale2, sized(&bytes, 50 << 20))?;
+    let scale1_mb = fs::metadata(&scale1)?.len() as f64 / 1e6;
+    let scale2_mb = fs::metadata(&scale2)?.len() as f64 / 1e6;
+    let (tabia1, tabia2) = time_pair(
+        runs,
+        || tabia_on("scale1.parquet", &scale1),
+        || tabia_on("scale2.parquet", &scale2),
+    )?;
+    let tabia_mb = (tabia2.as_secs_f64() - tabia1.as_secs_f64()) / (scale2_mb - scale1_mb);
+    println!(
+        "  tabia table --moves -j 1, {scale1_mb:.1} MB / {scale2_mb:.1} MB: {:.3} s / {:.3} s; \
+         per MB once started: {:.1} ms",
+        tabia1.as_secs_f64(),
+        tabia2.as_secs_f64(),
+        tabia_mb * 1e3
+    );
+    println!("  ratio per core at scale: {:.0}x", python_mb / tabia_mb);
+    // The moves table against the EPD of every ply, one job each, on the same bytes.
+    let epd_one = |pgn: &Path| {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!(
+            "{} epd -q -j 1 {} > /dev/null",
+            tabia.display(),
+            pgn.display()
+        ));
+        cmd
+    };
+    let (table_one, epd_one) = time_pair(
+        runs,
+        || tabia_on("scale1.parquet", &scale1),
+        || epd_one(&scale1),
+    )?;
+    println!(
+        "  one job, {scale1_mb:.1} MB: tabia table --moves {:.3} s, tabia epd > /dev/null {:.3} \
+         s: {:.2}x the time",
+        table_one.as_secs_f64(),
+        epd_one.as_secs_f64(),
+        table_one.as_secs_f64() / epd_one.as_secs_f64()
+    );
 
-    let mb = bytes.len() as f64 / 1e6;
+    // All cores, on the larger input (on a 1 MB file the start would be most of the time).
+    let pgn = scale1;
+    let mb = scale1_mb;
     println!("\n{} ({mb:.1} MB), all cores:", pgn.display());
     let all_games = count_games(&tabia, &pgn)?;
     let mut rows = Vec::new();
@@ -241,6 +281,40 @@ fn slice_of(bytes: &[u8], size: usize) -> &[u8] {
         cut += 1;
     }
     &bytes[..cut.min(bytes.len())]
+}
+
+/// The games of `bytes` until `size` bytes: its first games when it is larger, else all of
+/// them repeated (whole games) until the size is reached.
+fn sized(bytes: &[u8], size: usize) -> Vec<u8> {
+    if bytes.len() >= size {
+        return slice_of(bytes, size).to_vec();
+    }
+    let mut one = bytes.to_vec();
+    while one.last().is_some_and(|b| b.is_ascii_whitespace()) {
+        one.pop();
+    }
+    one.extend_from_slice(b"\n\n");
+    let mut out = Vec::with_capacity(size + one.len());
+    while out.len() < size && !one.is_empty() {
+        out.extend_from_slice(&one);
+    }
+    out
+}
+
+/// The median wall times of two commands run `runs` times in turns.
+fn time_pair(
+    runs: usize,
+    a: impl Fn() -> Command,
+    b: impl Fn() -> Command,
+) -> anyhow::Result<(Duration, Duration)> {
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) {
+        ta.push(time(1, &a)?.0);
+        tb.push(time(1, &b)?.0);
+    }
+    ta.sort();
+    tb.sort();
+    Ok((ta[ta.len() / 2], tb[tb.len() / 2]))
 }
 
 /// The median wall time of `runs` runs of a command, and its standard output (last run).
