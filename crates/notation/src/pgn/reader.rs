@@ -10,7 +10,7 @@ use super::{
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
-    rule::{RuleError, is_token_end, token_len},
+    rule::{RuleError, is_token_end, swar_find, token_len},
     tag::{plain_tag_pair, tag_pair},
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
@@ -1499,6 +1499,15 @@ impl<R: Read> Reader<R> {
                 self.refill()?;
                 continue;
             }
+            // Comments and tokens that are no result, passed in one sweep with their lines
+            // counted at once; what is left to decide (a result, a `[`, a `;` or `%`, something
+            // cut by the end of the buffer) is decided below.
+            let passed = pass_plain_movetext(data);
+            if passed > 0 {
+                self.count_lines(self.pos, self.pos + passed);
+                self.pos += passed;
+                continue;
+            }
             let Some(i) = find_movetext_stop(data) else {
                 // Nothing here: move on to the last token boundary, keeping a token cut by
                 // the end of the buffer for after the refill.
@@ -1728,6 +1737,45 @@ fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
     memchr::memchr3(b';', b'%', b'*', &bytes[..before])
         .or(first)
         .map(|i| i + NEAR)
+}
+
+/// How far the fast skip may pass over `bytes` (movetext from a token boundary, the buffered
+/// part) without looking closer: whole `{` comments and whole tokens that have a `-` or `*` but
+/// are no result, up to the first stop that needs the reader (a result token, `[`, `;`, `%`, a
+/// comment or token cut by the end of `bytes`). Gives a token boundary.
+#[inline]
+fn pass_plain_movetext(bytes: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(k) = find_movetext_stop(&bytes[i..]) {
+        let at = i + k;
+        match bytes[at] {
+            b'{' => {
+                let body = &bytes[at + 1..];
+                // Most comments are short (`{ [%clk 0:03:00] }`): a word at a time first.
+                let end = match swar_find(body, [b'}'], 32) {
+                    Ok(n) => Some(n),
+                    Err(scanned) => memchr::memchr(b'}', &body[scanned..]).map(|n| scanned + n),
+                };
+                match end {
+                    Some(n) => i = at + 1 + n + 1,
+                    None => return i,
+                }
+            }
+            b'-' | b'*' => {
+                let start = bytes[i..at]
+                    .iter()
+                    .rposition(|&b| is_token_end(b))
+                    .map_or(i, |k| i + k + 1);
+                let n = token_len(&bytes[start..]);
+                if start + n >= bytes.len() || is_result_token(&bytes[start..start + n]) {
+                    return start;
+                }
+                i = start + n;
+            }
+            _ => return i,
+        }
+    }
+    i
 }
 
 /// The bytes [`find_movetext_stop`] stops at.
