@@ -25,7 +25,7 @@ impl From<Stream> for Input {
     }
 }
 
-/// The games of a PGN input as raw bytes (split on the reader thread, parsed by the workers);
+/// The games of a PGN input as raw bytes (split on one thread, for one job);
 /// a read error ends them, displayed as `read error: <cause>`.
 pub(crate) fn raw_games(reader: Box<dyn BufRead + Send>) -> Games<Box<dyn BufRead + Send>> {
     Games::new(reader)

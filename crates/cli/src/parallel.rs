@@ -1,5 +1,5 @@
 //! The ordered parallel pipeline of the subcommands: [`tabia_stream::Pipeline`] does the
-//! work (one reader thread, `jobs` workers, results in input order, memory bounded by
+//! work (`jobs` workers that take turns reading the input, results in input order, memory bounded by
 //! `2 × jobs + 2` batches); here each batch's results are a [`Sink`] — the output bytes and the
 //! diagnostics of its items — written to standard output and the reporter in input order.
 //!

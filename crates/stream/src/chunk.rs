@@ -1,4 +1,4 @@
-//! Splitting one PGN input on every worker: the reader thread only cuts the input into chunks
+//! Splitting one PGN input on every worker: the worker whose turn it is to read only cuts the input into chunks
 //! before a line that starts with `[` (and counts their lines), each worker reads the games of
 //! its chunk, and neighbouring chunks agree on the game that a cut went through.
 //!
@@ -35,7 +35,7 @@ pub(crate) struct Chunk {
     pub(crate) last: bool,
 }
 
-/// Buffers of chunks that were read, for the reader thread to fill again (fresh memory costs
+/// Buffers of chunks that were read, for the next read to fill again (fresh memory costs
 /// a page fault a page, and zeroing it).
 pub(crate) type Pool = Mutex<Vec<Vec<u8>>>;
 

@@ -16,7 +16,7 @@
 //! size of the input.
 
 use std::{
-    collections::{BTreeMap, VecDeque},
+    collections::BTreeMap,
     mem,
     ops::Range,
     sync::{Condvar, Mutex, MutexGuard, PoisonError},
@@ -333,8 +333,8 @@ impl Pipeline {
 
     /// Runs `work` on every game of a PGN input on the workers, as [`Pipeline::fold_finish`]
     /// does on the [`Games`](crate::Games) of the input, with the same numbers, game bytes and
-    /// origins, but the input split into games on every worker: the reading thread only cuts
-    /// the input into pieces of about [`Pipeline::batch_bytes`] where a line starts with `[`,
+    /// origins, but the input split into games on every worker: the worker whose turn it is to
+    /// read only cuts the input into pieces of about [`Pipeline::batch_bytes`] where a line starts with `[`,
     /// so that splitting (which is most of the work of a tag filter or a count) is not held to
     /// one core. A read error ends the games after those read completely before it.
     ///
@@ -515,36 +515,41 @@ impl Pipeline {
         }
         let shared = Shared {
             state: Mutex::new(State {
-                queue: VecDeque::new(),
                 done: BTreeMap::new(),
                 used: Vec::new(),
                 free_slots: self.slots(),
                 reading: true,
+                pulling: false,
                 workers: self.jobs,
                 stopped: false,
             }),
-            for_reader: Condvar::new(),
             for_workers: Condvar::new(),
             for_consumer: Condvar::new(),
         };
+        let source = Source {
+            batches: Mutex::new(batches),
+            error: Mutex::new(None),
+        };
         thread::scope(|scope| {
-            let shared = &shared;
-            let reader = scope.spawn(move || read(batches, shared));
+            let (shared, source) = (&shared, &source);
             for _ in 0..self.jobs {
                 let process = &process;
-                scope.spawn(move || process_batches(shared, process));
+                scope.spawn(move || process_batches(shared, source, process));
             }
             let consumed = consume_in_order(shared, consume, &mut outcome);
             if consumed.is_err() {
-                // Stop the reader and the workers: nobody will consume what they make.
+                // Stop the workers: nobody will consume what they make.
                 shared.lock().stopped = true;
-                shared.for_reader.notify_all();
                 shared.for_workers.notify_all();
             }
-            // The reader does not panic; if it did, the scope passes the panic on.
-            outcome.input_error = reader.join().ok().flatten();
-            consumed.map(|()| outcome)
-        })
+            consumed
+        })?;
+        // The scope has joined the workers (a worker's panic is passed on by it).
+        outcome.input_error = source
+            .error
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        Ok(outcome)
     }
 }
 
@@ -640,29 +645,36 @@ fn process<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
 /// that spin before they park cost a third more CPU on two cores).
 struct Shared<T, A> {
     state: Mutex<State<T, A>>,
-    /// Signalled when a slot is freed (or the run stops).
-    for_reader: Condvar,
-    /// Signalled when a batch is queued (or reading ends, or the run stops).
+    /// Signalled when a slot is freed or a worker is done reading (or reading ends, or the
+    /// run stops).
     for_workers: Condvar,
     /// Signalled when a batch is done (or a worker ends).
     for_consumer: Condvar,
 }
 
 struct State<T, A> {
-    /// Batches read, waiting for a worker.
-    queue: VecDeque<Batch<T>>,
     /// Batches processed, waiting for their turn to be consumed (the reorder buffer).
     done: BTreeMap<u64, Done<A>>,
-    /// Items processed, for the reader to free (their memory is from its malloc arena).
+    /// Items processed, for the next worker that reads to free.
     used: Vec<Vec<T>>,
     /// How many more batches may be started: the memory bound.
     free_slots: usize,
-    /// Whether the reader may still queue batches.
+    /// Whether there may be more batches to read.
     reading: bool,
+    /// Whether a worker is reading a batch (one at a time: the input is one stream).
+    pulling: bool,
     /// Workers still running.
     workers: usize,
     /// The consumer failed: everybody stops.
     stopped: bool,
+}
+
+/// The batches, read by the workers in turn (no thread of its own: on a machine with as many
+/// cores as workers, a reader thread would take turns with them and wake up for every batch),
+/// and the input error that ended them, if any.
+struct Source<I, E> {
+    batches: Mutex<I>,
+    error: Mutex<Option<E>>,
 }
 
 impl<T, A> Shared<T, A> {
@@ -672,13 +684,22 @@ impl<T, A> Shared<T, A> {
     }
 }
 
-/// Ends reading (also when the reader panics): the workers drain the queue and stop.
-struct EndReading<'a, T, A>(&'a Shared<T, A>);
+/// Ends a worker's turn at reading (also when reading panics: then reading ends, so that the
+/// other workers do not wait for a batch that will not come).
+struct EndPulling<'a, T, A> {
+    shared: &'a Shared<T, A>,
+    done: bool,
+}
 
-impl<T, A> Drop for EndReading<'_, T, A> {
+impl<T, A> Drop for EndPulling<'_, T, A> {
     fn drop(&mut self) {
-        self.0.lock().reading = false;
-        self.0.for_workers.notify_all();
+        if !self.done {
+            let mut state = self.shared.lock();
+            state.pulling = false;
+            state.reading = false;
+            drop(state);
+            self.shared.for_workers.notify_all();
+        }
     }
 }
 
@@ -692,59 +713,67 @@ impl<T, A> Drop for EndWorker<'_, T, A> {
     }
 }
 
-/// The reader thread: takes a slot, fills a batch, queues it; gives the input error, if any.
-fn read<T, A, E, I>(mut batches: I, shared: &Shared<T, A>) -> Option<E>
+/// A worker thread: reads the next batch when it is its turn and a slot is free, processes
+/// it, and goes on until the batches end (or the run stops).
+fn process_batches<T, B, E, I, P>(shared: &Shared<T, B>, source: &Source<I, E>, process: &P)
 where
     I: Iterator<Item = Result<Batch<T>, E>>,
+    P: Fn(Batch<T>) -> (Done<B>, Vec<T>),
 {
-    let _end = EndReading(shared);
-    loop {
-        let used = {
-            let mut state = shared.lock();
-            while state.free_slots == 0 && !state.stopped {
-                state = shared
-                    .for_reader
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
-            if state.stopped {
-                return None;
-            }
-            state.free_slots -= 1;
-            mem::take(&mut state.used)
-        };
-        drop(used);
-        match batches.next()? {
-            Ok(batch) => {
-                shared.lock().queue.push_back(batch);
-                shared.for_workers.notify_one();
-            }
-            Err(err) => return Some(err),
-        }
-    }
-}
-
-/// A worker thread: processes queued batches until reading has ended and the queue is empty.
-fn process_batches<T, B, P: Fn(Batch<T>) -> (Done<B>, Vec<T>)>(shared: &Shared<T, B>, process: &P) {
     let _end = EndWorker(shared);
     loop {
-        let batch = {
+        // Wait for a free slot and for the input (one worker reads at a time).
+        let used = {
             let mut state = shared.lock();
             loop {
-                if state.stopped {
+                if state.stopped || !state.reading {
                     return;
                 }
-                if let Some(batch) = state.queue.pop_front() {
-                    break batch;
-                }
-                if !state.reading {
-                    return;
+                if state.free_slots > 0 && !state.pulling {
+                    break;
                 }
                 state = shared
                     .for_workers
                     .wait(state)
                     .unwrap_or_else(PoisonError::into_inner);
             }
+            state.free_slots -= 1;
+            state.pulling = true;
+            mem::take(&mut state.used)
+        };
+        drop(used);
+        let mut pulling = EndPulling {
+            shared,
+            done: false,
+        };
+        let next = source
+            .batches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next();
+        pulling.done = true;
+        let batch = {
+            let mut state = shared.lock();
+            state.pulling = false;
+            match next {
+                Some(Ok(batch)) => Some(batch),
+                Some(Err(err)) => {
+                    *source.error.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                    state.reading = false;
+                    state.free_slots += 1;
+                    None
+                }
+                None => {
+                    state.reading = false;
+                    state.free_slots += 1;
+                    None
+                }
+            }
+        };
+        // The next worker may read while this one processes (or stop, when reading ended).
+        shared.for_workers.notify_all();
+        let Some(batch) = batch else {
+            return;
         };
         let (done, items) = process(batch);
         {
@@ -787,7 +816,7 @@ where
         consume(done.acc, done.numbers)?;
         next += 1;
         shared.lock().free_slots += 1;
-        shared.for_reader.notify_one();
+        shared.for_workers.notify_one();
     }
 }
 

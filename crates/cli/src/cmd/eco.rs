@@ -77,7 +77,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 tag_game(&name, table, sink, number, raw);
             })?;
         } else {
-            // The reader thread only splits the input into games; each worker classifies its
+            // The input is split into games on the workers; each worker classifies its
             // games (and with `--check` checks them as `tabia pgn --check` does, for the
             // warnings, in the same pass), so `-j` scales.
             let check = args.check;

@@ -6,8 +6,8 @@
 //! query decides games early (tags, positions reached, opening moves), with one job, or with
 //! `--limit` (so that reading stops right after the N-th match), the reading thread matches
 //! each game in the one pass that reads it, keeping the bytes of the selected ones only;
-//! otherwise (whole-game replays on several jobs) the reading thread splits the input into
-//! raw games that the workers match. A selected game is then parsed, checked like `tabia pgn`
+//! otherwise (whole-game replays on several jobs) the input is split into raw games that the
+//! workers match. A selected game is then parsed, checked like `tabia pgn`
 //! checks it, marked (`--mark`) and written — or written as it was read with `--raw`.
 
 use std::{
