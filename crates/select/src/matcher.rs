@@ -102,7 +102,10 @@ struct Line {
 pub struct Matcher<'q> {
     query: &'q Query,
     start: Origin,
-    tags: Vec<(String, String)>,
+    /// The values of the tags the query looks at, as (index in the query's `tag_names`, value):
+    /// the first `tag_count` are this game's, the strings after them are kept for the next.
+    tags: Vec<(usize, String)>,
+    tag_count: usize,
     start_tags: StartTags,
     states: Vec<State>,
     /// Groups still pending that need the moves played.
@@ -133,6 +136,7 @@ impl<'q> Matcher<'q> {
             query,
             start: Origin::default(),
             tags: Vec::new(),
+            tag_count: 0,
             start_tags: StartTags::default(),
             states: vec![State::Pending; query.groups.len()],
             replaying: false,
@@ -150,9 +154,9 @@ impl<'q> Matcher<'q> {
     }
 
     fn tag_value(&self, name: &str) -> Option<&str> {
-        self.tags
+        self.tags[..self.tag_count]
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|&&(i, _)| self.query.tag_names[i] == name)
             .map(|(_, v)| v.as_str())
     }
 
@@ -496,7 +500,7 @@ impl Visitor for Matcher<'_> {
 
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.start = start;
-        self.tags.clear();
+        self.tag_count = 0;
         self.start_tags.clear();
         self.states.fill(State::Pending);
         self.lines.clear();
@@ -515,11 +519,23 @@ impl Visitor for Matcher<'_> {
         if self.query.needs_replay() {
             self.start_tags.tag(name, value);
         }
-        if let Some(wanted) = self.query.tag_names.iter().find(|n| n.as_bytes() == name)
-            && self.tag_value(wanted).is_none()
+        if let Some(i) = self
+            .query
+            .tag_names
+            .iter()
+            .position(|n| n.as_bytes() == name)
+            && !self.tags[..self.tag_count].iter().any(|&(k, _)| k == i)
         {
-            self.tags
-                .push((wanted.clone(), value.decode().into_owned()));
+            let value = value.decode();
+            match self.tags.get_mut(self.tag_count) {
+                Some(slot) => {
+                    slot.0 = i;
+                    slot.1.clear();
+                    slot.1.push_str(&value);
+                }
+                None => self.tags.push((i, value.into_owned())),
+            }
+            self.tag_count += 1;
         }
     }
 
