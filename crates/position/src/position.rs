@@ -6,11 +6,11 @@ use std::{fmt, str::FromStr};
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move,
-    MoveList, Position as _, RemainingChecks, Setup,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, CastlingSide, Chess, Color, EnPassantMode,
+    FromSetup, Move, MoveList, Piece, Position as _, RemainingChecks, Role, Setup, Square,
     san::SanPlus,
     variant::{Variant, VariantPosition},
-    zobrist::Zobrist64,
+    zobrist::{Zobrist64, ZobristValue},
 };
 
 use crate::{key::PositionKey, validate::Problem, write};
@@ -560,9 +560,29 @@ impl Position {
     }
 
     /// Plays the legal move `m` and returns the new Polyglot hash, updated incrementally from
-    /// `hash` (this position's [`Position::zobrist`]) when shakmaty can, else from scratch.
+    /// `hash` (this position's [`Position::zobrist`]): every move of standard chess and
+    /// Chess960 (king moves, castling, double steps, en passant and lost castling rights
+    /// included); other variants when shakmaty can, else from scratch.
+    ///
+    /// ```
+    /// use tabia_position::Position;
+    ///
+    /// let mut pos = Position::new();
+    /// let mut hash = pos.zobrist();
+    /// for san in ["e4", "d5", "e5", "f5", "exf6", "Kf7", "Nf3", "Ke6", "Bc4+", "Kd6"] {
+    ///     let m = pos.parse_move(san)?;
+    ///     hash = pos.play_zobrist(hash, m);
+    ///     assert_eq!(hash, pos.zobrist(), "after {san}");
+    /// }
+    /// # Ok::<_, tabia_position::MoveError>(())
+    /// ```
     #[inline]
     pub fn play_zobrist(&mut self, hash: u64, m: Move) -> u64 {
+        if let Rules::Chess(chess) = &mut self.rules
+            && let Some(next) = play_chess_zobrist(chess, hash, m)
+        {
+            return next;
+        }
         let next = with_pos_mut!(self, |p| {
             let next = p.update_zobrist_hash::<Zobrist64>(Zobrist64(hash), m, EnPassantMode::Legal);
             p.play_unchecked(m);
@@ -573,6 +593,86 @@ impl Position {
             None => self.zobrist(),
         }
     }
+}
+
+/// [`Position::play_zobrist`] for standard chess and Chess960: plays `m` on `chess` and gives
+/// the hash updated from `hash` by the keys of what changed (the pieces moved, taken and
+/// promoted, the side to move, the castling rights lost, the en-passant file before and after,
+/// each only when a capture is legal, as [`Position::zobrist`] counts it). `None` (nothing
+/// played) for a drop, which chess has not.
+#[inline]
+fn play_chess_zobrist(chess: &mut Chess, hash: u64, m: Move) -> Option<u64> {
+    let turn = chess.turn();
+    let piece = |sq: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(sq, Piece { color, role })
+    };
+    let mut z = Zobrist64(hash) ^ Zobrist64::zobrist_for_white_turn();
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            z ^= piece(from, role, turn);
+            if let Some(capture) = capture {
+                z ^= piece(to, capture, !turn);
+            }
+            z ^= piece(to, promotion.unwrap_or(role), turn);
+        }
+        Move::EnPassant { from, to } => {
+            z ^= piece(from, Role::Pawn, turn);
+            z ^= piece(to, Role::Pawn, turn);
+            z ^= piece(
+                Square::from_coords(to.file(), from.rank()),
+                Role::Pawn,
+                !turn,
+            );
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            z ^= piece(king, Role::King, turn);
+            z ^= piece(rook, Role::Rook, turn);
+            z ^= piece(side.king_to(turn), Role::King, turn);
+            z ^= piece(side.rook_to(turn), Role::Rook, turn);
+        }
+        Move::Put { .. } => return None,
+    }
+    let rights = |chess: &Chess| {
+        let castles = chess.castles();
+        [
+            (Color::White, CastlingSide::KingSide),
+            (Color::White, CastlingSide::QueenSide),
+            (Color::Black, CastlingSide::KingSide),
+            (Color::Black, CastlingSide::QueenSide),
+        ]
+        .map(|(color, side)| castles.has(color, side))
+    };
+    let rights_before = rights(chess);
+    let ep_before = chess.ep_square(EnPassantMode::Legal);
+    chess.play_unchecked(m);
+    let rights_after = rights(chess);
+    for (k, (color, side)) in [
+        (Color::White, CastlingSide::KingSide),
+        (Color::White, CastlingSide::QueenSide),
+        (Color::Black, CastlingSide::KingSide),
+        (Color::Black, CastlingSide::QueenSide),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if rights_before[k] != rights_after[k] {
+            z ^= Zobrist64::zobrist_for_castling_right(color, side);
+        }
+    }
+    if let Some(sq) = ep_before {
+        z ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+    }
+    if let Some(sq) = chess.ep_square(EnPassantMode::Legal) {
+        z ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+    }
+    Some(z.0)
 }
 
 /// The EPD fields of any shakmaty position into `buf`.

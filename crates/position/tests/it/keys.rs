@@ -70,3 +70,49 @@ fn keys_are_distinct_over_a_game() {
         assert_eq!(key.to_string(), pos.epd(EpRule::Legal));
     }
 }
+
+/// Start positions for random games: the standard one, Chess960 ones (castling with the rook
+/// on other files, the king between them) and one where both sides can soon take en passant.
+const STARTS: &[&str] = &[
+    "startpos",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+    "rk2r3/8/8/8/8/8/8/RK2R3 w AEae - 0 1",
+    "4k3/1p1p1p1p/8/P1P1P1P1/8/8/8/4K3 b - - 0 1",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// The hash updated move by move is the hash computed afresh, in random legal games that
+    /// castle, take en passant, promote and lose castling rights (standard chess and Chess960).
+    #[test]
+    fn incremental_zobrist_matches_scratch_in_random_games(
+        start in 0..STARTS.len(),
+        picks in proptest::collection::vec(proptest::prelude::any::<u16>(), 1..300),
+    ) {
+        let mut pos = Position::from_arg(STARTS[start]).expect("a start position");
+        let mut hash = pos.zobrist();
+        for pick in picks {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[usize::from(pick) % moves.len()];
+            hash = pos.play_zobrist(hash, m);
+            proptest::prop_assert_eq!(hash, pos.zobrist(), "after {:?} in {}", m, pos.fen(EpRule::Always));
+        }
+    }
+}
+
+#[test]
+fn chess960_starts_are_read_as_chess960() {
+    for fen in &STARTS[1..4] {
+        let pos = Position::from_arg(fen).expect("a start position");
+        assert_eq!(
+            pos.castling_mode(),
+            tabia_position::shakmaty::CastlingMode::Chess960,
+            "{fen}"
+        );
+    }
+}
