@@ -2,10 +2,31 @@
 //! input, decompression by magic bytes, splitting into games or lines); this module names
 //! what the subcommands use.
 
-use std::io::BufRead;
+use std::{cell::RefCell, io::BufRead};
 
+use tabia_notation::pgn::{Game, GameError, RawGame};
 use tabia_stream::{Games, Input as Stream};
 pub(crate) use tabia_stream::{Line, Lines, Source};
+
+thread_local! {
+    /// A game written and no longer needed, whose memory the next game parsed on this thread
+    /// takes ([`parse_game`], [`give_back`]).
+    static SPARE: RefCell<Option<Game>> = const { RefCell::new(None) };
+}
+
+/// Parses a game, into the memory of the last game [given back](give_back) on this thread
+/// when there is one ([`RawGame::parse_reusing`]): the same game, fewer allocations.
+pub(crate) fn parse_game(raw: &RawGame) -> Result<Game, GameError> {
+    match SPARE.with(|spare| spare.borrow_mut().take()) {
+        Some(spare) => raw.parse_reusing(spare),
+        None => raw.parse(),
+    }
+}
+
+/// Keeps a game that is no longer needed for the next [`parse_game`] on this thread.
+pub(crate) fn give_back(game: Game) {
+    SPARE.with(|spare| *spare.borrow_mut() = Some(game));
+}
 
 /// An opened input, as [`crate::session::Session::open`] gives it.
 #[derive(Debug)]

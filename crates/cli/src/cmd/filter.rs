@@ -385,7 +385,7 @@ fn selected(
         bytes: bytes.to_vec(),
         start,
     };
-    let mut game = match raw.parse() {
+    let mut game = match crate::input::parse_game(&raw) {
         Ok(game) => game,
         Err(err) => {
             sink.reject(&Diagnostic::from_game_error(ctx.name, number, &err), json);
@@ -429,6 +429,7 @@ fn selected(
     } else if ctx.form.is_export() {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
+        crate::input::give_back(game);
         Ok(1)
     } else {
         ctx.form.write(game, &mut sink.out)

@@ -150,7 +150,7 @@ fn checked(
 
 /// Parses, checks and writes one game.
 fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw: &RawGame) {
-    let mut game = match raw.parse() {
+    let mut game = match crate::input::parse_game(raw) {
         Ok(game) => game,
         Err(err) => {
             sink.reject(&Diagnostic::from_game_error(name, number, &err), args.json);
@@ -172,9 +172,11 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
             sink.reject(&form_error(name, number, &err), true);
         }
     } else if args.check {
+        crate::input::give_back(game);
     } else if form.is_export() {
         // Writing to a Vec cannot fail.
         let _ = write!(sink.out, "{game}\n\n");
+        crate::input::give_back(game);
     } else if let Err(err) = form.write(game, &mut sink.out) {
         sink.reject(&form_error(name, number, &err), false);
     }

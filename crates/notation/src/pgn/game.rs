@@ -355,9 +355,49 @@ pub(crate) struct GameBuilder {
     stack: Vec<Line>,
     /// The pieces of a comment longer than the reader's buffer.
     partial: Vec<u8>,
+    /// What a game no longer needed leaves for the next one ([`GameBuilder::recycling`]):
+    /// the tag list, the mainline's move list, its moves (their lists empty) and its strings.
+    spare_tags: Vec<(String, String)>,
+    spare_mainline: Vec<Move>,
+    spare_moves: Vec<Move>,
+    spare_strings: Vec<String>,
 }
 
 impl GameBuilder {
+    /// A builder that makes its game out of the memory of `spare`: its tag list and strings,
+    /// its mainline's moves and their comments, so that a game read after another costs few
+    /// allocations. The game built is the one a fresh builder builds.
+    pub(crate) fn recycling(mut spare: Game) -> GameBuilder {
+        let mut builder = GameBuilder::default();
+        let strings = &mut builder.spare_strings;
+        for (name, value) in spare.tags.drain(..) {
+            strings.push(name);
+            strings.push(value);
+        }
+        strings.append(&mut spare.mainline.comments);
+        for mut m in spare.mainline.moves.drain(..) {
+            strings.append(&mut m.comments);
+            m.nags.clear();
+            m.variations.clear();
+            builder.spare_moves.push(m);
+        }
+        builder.spare_tags = mem::take(&mut spare.tags);
+        builder.spare_mainline = mem::take(&mut spare.mainline.moves);
+        builder
+    }
+
+    /// A string for `text`, from the spare ones when there are.
+    fn string(&mut self, text: &str) -> String {
+        match self.spare_strings.pop() {
+            Some(mut s) => {
+                s.clear();
+                s.push_str(text);
+                s
+            }
+            None => text.to_owned(),
+        }
+    }
+
     fn line(&mut self) -> &mut Line {
         if self.stack.is_empty() {
             self.stack.push(Line::default());
@@ -373,22 +413,28 @@ impl Visitor for GameBuilder {
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.game = Game {
             start,
+            tags: mem::take(&mut self.spare_tags),
             ..Game::default()
         };
         self.stack.clear();
-        self.stack.push(Line::default());
+        self.stack.push(Line {
+            comments: Vec::new(),
+            moves: mem::take(&mut self.spare_mainline),
+        });
         self.partial.clear();
         Skip(false)
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        self.game
-            .tags
-            .push((decode(name).into_owned(), value.decode().into_owned()));
+        let name = self.string(&decode(name));
+        let value = self.string(&value.decode());
+        self.game.tags.push((name, value));
     }
 
     fn san(&mut self, san: SanPlus, at: Origin) {
-        let mut m = Move::new(san);
+        // A move of an earlier game's mainline, its lists emptied (their room kept), or new.
+        let mut m = self.spare_moves.pop().unwrap_or_else(|| Move::new(san));
+        m.san = san;
         m.at = at;
         self.line().moves.push(m);
     }
@@ -405,7 +451,7 @@ impl Visitor for GameBuilder {
 
     fn comment(&mut self, comment: RawComment<'_>) {
         let text = if self.partial.is_empty() {
-            comment.decode().into_owned()
+            self.string(&comment.decode())
         } else {
             self.partial.extend_from_slice(comment.as_bytes());
             let text = decode(&self.partial).into_owned();

@@ -118,6 +118,34 @@ impl RawGame {
         self.visit(&mut GameBuilder::default())
     }
 
+    /// [`RawGame::parse`], building the game out of the memory of `spare`, a game no longer
+    /// needed (its strings, its tag and move lists): a loop that parses, uses and drops game
+    /// after game gives each one back for the next and saves most of the allocations. The game
+    /// is the one [`RawGame::parse`] gives.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, RawGame};
+    ///
+    /// let raw = |text: &str| RawGame { bytes: text.as_bytes().to_vec(), start: Origin::default() };
+    /// let games = [
+    ///     raw("[White \"a\"]\n\n1. e4 {a comment} e5 2. Nf3 $1 *"),
+    ///     raw("[Black \"b\"]\n\n1. d4 (1. c4) d5 1-0"),
+    /// ];
+    /// let mut spare = None;
+    /// for game in &games {
+    ///     let parsed = match spare.take() {
+    ///         Some(spare) => game.parse_reusing(spare)?,
+    ///         None => game.parse()?,
+    ///     };
+    ///     assert_eq!(parsed, game.parse()?);
+    ///     spare = Some(parsed);
+    /// }
+    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn parse_reusing(&self, spare: Game) -> Result<Game, GameError> {
+        self.visit(&mut GameBuilder::recycling(spare))
+    }
+
     /// Reads the game into `visitor` (on any thread), with errors located in the whole input
     /// it came from; gives what the visitor's `end_game` returned.
     ///

@@ -361,6 +361,34 @@ proptest! {
         }
     }
 
+    /// Parsing game after game into the memory of the one before (`parse_reusing`) gives the
+    /// games a fresh parse gives, whatever the shapes that follow each other (variations,
+    /// comments, NAGs, more or fewer tags and moves), and so does a parse after an error.
+    #[test]
+    fn parse_reusing_is_parse(games in prop::collection::vec(game(), 1..6), junk in 0usize..6) {
+        let raw = |text: String| RawGame { bytes: text.into_bytes(), start: Default::default() };
+        let mut texts: Vec<RawGame> = games.iter().map(|g| raw(g.to_string())).collect();
+        // An unreadable game somewhere in the sequence.
+        texts.insert(junk.min(texts.len()), raw("1. e4 {never closed".to_owned()));
+        let mut spare: Option<Game> = None;
+        for game in &texts {
+            let fresh = game.parse();
+            let reused = match spare.take() {
+                Some(old) => game.parse_reusing(old),
+                None => game.parse(),
+            };
+            match (fresh, reused) {
+                (Ok(fresh), Ok(reused)) => {
+                    prop_assert_eq!(&reused, &fresh);
+                    prop_assert_eq!(reused.to_string(), fresh.to_string());
+                    spare = Some(reused);
+                }
+                (Err(fresh), Err(reused)) => prop_assert_eq!(reused.to_string(), fresh.to_string()),
+                (fresh, reused) => prop_assert!(false, "{:?} against {:?}", reused.map(|_| ()), fresh.map(|_| ())),
+            }
+        }
+    }
+
     /// On any bytes: no panic, and the splitter and the reader agree.
     #[test]
     fn splitter_agrees_with_reader(bytes in prop::collection::vec(prop::sample::select(
