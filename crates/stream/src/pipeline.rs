@@ -708,7 +708,17 @@ struct EndWorker<'a, T, A>(&'a Shared<T, A>);
 
 impl<T, A> Drop for EndWorker<'_, T, A> {
     fn drop(&mut self) {
-        self.0.lock().workers -= 1;
+        let mut state = self.0.lock();
+        state.workers -= 1;
+        if thread::panicking() {
+            // The batch it was processing will never be done: stop everybody, so that the
+            // scope ends and passes the panic on instead of the others waiting for ever.
+            state.stopped = true;
+            drop(state);
+            self.0.for_workers.notify_all();
+        } else {
+            drop(state);
+        }
         self.0.for_consumer.notify_one();
     }
 }
@@ -933,6 +943,24 @@ mod tests {
             .unwrap();
         assert_eq!(outcome.items, 5);
         assert_eq!(ranges, [1..2, 2..3, 3..4, 4..5, 5..6]);
+    }
+
+    #[test]
+    fn a_panicking_worker_is_passed_on_not_waited_for() {
+        for jobs in [2, 3] {
+            let pipeline = Pipeline::new().with_jobs(jobs).with_batch_bytes(4);
+            let run = std::panic::catch_unwind(|| {
+                pipeline.map(
+                    numbers(2000),
+                    |number, _| {
+                        assert!(number != 700, "a bug in the work");
+                        number
+                    },
+                    |_, _| Ok::<_, ()>(()),
+                )
+            });
+            assert!(run.is_err(), "jobs {jobs}: the panic is passed on");
+        }
     }
 
     #[test]
