@@ -191,20 +191,23 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         tabia_mb * 1e3
     );
     println!("  ratio per core at scale: {:.0}x", python_mb / tabia_mb);
-    // The moves table against the EPD of every ply, one job each, on the same bytes.
-    let epd_one = |pgn: &Path| {
+    // `tabia epd` of `pgn` to /dev/null (through a shell, for the redirection), with `-j 1`
+    // when `one_job`.
+    let epd_to_null = |pgn: &Path, one_job: bool| {
         let mut cmd = Command::new("sh");
         cmd.arg("-c").arg(format!(
-            "{} epd -q -j 1 {} > /dev/null",
+            "{} epd -q{} {} > /dev/null",
             tabia.display(),
+            if one_job { " -j 1" } else { "" },
             pgn.display()
         ));
         cmd
     };
+    // The moves table against the EPD of every ply, one job each, on the same bytes.
     let (table_one, epd_one) = time_pair(
         runs,
         || tabia_on("scale1.parquet", &scale1),
-        || epd_one(&scale1),
+        || epd_to_null(&scale1, true),
     )?;
     println!(
         "  one job, {scale1_mb:.1} MB: tabia table --moves {:.3} s, tabia epd > /dev/null {:.3} \
@@ -231,15 +234,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         })?;
         rows.push((name, t));
     }
-    let (epd, _) = time(runs, || {
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c").arg(format!(
-            "{} epd -q {} > /dev/null",
-            tabia.display(),
-            pgn.display()
-        ));
-        cmd
-    })?;
+    let (epd, _) = time(runs, || epd_to_null(&pgn, false))?;
     rows.push(("tabia epd > /dev/null", epd));
     // The tables are written to files: so is the EPD here, on the same disk.
     let epd_out = dir.join("corpus.epd");
