@@ -326,6 +326,14 @@ impl<'a> Session<'a> {
         self.config = self.config.with_batch_bytes(bytes);
     }
 
+    /// [`Session::set_batch_bytes`], unless `TABIA_BATCH_BYTES` asks for another size (the
+    /// tests that cut a small input into many pieces).
+    pub(crate) fn prefer_batch_bytes(&mut self, bytes: usize) {
+        if std::env::var_os("TABIA_BATCH_BYTES").is_none() {
+            self.set_batch_bytes(bytes);
+        }
+    }
+
     /// Reads one input in one pass on this thread, for `-j 1` when a subcommand's work is a
     /// visitor that can run on the reader itself (no splitting into raw games first): `read`
     /// gets the decompressed input and a [`Pass`] to hand each game's [`Sink`] to (its output
