@@ -71,7 +71,7 @@ pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
-pub use position::{EpRule, Position, SetupError};
+pub use position::{EpRule, Position, SetupError, ZobristTracker};
 pub use replay::{
     Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
     repair_game, repair_game_with, replay, replay_mainline, start_position,

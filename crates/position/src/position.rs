@@ -6,8 +6,9 @@ use std::{fmt, str::FromStr};
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, CastlingMode, CastlingSide, Chess, Color, EnPassantMode,
-    FromSetup, Move, MoveList, Piece, Position as _, RemainingChecks, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Chess, Color,
+    EnPassantMode, FromSetup, Move, MoveList, Piece, Position as _, RemainingChecks, Role, Setup,
+    Square,
     san::SanPlus,
     variant::{Variant, VariantPosition},
     zobrist::{Zobrist64, ZobristValue},
@@ -596,17 +597,25 @@ impl Position {
 }
 
 /// [`Position::play_zobrist`] for standard chess and Chess960: plays `m` on `chess` and gives
-/// the hash updated from `hash` by the keys of what changed (the pieces moved, taken and
-/// promoted, the side to move, the castling rights lost, the en-passant file before and after,
-/// each only when a capture is legal, as [`Position::zobrist`] counts it). `None` (nothing
-/// played) for a drop, which chess has not.
+/// the hash updated from `hash` by the keys of what changed. `None` (nothing played) for a
+/// drop, which chess has not.
 #[inline]
 fn play_chess_zobrist(chess: &mut Chess, hash: u64, m: Move) -> Option<u64> {
-    let turn = chess.turn();
+    let moved = move_keys(m, chess.turn())?;
+    let castles_before = chess.castles().clone();
+    let ep_before = chess.ep_square(EnPassantMode::Legal);
+    chess.play_unchecked(m);
+    Some((Zobrist64(hash) ^ moved ^ state_keys(&castles_before, ep_before, chess)).0)
+}
+
+/// The keys a move of `turn` changes by itself: the side to move, the pieces moved, taken and
+/// promoted. `None` for a drop.
+#[inline]
+fn move_keys(m: Move, turn: Color) -> Option<Zobrist64> {
     let piece = |sq: Square, role: Role, color: Color| {
         Zobrist64::zobrist_for_piece(sq, Piece { color, role })
     };
-    let mut z = Zobrist64(hash) ^ Zobrist64::zobrist_for_white_turn();
+    let mut z = Zobrist64::zobrist_for_white_turn();
     match m {
         Move::Normal {
             role,
@@ -639,40 +648,81 @@ fn play_chess_zobrist(chess: &mut Chess, hash: u64, m: Move) -> Option<u64> {
         }
         Move::Put { .. } => return None,
     }
-    let rights = |chess: &Chess| {
-        let castles = chess.castles();
-        [
-            (Color::White, CastlingSide::KingSide),
-            (Color::White, CastlingSide::QueenSide),
-            (Color::Black, CastlingSide::KingSide),
-            (Color::Black, CastlingSide::QueenSide),
-        ]
-        .map(|(color, side)| castles.has(color, side))
-    };
-    let rights_before = rights(chess);
-    let ep_before = chess.ep_square(EnPassantMode::Legal);
-    chess.play_unchecked(m);
-    let rights_after = rights(chess);
-    for (k, (color, side)) in [
-        (Color::White, CastlingSide::KingSide),
-        (Color::White, CastlingSide::QueenSide),
-        (Color::Black, CastlingSide::KingSide),
-        (Color::Black, CastlingSide::QueenSide),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if rights_before[k] != rights_after[k] {
-            z ^= Zobrist64::zobrist_for_castling_right(color, side);
+    Some(z)
+}
+
+/// The keys that change between a position with `castles_before` and the en-passant square
+/// `ep_before` (when a capture is legal) and `after`: the castling rights lost, the en-passant
+/// file before and after.
+#[inline]
+fn state_keys(castles_before: &Castles, ep_before: Option<Square>, after: &Chess) -> Zobrist64 {
+    let mut z = Zobrist64(0);
+    let castles = after.castles();
+    if castles.castling_rights() != castles_before.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if castles.has(color, side) != castles_before.has(color, side) {
+                    z ^= Zobrist64::zobrist_for_castling_right(color, side);
+                }
+            }
         }
     }
     if let Some(sq) = ep_before {
         z ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
     }
-    if let Some(sq) = chess.ep_square(EnPassantMode::Legal) {
+    if let Some(sq) = after.ep_square(EnPassantMode::Legal) {
         z ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
     }
-    Some(z.0)
+    z
+}
+
+/// The Polyglot hashes ([`Position::zobrist`]) of the positions of a line, for a caller that
+/// is shown each position after its move rather than playing the moves itself (the callback of
+/// a replay): each hash is updated from the one before, for every move of standard chess and
+/// Chess960, else computed afresh (the first position, a null move, other variants).
+///
+/// ```
+/// use tabia_position::{Position, ZobristTracker};
+///
+/// let mut pos = Position::new();
+/// let mut tracker = ZobristTracker::default();
+/// assert_eq!(tracker.after(&pos, None), pos.zobrist());
+/// for san in ["e4", "d5", "exd5", "Kd7", "Ke2", "c5", "dxc6"] {
+///     let m = pos.parse_move(san)?;
+///     pos.play_unchecked(m);
+///     assert_eq!(tracker.after(&pos, Some(m)), pos.zobrist(), "after {san}");
+/// }
+/// # Ok::<_, tabia_position::MoveError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ZobristTracker {
+    /// The last position's hash, castling rights and en-passant square (a legal capture),
+    /// when it was standard chess or Chess960.
+    last: Option<(u64, Castles, Option<Square>)>,
+}
+
+impl ZobristTracker {
+    /// The hash of `pos`, reached by `m` from the position given last (`None`: the first
+    /// position, or one after a null move).
+    #[inline]
+    pub fn after(&mut self, pos: &Position, m: Option<Move>) -> u64 {
+        let Rules::Chess(chess) = &pos.rules else {
+            self.last = None;
+            return pos.zobrist();
+        };
+        let updated = match (&self.last, m) {
+            (Some((hash, castles, ep)), Some(m)) => move_keys(m, !chess.turn())
+                .map(|moved| (Zobrist64(*hash) ^ moved ^ state_keys(castles, *ep, chess)).0),
+            _ => None,
+        };
+        let hash = updated.unwrap_or_else(|| pos.zobrist());
+        self.last = Some((
+            hash,
+            chess.castles().clone(),
+            chess.ep_square(EnPassantMode::Legal),
+        ));
+        hash
+    }
 }
 
 /// The EPD fields of any shakmaty position into `buf`.

@@ -18,11 +18,8 @@ use tabia_notation::{
     },
 };
 use tabia_position::{
-    Checker, EpRule, MainlineReplayer, Position, ReplayError, Replayed, Warning,
-    shakmaty::{
-        Bitboard, CastlingMode, Color, Move, Position as _, Role,
-        zobrist::{Zobrist64, ZobristValue},
-    },
+    Checker, EpRule, MainlineReplayer, Position, ReplayError, Replayed, Warning, ZobristTracker,
+    shakmaty::{CastlingMode, Move},
     variant_mode,
 };
 
@@ -69,7 +66,7 @@ pub(crate) struct Scratch {
     pub(crate) mode: CastlingMode,
     /// The SAN being replayed (set before the replayer is told of it).
     pending: Option<SanPlus>,
-    hasher: Hasher,
+    hasher: ZobristTracker,
     classifier: Option<Classifier<'static>>,
     /// Whether the classifier met a move it cannot follow (a null move).
     unclassified: bool,
@@ -83,7 +80,7 @@ impl Default for Scratch {
             text: String::new(),
             mode: CastlingMode::Standard,
             pending: None,
-            hasher: Hasher::default(),
+            hasher: ZobristTracker::default(),
             classifier: None,
             unclassified: false,
         }
@@ -97,7 +94,7 @@ impl Scratch {
         self.text.clear();
         self.mode = CastlingMode::Standard;
         self.pending = None;
-        self.hasher = Hasher::default();
+        self.hasher = ZobristTracker::default();
         self.classifier = None;
         self.unclassified = false;
     }
@@ -222,67 +219,6 @@ impl Scratch {
                 }
             })
             .collect()
-    }
-}
-
-/// The Polyglot hash of each ply, updated from the last one when the move allows (the rule of
-/// shakmaty's `update_zobrist_hash`: a move that touches no castling right, no king, no
-/// double pawn step, from a position without an en-passant square), else computed afresh.
-#[derive(Debug, Clone, Copy, Default)]
-struct Hasher {
-    /// The hash of the position before the move, when known.
-    hash: Option<u64>,
-    /// The castling rights of that position.
-    rights: Bitboard,
-    /// Whether that position has an en-passant square.
-    ep: bool,
-}
-
-impl Hasher {
-    /// The hash of `pos`, reached by `mv` from the last position seen.
-    #[inline]
-    fn after(&mut self, pos: &Position, mv: Option<Move>) -> u64 {
-        let chess = pos.as_chess();
-        let incremental = match (self.hash, mv, chess) {
-            (
-                Some(hash),
-                Some(Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion,
-                }),
-                Some(chess),
-            ) if !self.ep
-                && role != Role::King
-                && (role != Role::Pawn || u32::from(from).abs_diff(u32::from(to)) != 16)
-                && !self.rights.contains(from)
-                && !self.rights.contains(to) =>
-            {
-                // `pos` is after the move: the side that moved is the other one.
-                let mover: Color = !chess.turn();
-                let mut z = Zobrist64(hash);
-                z ^= Zobrist64::zobrist_for_white_turn();
-                z ^= Zobrist64::zobrist_for_piece(from, role.of(mover));
-                z ^= Zobrist64::zobrist_for_piece(to, promotion.unwrap_or(role).of(mover));
-                if let Some(capture) = capture {
-                    z ^= Zobrist64::zobrist_for_piece(to, capture.of(!mover));
-                }
-                Some(z.0)
-            }
-            _ => None,
-        };
-        let hash = incremental.unwrap_or_else(|| pos.zobrist());
-        match chess {
-            Some(chess) => {
-                self.hash = Some(hash);
-                self.rights = chess.castles().castling_rights();
-                self.ep = chess.maybe_ep_square().is_some();
-            }
-            None => self.hash = None,
-        }
-        hash
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use tabia_position::{EpRule, Position, PositionKey};
+use tabia_position::{EpRule, Position, PositionKey, ZobristTracker};
 
 fn after(moves: &str) -> Position {
     moves
@@ -84,8 +84,9 @@ const STARTS: &[&str] = &[
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
-    /// The hash updated move by move is the hash computed afresh, in random legal games that
-    /// castle, take en passant, promote and lose castling rights (standard chess and Chess960).
+    /// The hash updated move by move (by the player, and by a tracker shown the positions) is
+    /// the hash computed afresh, in random legal games that castle, take en passant, promote
+    /// and lose castling rights (standard chess and Chess960).
     #[test]
     fn incremental_zobrist_matches_scratch_in_random_games(
         start in 0..STARTS.len(),
@@ -93,6 +94,9 @@ proptest::proptest! {
     ) {
         let mut pos = Position::from_arg(STARTS[start]).expect("a start position");
         let mut hash = pos.zobrist();
+        // The same hashes from the positions alone, as a replay's callback sees them.
+        let mut tracker = ZobristTracker::default();
+        proptest::prop_assert_eq!(tracker.after(&pos, None), hash);
         for pick in picks {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -101,6 +105,7 @@ proptest::proptest! {
             let m = moves[usize::from(pick) % moves.len()];
             hash = pos.play_zobrist(hash, m);
             proptest::prop_assert_eq!(hash, pos.zobrist(), "after {:?} in {}", m, pos.fen(EpRule::Always));
+            proptest::prop_assert_eq!(tracker.after(&pos, Some(m)), hash, "tracker after {:?}", m);
         }
     }
 }
