@@ -24,10 +24,15 @@ use crate::{
 /// input, and for tuning).
 pub(crate) fn config(jobs: Option<NonZeroUsize>) -> Pipeline {
     let pipeline = Pipeline::new().with_jobs(jobs.map_or(0, NonZeroUsize::get));
-    match std::env::var("TABIA_BATCH_BYTES").map(|bytes| bytes.parse::<usize>()) {
-        Ok(Ok(bytes)) => pipeline.with_batch_bytes(bytes),
-        _ => pipeline,
+    match batch_bytes_asked() {
+        Some(bytes) => pipeline.with_batch_bytes(bytes),
+        None => pipeline,
     }
+}
+
+/// The batch size `TABIA_BATCH_BYTES` asks for, if it is set to a number.
+pub(crate) fn batch_bytes_asked() -> Option<usize> {
+    std::env::var("TABIA_BATCH_BYTES").ok()?.parse().ok()
 }
 
 /// A named summary counter of a subcommand (`matched`, `kept`, `duplicates`, …), declared on

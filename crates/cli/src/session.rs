@@ -329,7 +329,7 @@ impl<'a> Session<'a> {
     /// [`Session::set_batch_bytes`], unless `TABIA_BATCH_BYTES` asks for another size (the
     /// tests that cut a small input into many pieces).
     pub(crate) fn prefer_batch_bytes(&mut self, bytes: usize) {
-        if std::env::var_os("TABIA_BATCH_BYTES").is_none() {
+        if parallel::batch_bytes_asked().is_none() {
             self.set_batch_bytes(bytes);
         }
     }

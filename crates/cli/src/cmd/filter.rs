@@ -2,12 +2,11 @@
 //! positions, board patterns, material and moves (the library is `tabia-select`).
 //!
 //! Each game is matched by a [`Matcher`] as it is read: tag criteria decide before the
-//! movetext (skipped unread when they decide), position criteria replay the moves. When the
-//! query decides games early (tags, positions reached, opening moves), with one job, or with
-//! `--limit` (so that reading stops right after the N-th match), the reading thread matches
-//! each game in the one pass that reads it, keeping the bytes of the selected ones only;
-//! otherwise (whole-game replays on several jobs) the input is split into raw games that the
-//! workers match. A selected game is then parsed, checked like `tabia pgn`
+//! movetext (skipped unread when they decide), position criteria replay the moves, and a game
+//! is read no further once decided. Every game is matched in the one pass that reads it,
+//! keeping the bytes of the selected ones only: with one job or with `--limit` (so that reading
+//! stops right after the N-th match) on the one thread, with several jobs by each worker on the
+//! games of its piece of the input. A selected game is then parsed, checked like `tabia pgn`
 //! checks it, marked (`--mark`) and written — or written as it was read with `--raw`.
 
 use std::{
