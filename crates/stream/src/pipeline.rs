@@ -1,19 +1,18 @@
-//! The ordered parallel pipeline: items (games, lines) are read on one thread, grouped into
-//! batches of about [`BATCH_BYTES`], processed by `jobs` workers, and their results handed back
-//! in exactly the input order.
+//! The ordered parallel pipeline: items (games, lines) are read by the workers in turns,
+//! grouped into batches of about [`BATCH_BYTES`], processed by `jobs` workers, and their
+//! results handed back in exactly the input order.
 //!
 //! ```text
-//! reader ──queue──▶ worker 1..=jobs ──done──▶ caller (reorder buffer keyed by batch index)
-//!    ▲                                             │
-//!    └────────────── one slot per batch ◀──────────┘
+//! input ──one worker reads at a time──▶ worker 1..=jobs ──done──▶ caller (reorder buffer)
+//!    ▲                                                               │
+//!    └──────────────────────── one slot per batch ◀──────────────────┘
 //! ```
 //!
-//! **Memory bound.** The reader takes a slot before it starts filling a batch and the caller's
-//! thread frees the slot once that batch's results are consumed; there are `2 × jobs + 2`
-//! slots. So at most `2 × jobs + 2` batches exist at any time — being filled, queued, processed,
-//! or waiting in the reorder buffer — each holding about [`BATCH_BYTES`] of input (more only
-//! when one item is larger) plus the results made from it. The bound does not depend on the
-//! size of the input.
+//! **Memory bound.** A worker takes a slot before it reads a batch and the caller's thread
+//! frees the slot once that batch's results are consumed; there are `2 × jobs + 2` slots. So
+//! at most `2 × jobs + 2` batches exist at any time — being read, processed, or waiting in the
+//! reorder buffer — each holding about [`BATCH_BYTES`] of input (more only when one item is
+//! larger) plus the results made from it. The bound does not depend on the size of the input.
 
 use std::{
     collections::BTreeMap,
@@ -333,9 +332,9 @@ impl Pipeline {
 
     /// Runs `work` on every game of a PGN input on the workers, as [`Pipeline::fold_finish`]
     /// does on the [`Games`](crate::Games) of the input, with the same numbers, game bytes and
-    /// origins, but the input split into games on every worker: the worker whose turn it is to
-    /// read only cuts the input into pieces of about [`Pipeline::batch_bytes`] where a line starts with `[`,
-    /// so that splitting (which is most of the work of a tag filter or a count) is not held to
+    /// origins, but the input split into games on every worker: the worker whose turn it is
+    /// to read only cuts the input into pieces of about [`Pipeline::batch_bytes`] where a line
+    /// starts with `[`, so that splitting (which is most of the work of a tag filter or a count) is not held to
     /// one core. A read error ends the games after those read completely before it.
     ///
     /// ```
@@ -992,21 +991,23 @@ mod tests {
 
         let pipeline = Pipeline::new().with_jobs(2).with_batch_bytes(1);
         let items = (0..500).map(|_| Ok::<_, ()>(Tracked::new()));
-        // Slow workers, so that the reader is always ahead.
-        let slow = |_: u64, _: &Tracked| {
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        };
+        // A slow consumer, so that the workers, free to read on, would pile batches up in the
+        // reorder buffer but for the slots.
         let mut seen = 0;
         let outcome = pipeline
-            .map(items, slow, |_, ()| {
-                seen += 1;
-                Ok::<_, ()>(())
-            })
+            .map(
+                items,
+                |_, _| (),
+                |_, ()| {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    seen += 1;
+                    Ok::<_, ()>(())
+                },
+            )
             .unwrap();
         assert_eq!((outcome.items, seen), (500, 500));
-        // Items are freed once their batch is processed (by the reader, when it takes its next
-        // slot), so the slots bound the items alive, give or take the batches waiting to be
-        // freed.
+        // Items are freed once their batch is processed (by the next worker that reads), so the
+        // slots bound the items alive, give or take the batches waiting to be freed.
         assert!(PEAK.load(Ordering::SeqCst) <= 2 * pipeline.slots());
     }
 }

@@ -1782,7 +1782,7 @@ fn pass_plain_movetext(bytes: &[u8]) -> usize {
                 // Most comments are short (`{ [%clk 0:03:00] }`): a word at a time first.
                 let end = match swar_find(body, [b'}'], 32) {
                     Ok(n) => Some(n),
-                    Err(scanned) => memchr::memchr(b'}', &body[scanned..]).map(|n| scanned + n),
+                    Err(scanned) => brace_body(&body[scanned..]).map(|n| scanned + n),
                 };
                 match end {
                     Some(n) => i = at + 1 + n + 1,
