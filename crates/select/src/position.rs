@@ -3,7 +3,7 @@
 use std::{fmt, str::FromStr};
 
 use tabia_position::{
-    Position, PositionKey,
+    ParsePositionError, Position, PositionKey,
     shakmaty::{Bitboard, Board, Color, Move, Position as _, Rank},
 };
 
@@ -119,17 +119,26 @@ impl FromStr for PositionTarget {
                 0..text.len(),
             ));
         }
-        let bad = |reason: String| {
-            let reason = reason.lines().next().unwrap_or_default().to_owned();
+        // The position parsers see the trimmed text: their spans start `lead` bytes in.
+        let lead = text.len() - text.trim_start().len();
+        let syntax = |err: &tabia_position::notation::Error| {
+            let span = err.span();
             ParseError::new(
                 "position",
-                ParseErrorKind::Position(reason),
+                ParseErrorKind::Position(err.message()),
                 text,
-                0..text.len(),
+                span.start + lead..span.end.max(span.start + 1) + lead,
             )
         };
         if trimmed != "startpos" && !trimmed.contains(' ') {
-            let board: Board = trimmed.parse().map_err(|err| bad(format!("{err}")))?;
+            let board: Board = trimmed.parse().map_err(|err| {
+                ParseError::new(
+                    "position",
+                    ParseErrorKind::Position(format!("{err}")),
+                    text,
+                    lead..lead + trimmed.len(),
+                )
+            })?;
             let reach = Reach::of(&board, Bitboard::EMPTY);
             return Ok(PositionTarget {
                 text: trimmed.to_owned(),
@@ -138,7 +147,15 @@ impl FromStr for PositionTarget {
                 reach,
             });
         }
-        let pos = Position::from_arg(trimmed).map_err(|err| bad(err.to_string()))?;
+        let pos = Position::from_arg(trimmed).map_err(|err| match err {
+            ParsePositionError::Syntax(err) => syntax(&err),
+            ParsePositionError::Illegal(err) => ParseError::new(
+                "position",
+                ParseErrorKind::Position(err.to_string()),
+                text,
+                lead..lead + trimmed.len(),
+            ),
+        })?;
         let chess = pos.chess();
         Ok(PositionTarget {
             text: trimmed.to_owned(),
@@ -347,6 +364,12 @@ mod tests {
         );
         insta::assert_snapshot!(
             "8/8/8/8/8/8/8/8 w - - 0 1"
+                .parse::<PositionTarget>()
+                .unwrap_err()
+        );
+        // A syntax error in a full FEN is marked where it is, leading spaces counted.
+        insta::assert_snapshot!(
+            " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"
                 .parse::<PositionTarget>()
                 .unwrap_err()
         );
