@@ -16,6 +16,7 @@ use std::{
     mem,
     ops::Range,
     sync::{Condvar, Mutex, PoisonError},
+    thread::{self, ThreadId},
 };
 
 use tabia_notation::pgn::{Cut, GameError, Origin, RawGame, Reader, Skip, Visitor};
@@ -36,14 +37,16 @@ pub(crate) struct Chunk {
 }
 
 /// Buffers of chunks that were read, for the next read to fill again (fresh memory costs
-/// a page fault a page, and zeroing it).
-pub(crate) type Pool = Mutex<Vec<Vec<u8>>>;
+/// a page fault a page, and zeroing it), each with the thread that processed it last: the
+/// worker whose turn it is to read fills one of its own, still in its core's cache, rather
+/// than one the other core has just read (writing into it would take its lines over first).
+pub(crate) type Pool = Mutex<Vec<(Option<ThreadId>, Vec<u8>)>>;
 
 /// Gives a processed chunk's buffer back to `pool` (keeping at most `keep` there).
 pub(crate) fn recycle(pool: &Pool, bytes: Vec<u8>, keep: usize) {
     let mut pool = pool.lock().unwrap_or_else(PoisonError::into_inner);
     if pool.len() < keep {
-        pool.push(bytes);
+        pool.push((Some(thread::current().id()), bytes));
     }
 }
 
@@ -104,6 +107,25 @@ impl<'p, R: Read> Chunks<'p, R> {
         }
     }
 
+    /// Moves what is pending into a buffer this thread processed last, if the pool has one
+    /// (a small copy: the start of a game cut by the last chunk).
+    fn adopt(&mut self) {
+        let me = thread::current().id();
+        let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(k) = pool.iter().position(|(owner, _)| *owner == Some(me)) else {
+            return;
+        };
+        let mut mine = pool.swap_remove(k).1;
+        if mine.len() < self.filled {
+            mine.resize(self.filled, 0);
+        }
+        mine[..self.filled].copy_from_slice(&self.pending[..self.filled]);
+        let theirs = mem::replace(&mut self.pending, mine);
+        if !theirs.is_empty() {
+            pool.push((None, theirs));
+        }
+    }
+
     /// Hands out `pending[..cut]`, keeping the rest.
     fn cut_at(&mut self, cut: usize, last: bool) -> Chunk {
         let tail = self.filled - cut;
@@ -112,6 +134,7 @@ impl<'p, R: Read> Chunks<'p, R> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
+            .map(|(_, bytes)| bytes)
             .unwrap_or_default();
         if rest.len() < tail {
             rest.resize(tail, 0);
@@ -144,6 +167,7 @@ impl<R: Read> Iterator for Chunks<'_, R> {
         if self.ended {
             return None;
         }
+        self.adopt();
         loop {
             let missing = self.filled.max(self.searched) + self.size - self.filled;
             match self.fill(missing) {
