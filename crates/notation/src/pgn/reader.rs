@@ -259,6 +259,9 @@ pub struct Reader<R> {
     /// What the game being skipped was in the middle of when the input ended (see
     /// [`Reader::cut`]).
     cut: Option<Cut>,
+    /// The `{` (offset, line, start of its line) of a comment the input ended in while
+    /// skipping, for the error a reading of the movetext would have given.
+    unclosed: Option<(u64, u64, u64)>,
 }
 
 impl Reader<io::Empty> {
@@ -324,6 +327,7 @@ impl<R: Read> Reader<R> {
             first_line_start: 0,
             comment_end: BraceOrLineEnd::new(),
             cut: None,
+            unclosed: None,
         }
     }
 
@@ -931,7 +935,9 @@ impl<R: Read> Reader<R> {
             return Err(Stop::Syntax(err, start));
         }
         if visitor.begin_movetext().0 {
-            self.skip_movetext(false)?;
+            if let Err(err) = self.skip_chosen_movetext()? {
+                return Err(Stop::Syntax(err, start));
+            }
             return Ok(visitor.end_game());
         }
         if let Err(err) = self.movetext(visitor)? {
@@ -1060,8 +1066,7 @@ impl<R: Read> Reader<R> {
                     }
                     has_move = true;
                     if depth == 0 && visitor.skip_rest().0 {
-                        self.skip_movetext(false)?;
-                        return Ok(Ok(()));
+                        return self.skip_chosen_movetext();
                     }
                     // A comment after a move, as in `{ [%clk 0:03:00] }`, read at once.
                     self.one_line_comment(visitor);
@@ -1090,8 +1095,7 @@ impl<R: Read> Reader<R> {
                             }
                             has_move = true;
                             if depth == 0 && visitor.skip_rest().0 {
-                                self.skip_movetext(false)?;
-                                return Ok(Ok(()));
+                                return self.skip_chosen_movetext();
                             }
                             self.one_line_comment(visitor);
                         }
@@ -1121,8 +1125,7 @@ impl<R: Read> Reader<R> {
                         }
                         has_move = true;
                         if depth == 0 && visitor.skip_rest().0 {
-                            self.skip_movetext(false)?;
-                            return Ok(Ok(()));
+                            return self.skip_chosen_movetext();
                         }
                         continue;
                     }
@@ -1333,6 +1336,23 @@ impl<R: Read> Reader<R> {
         Ok(Some(opener))
     }
 
+    /// Skips the rest of a game's movetext that the visitor chose not to read, as
+    /// [`Reader::skip_movetext`] does; but a `{` comment that the input ends in is the error
+    /// reading it would have given (it took every game after it in), so that what a visitor
+    /// skips never changes which games are in error.
+    fn skip_chosen_movetext(&mut self) -> io::Result<Result<(), Error>> {
+        self.unclosed = None;
+        self.skip_movetext(false)?;
+        match self.unclosed.take() {
+            None => Ok(Ok(())),
+            Some((at, line, line_start)) => {
+                let at = usize::try_from(at).unwrap_or(usize::MAX);
+                let err = Error::new(ErrorKind::UnterminatedComment, at..at.saturating_add(1));
+                Ok(Err(self.locate(err, line, line_start)))
+            }
+        }
+    }
+
     /// Skips the comments that follow a result, as [`Reader::trailing_comments`] reads them.
     fn skip_trailing_comments(&mut self) -> io::Result<()> {
         while let Some(b) = self.next_trailing_comment()? {
@@ -1358,6 +1378,12 @@ impl<R: Read> Reader<R> {
     /// Skips the inside of a `{` comment and its `}`; notes [`Cut::Comment`] when the input
     /// ends first.
     fn skip_comment_body(&mut self) -> io::Result<()> {
+        // Where the comment's `{` is (the byte before the cursor), for `unclosed`.
+        let opened = (
+            self.abs(self.pos).saturating_sub(1),
+            self.line,
+            self.line_start,
+        );
         // The common comment first: short, on one line, and buffered (`{ [%clk 0:03:00] }`),
         // found a word at a time without a search to set up, and no line to count.
         let to = self.chunk_end();
@@ -1378,6 +1404,7 @@ impl<R: Read> Reader<R> {
             self.pos = to;
             if self.eof {
                 self.cut = Some(Cut::Comment);
+                self.unclosed = Some(opened);
                 return Ok(());
             }
             self.refill()?;
@@ -2277,6 +2304,44 @@ mod tests {
             moves,
             [(3, 1, 4), (10, 2, 1), (21, 3, 4), (34, 6, 1), (47, 8, 4)]
         );
+    }
+
+    #[test]
+    fn a_comment_the_input_ends_in_is_an_error_whether_read_or_skipped() {
+        /// Reads every move, or skips the movetext at its start, or after the first move.
+        struct Reading(u8);
+        impl Visitor for Reading {
+            type Output = ();
+            fn begin_movetext(&mut self) -> Skip {
+                Skip(self.0 == 1)
+            }
+            fn skip_rest(&mut self) -> Skip {
+                Skip(self.0 == 2)
+            }
+            fn end_game(&mut self) {}
+        }
+        for pgn in [
+            &b"[White \"a\"]\n\n1. e4 {c} e5 {never closed\n\n[White \"b\"]\n\n1. d4 *\n"[..],
+            b"1. e4 e5 1-0 {after the result\n",
+            b"1. e4 (1. d4 {in a variation\n",
+        ] {
+            let messages: Vec<String> = (0..3)
+                .map(|how| {
+                    let mut reader = Reader::new(pgn);
+                    let err = reader
+                        .read_game(&mut Reading(how))
+                        .expect_err("the comment is not closed");
+                    assert!(matches!(reader.read_game(&mut Reading(how)), Ok(None)));
+                    err.to_string()
+                })
+                .collect();
+            assert!(
+                messages[0].starts_with("comment not closed by `}` at line "),
+                "{messages:?}"
+            );
+            assert_eq!(messages[1], messages[0]);
+            assert_eq!(messages[2], messages[0]);
+        }
     }
 
     #[test]
