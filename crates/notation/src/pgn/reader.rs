@@ -1155,6 +1155,10 @@ impl<R: Read> Reader<R> {
                         Some(n) => {
                             let (from, to) = (self.pos + 1, self.pos + 1 + n);
                             visitor.comment(RawComment(&self.buf[from..to]));
+                            let opened = self.origin();
+                            if let Some(k) = tag_pair_after_blank_line(&self.buf[from..to], 0) {
+                                self.warn_tag_pair_in_comment(visitor, opened, from, from + k);
+                            }
                             self.count_lines(from, to);
                             self.pos = to + 1;
                         }
@@ -1438,6 +1442,23 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Warns that the comment opened at `opened` runs into a tag pair at `buf[at]`, whose line
+    /// is that of `buf[from]` (the cursor's) plus the line ends in between.
+    #[cold]
+    fn warn_tag_pair_in_comment<V: Visitor>(
+        &self,
+        visitor: &mut V,
+        opened: Origin,
+        from: usize,
+        at: usize,
+    ) {
+        let line = self.line + crate::error::count_line_ends(&self.buf[from..at]);
+        visitor.warning(Warning {
+            kind: WarningKind::TagPairInComment { line },
+            at: opened,
+        });
+    }
+
     /// A comment whose end is not buffered: hands it to the visitor in pieces.
     #[cold]
     fn long_comment<V: Visitor>(
@@ -1446,6 +1467,9 @@ impl<R: Read> Reader<R> {
         braces: bool,
     ) -> io::Result<Result<(), Error>> {
         let (start, line, line_start) = (self.abs(self.pos), self.line, self.line_start);
+        let opened = self.origin();
+        // Line ends just before the piece at hand, and whether the comment was warned about.
+        let (mut ended, mut warned) = (0, !braces);
         self.pos += 1;
         loop {
             let data = &self.buf[self.pos..self.end];
@@ -1454,6 +1478,13 @@ impl<R: Read> Reader<R> {
             } else {
                 rest_of_line(data)
             };
+            let piece = &data[..found.unwrap_or_else(|| split_point(data))];
+            if !warned && let Some(k) = tag_pair_after_blank_line(piece, ended) {
+                warned = true;
+                self.warn_tag_pair_in_comment(visitor, opened, self.pos, self.pos + k);
+            }
+            ended = trailing_line_ends(&self.buf[self.pos..self.pos + piece.len()], ended);
+            let data = &self.buf[self.pos..self.end];
             if let Some(n) = found {
                 visitor.comment(RawComment(&data[..n]));
                 self.count_lines(self.pos, self.pos + n);
@@ -1831,6 +1862,38 @@ fn pass_plain_movetext(bytes: &[u8]) -> usize {
         }
     }
     i
+}
+
+/// Where, in the body of a comment, a line that starts a tag pair (`[Name "`) follows a blank
+/// line: the sign of a comment whose `}` is missing, running into the next game. `before` is
+/// how many line ends came just before `body` (it is a piece of a long comment).
+fn tag_pair_after_blank_line(body: &[u8], before: u8) -> Option<usize> {
+    memchr::memchr_iter(b'[', body).find(|&i| {
+        let after = &body[i + 1..];
+        let name = after
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        after.first().is_some_and(u8::is_ascii_alphabetic)
+            && after.get(name..name + 2) == Some(b" \"")
+            && trailing_line_ends(&body[..i], before) >= 2
+    })
+}
+
+/// How many line ends (`\r\n` as one) `bytes` ends with, `before` more if they are all line
+/// ends (at most 2: enough to tell a blank line).
+fn trailing_line_ends(bytes: &[u8], before: u8) -> u8 {
+    let mut n = 0;
+    let mut rest = bytes;
+    while n < 2 {
+        rest = match rest {
+            [head @ .., b'\r', b'\n'] | [head @ .., b'\n' | b'\r'] => head,
+            [] => return (n + before).min(2),
+            _ => return n,
+        };
+        n += 1;
+    }
+    n
 }
 
 /// The bytes [`find_movetext_stop`] stops at.
@@ -2341,6 +2404,66 @@ mod tests {
             );
             assert_eq!(messages[1], messages[0]);
             assert_eq!(messages[2], messages[0]);
+        }
+    }
+
+    #[test]
+    fn a_comment_that_runs_into_a_tag_pair_is_warned_about() {
+        /// The reader's warnings.
+        #[derive(Default)]
+        struct Warned(Vec<Warning>);
+        impl Visitor for Warned {
+            type Output = Vec<Warning>;
+            fn warning(&mut self, warning: Warning) {
+                self.0.push(warning);
+            }
+            fn end_game(&mut self) -> Vec<Warning> {
+                std::mem::take(&mut self.0)
+            }
+        }
+        let warned = |pgn: &[u8], capacity: usize| {
+            Reader::with_capacity(capacity, pgn)
+                .read_game(&mut Warned::default())
+                .expect("read")
+                .expect("a game")
+        };
+        // Buffered, over lines; and in pieces, the blank line anywhere around a cut.
+        for filler in [
+            0, 3000, 4090, 4093, 4094, 4095, 4096, 4097, 4100, 8190, 8192,
+        ] {
+            for line_end in ["\n", "\r\n"] {
+                let pgn = format!(
+                    "[Event \"a\"]{e}{e}1. e4 {{never closed {}{e}{e}[Event \"b\"]{e}{e}1. d4 {{x}} 1-0{e}",
+                    "y".repeat(filler),
+                    e = line_end,
+                );
+                let warnings = warned(pgn.as_bytes(), 4096);
+                let want = Warning {
+                    kind: WarningKind::TagPairInComment { line: 5 },
+                    at: Origin {
+                        offset: (11 + 2 * line_end.len() + 6) as u64,
+                        line: 3,
+                        column: 7,
+                    },
+                };
+                assert_eq!(warnings, [want], "filler {filler}, {line_end:?}");
+            }
+        }
+        assert_eq!(
+            warned(b"1. e4 {a\n\n[White \"x\"]} *", 4096)[0].to_string(),
+            "comment runs past a blank line into a tag pair on line 3: a `}` is probably \
+             missing (what comes up to the next `}` is read as the comment)"
+        );
+        // Commands on lines of their own, a bracket that starts no tag pair, a tag pair
+        // without a blank line before it: no warning.
+        for body in [
+            "{\n\n[%evp 1,2]\n}",
+            "{a\n\n[not a tag]}",
+            "{a\n[White \"x\"]}",
+            "{a\n\n[\"x\"]}",
+        ] {
+            let pgn = format!("1. e4 {body} *");
+            assert_eq!(warned(pgn.as_bytes(), 4096), [], "{body:?}");
         }
     }
 

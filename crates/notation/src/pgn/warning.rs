@@ -12,12 +12,25 @@ pub enum WarningKind {
     /// The movetext ends (at the end of the input, or at the `[` of the next game) without a
     /// result: the game is read as if it ended with `*`.
     MissingResult,
+    /// A `{` comment runs past a blank line into a line that starts a tag pair (`[Event "…`),
+    /// on `line`: its `}` is probably missing, and what lies up to the next `}` (the start of
+    /// the next game, maybe whole games) was read as part of the comment, as every PGN reader
+    /// reads it. The warning is at the `{`, where the fix goes.
+    TagPairInComment {
+        /// The line of the tag pair.
+        line: u64,
+    },
 }
 
 impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WarningKind::MissingResult => f.write_str("game has no result, read as `*`"),
+            WarningKind::TagPairInComment { line } => write!(
+                f,
+                "comment runs past a blank line into a tag pair on line {line}: a `}}` is \
+                 probably missing (what comes up to the next `}}` is read as the comment)"
+            ),
         }
     }
 }
