@@ -9,25 +9,45 @@
 //! 4. the Scid extended code, or `-`;
 //! 5. the name.
 //!
-//! Loading replays each line's new moves once (a few tens of thousands of moves in all), so the
-//! keys come from `tabia-position` itself and the file does not depend on their encoding.
+//! `build.rs` replays each line's new moves once (a few tens of thousands of moves in all) at
+//! compile time, so the keys come from `tabia-position` itself and the file does not depend on
+//! their encoding, and a process finds the table built: its index in the program's read-only
+//! data, probed where it lies, and its openings a `static` slice.
 
+use std::borrow::Cow;
+
+use crate::{Opening, Table};
+#[cfg(test)]
 use crate::{
-    Table, TableError, TableErrorKind,
+    TableError, TableErrorKind,
     table::{Builder, Entry},
 };
 
 /// The generated table.
+#[cfg(test)]
 const DATA: &str = include_str!("../data/openings.tsv");
 
-/// Loads the embedded table. Every line of the generated file loads (a test checks it); a line
-/// that would not is left out rather than failing at run time.
+/// Bytes aligned to a cache line.
+#[repr(C, align(64))]
+struct Aligned<T: ?Sized>(T);
+
+/// The index of the table's positions, built from `DATA` by `build.rs` (its entries are cache
+/// lines).
+static INDEX: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/index.bin")));
+
+// `OPENINGS`: the named positions, built from `DATA` by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/openings.rs"));
+
+/// The embedded table: `build.rs` loaded `DATA` as [`parse`] does (a test holds the two to the
+/// same table), so this costs nothing. Every line of the generated file loads (a test checks
+/// it); a line that would not is left out rather than failing.
 pub(crate) fn load() -> Table {
-    parse(DATA).0
+    Table::from_static(&INDEX.0, OPENINGS)
 }
 
 /// Parses a table in the embedded format: the table of the lines that load, and the errors of
 /// those that do not.
+#[cfg(test)]
 pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
     let mut builder = Builder::with_capacity(text.len() / 56);
     let mut errors = Vec::new();
@@ -87,6 +107,43 @@ mod tests {
             .count();
         assert_eq!(table.len(), lines);
         assert!(table.len() > 10_000, "{}", table.len());
+    }
+
+    #[test]
+    fn the_table_built_at_compile_time_is_the_table_the_text_loads_into() {
+        let (parsed, _) = parse(DATA);
+        let built = load();
+        assert_eq!(built.openings(), parsed.openings());
+        assert_eq!(built.max_ply(), parsed.max_ply());
+        assert_eq!(built.line_positions(), parsed.line_positions());
+        let entries = parsed.map_entries();
+        assert_eq!(entries.len(), parsed.line_positions());
+        for (key, value) in entries {
+            assert_eq!(built.value(&key), Some(value), "{key:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Positions off the table's lines are not found in either index, and positions on
+        /// them are found with the same value: random games from the start, every ply probed.
+        #[test]
+        fn both_indexes_answer_alike_for_any_game(choices in proptest::collection::vec(0usize..64, 0..40)) {
+            use tabia_position::shakmaty::Position as _;
+            static PARSED: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+            let parsed = PARSED.get_or_init(|| parse(DATA).0);
+            let built = Table::embedded();
+            let mut pos = tabia_position::Position::new();
+            for choice in choices {
+                let moves = pos.chess().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[choice % moves.len()];
+                pos.play_unchecked(m);
+                let key = pos.key();
+                proptest::prop_assert_eq!(built.value(&key), parsed.value(&key));
+            }
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub struct Opening {
     pub(crate) eco: Cow<'static, str>,
     pub(crate) extended: Option<Cow<'static, str>>,
     pub(crate) name: Cow<'static, str>,
-    pub(crate) moves: Box<str>,
+    pub(crate) moves: Cow<'static, str>,
     pub(crate) ply: u32,
 }
 

@@ -2,7 +2,7 @@
 
 use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
 
-use tabia_position::{BuildKeyHasher, Position, PositionKey};
+use tabia_position::{BuildKeyHasher, Position, PositionKey, hash_of};
 
 use crate::{Classifier, Match, Opening, TableError, TableErrorKind, embedded, opening::movetext};
 
@@ -32,10 +32,117 @@ const ON_LINE: u32 = u32::MAX;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Table {
-    openings: Vec<Opening>,
+    openings: Cow<'static, [Opening]>,
     /// Every position on a line: the index of the opening it names, or [`ON_LINE`].
-    index: HashMap<PositionKey, u32, BuildKeyHasher>,
+    index: Index,
     max_ply: usize,
+}
+
+/// The positions of a table's lines: a map for a table read at run time, the index built at
+/// compile time for the embedded one.
+#[derive(Debug, Clone)]
+enum Index {
+    Map(HashMap<PositionKey, u32, BuildKeyHasher>),
+    Static(StaticIndex),
+}
+
+impl Index {
+    #[inline]
+    fn get(&self, key: &PositionKey) -> Option<u32> {
+        match self {
+            Index::Map(map) => map.get(key).copied(),
+            Index::Static(index) => index.get(key),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Index::Map(map) => map.len(),
+            Index::Static(index) => index.len,
+        }
+    }
+}
+
+/// The embedded table's index, written by `build.rs`: a header of 64 bytes, four
+/// little-endian `u32` (slots, keys, the longest line's plies, openings) then zeros, then a
+/// power of two of slots, at most half full, as two arrays: the tags (`u32`, the top half of
+/// the key's `hash_of`, never 0; 0 for an empty slot), small enough to stay in a core's cache,
+/// and the entries of 64 bytes (the `u32` value, the 44 bytes of the key,
+/// [`PositionKey::to_bytes`], zeros): in bytes aligned to 64, each entry is one cache line. A key is in the first free
+/// slot from `hash_of(key)` on, wrapping around; a probe reads the tags, and an entry only
+/// where the tag is the key's. It is probed where it lies, in the program's read-only data:
+/// nothing to load.
+#[derive(Debug, Clone, Copy)]
+struct StaticIndex {
+    tags: &'static [u8],
+    entries: &'static [u8],
+    mask: usize,
+    len: usize,
+}
+
+/// An entry of a [`StaticIndex`]: value, key bytes, zeros.
+const ENTRY_BYTES: usize = 64;
+
+/// The tag of a key with this `hash_of` in a [`StaticIndex`]: its top half, never 0.
+fn tag_of(hash: u64) -> u32 {
+    ((hash >> 32) as u32).max(1)
+}
+
+/// Whether the key bytes of an entry are `key`'s, compared a word at a time in line (most
+/// probes find their key: a call to `memcmp` for each cost more than the comparison).
+#[inline(always)]
+fn same_key(stored: &[u8], key: &[u8; 44]) -> bool {
+    let word = |bytes: &[u8], at: usize| {
+        let mut word = [0; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    stored.len() == key.len()
+        && (0..5).all(|w| word(stored, w * 8) == word(key, w * 8))
+        && stored[40..] == key[40..]
+}
+
+/// The little-endian `u32` at `bytes[at..at + 4]`, if there.
+fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    let mut word = [0; 4];
+    word.copy_from_slice(bytes.get(at..at + 4)?);
+    Some(u32::from_le_bytes(word))
+}
+
+impl StaticIndex {
+    /// The index in `bytes` and the header's longest line and number of openings.
+    fn new(bytes: &'static [u8]) -> (StaticIndex, usize, usize) {
+        let field = |i: usize| u32_at(bytes, i * 4).unwrap_or(0) as usize;
+        let slots = field(0);
+        let (tags, entries) = bytes[64..].split_at(slots * 4);
+        let index = StaticIndex {
+            tags,
+            entries,
+            mask: slots.saturating_sub(1),
+            len: field(1),
+        };
+        (index, field(2), field(3))
+    }
+
+    #[inline(always)]
+    fn get(&self, key: &PositionKey) -> Option<u32> {
+        let hash = hash_of(key);
+        let tag = tag_of(hash);
+        let mut i = usize::try_from(hash).unwrap_or(usize::MAX) & self.mask;
+        loop {
+            match u32_at(self.tags, i * 4)? {
+                0 => return None,
+                t if t == tag => {
+                    let entry = self.entries.get(i * ENTRY_BYTES..(i + 1) * ENTRY_BYTES)?;
+                    if same_key(&entry[4..48], &key.to_bytes()) {
+                        return u32_at(entry, 0);
+                    }
+                }
+                _ => {}
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
 }
 
 impl Table {
@@ -49,6 +156,17 @@ impl Table {
     pub fn embedded() -> &'static Table {
         static TABLE: OnceLock<Table> = OnceLock::new();
         TABLE.get_or_init(embedded::load)
+    }
+
+    /// The embedded table from the index and openings built at compile time.
+    pub(crate) fn from_static(index: &'static [u8], openings: &'static [Opening]) -> Table {
+        let (index, max_ply, named) = StaticIndex::new(index);
+        debug_assert_eq!(named, openings.len());
+        Table {
+            openings: Cow::Borrowed(openings),
+            index: Index::Static(index),
+            max_ply,
+        }
     }
 
     /// Loads a fresh copy of the embedded table (what [`Table::embedded`] does once), e.g. to
@@ -91,7 +209,7 @@ impl Table {
     /// castling rights, and the en-passant square when a capture is legal).
     pub fn lookup(&self, key: &PositionKey) -> Option<&Opening> {
         match self.index.get(key) {
-            Some(&i) if i != ON_LINE => self.openings.get(i as usize),
+            Some(i) if i != ON_LINE => self.openings.get(i as usize),
             _ => None,
         }
     }
@@ -104,12 +222,28 @@ impl Table {
     /// Whether the position with this key lies on a line of the table: it is named, or it is
     /// reached on the way to a named position.
     pub fn is_on_line(&self, key: &PositionKey) -> bool {
-        self.index.contains_key(key)
+        self.index.get(key).is_some()
+    }
+
+    /// Every position of a table read at run time with its value (none for the embedded one),
+    /// for the test that holds the two kinds of index to the same answers.
+    #[cfg(test)]
+    pub(crate) fn map_entries(&self) -> Vec<(PositionKey, u32)> {
+        match &self.index {
+            Index::Map(map) => map.iter().map(|(k, &v)| (*k, v)).collect(),
+            Index::Static(_) => Vec::new(),
+        }
+    }
+
+    /// The value `key` has in the index: the opening's number, or [`ON_LINE`].
+    #[cfg(test)]
+    pub(crate) fn value(&self, key: &PositionKey) -> Option<u32> {
+        self.index.get(key)
     }
 
     /// Looks up `key`: `Some(Some(opening))` if named, `Some(None)` if only on a line.
     pub(crate) fn probe(&self, key: &PositionKey) -> Option<Option<&Opening>> {
-        self.index.get(key).map(|&i| {
+        self.index.get(key).map(|i| {
             if i == ON_LINE {
                 None
             } else {
@@ -268,7 +402,7 @@ impl Builder {
                 eco: entry.eco,
                 extended: entry.extended.filter(|e| !e.is_empty()),
                 name: entry.name,
-                moves: moves.as_str().into(),
+                moves: Cow::Owned(moves.as_str().to_owned()),
                 ply: u32::try_from(sans.len()).unwrap_or(u32::MAX),
             });
             self.scratch = moves;
@@ -296,8 +430,8 @@ impl Builder {
 
     pub(crate) fn finish(self) -> Table {
         Table {
-            openings: self.openings,
-            index: self.index,
+            openings: Cow::Owned(self.openings),
+            index: Index::Map(self.index),
             max_ply: self.max_ply,
         }
     }

@@ -1,0 +1,164 @@
+//! Builds the embedded table's index at compile time, so that a process does not replay the
+//! table's lines (some forty thousand moves, several milliseconds) before it names its first
+//! opening.
+//!
+//! From `data/openings.tsv` (the format is described in `src/embedded.rs`) it writes to
+//! `OUT_DIR`:
+//!
+//! - `index.bin`: every position on a line of the table, in an open-addressing hash table that
+//!   `src/table.rs` probes in place (see `StaticIndex` there for the layout);
+//! - `openings.rs`: the named positions, in the order of the text, as a `static` slice.
+//!
+//! It loads the table as `embedded::parse` and `table::Builder` do (the keys come from
+//! `tabia-position` itself); a test holds the two to the same table.
+
+use std::{collections::HashMap, env, fmt::Write as _, fs, path::PathBuf};
+
+use tabia_position::{Position, PositionKey, hash_of};
+
+/// Marks a position on a line that names no opening (`table::ON_LINE`).
+const ON_LINE: u32 = u32::MAX;
+/// An entry: the value, then the key's bytes (`PositionKey::to_bytes`), then zeros: a cache line
+/// (the header too, so that in a file aligned to 64 bytes no entry straddles two lines).
+const ENTRY_BYTES: usize = 64;
+const HEADER_BYTES: usize = 64;
+
+/// The tag of a key with this `hash_of` (`table::tag_of`): its top half, never 0 (an empty
+/// slot's).
+fn tag_of(hash: u64) -> u32 {
+    ((hash >> 32) as u32).max(1)
+}
+
+/// A named position of the table.
+struct Named {
+    eco: String,
+    extended: Option<String>,
+    name: String,
+    moves: String,
+    ply: usize,
+}
+
+fn main() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("set by cargo"));
+    let source = manifest.join("data/openings.tsv");
+    println!("cargo:rerun-if-changed={}", source.display());
+    println!("cargo:rerun-if-changed=build.rs");
+    let text = fs::read_to_string(&source).expect("data/openings.tsv is readable");
+
+    let start = Position::new();
+    let mut index: HashMap<PositionKey, u32> = HashMap::new();
+    index.insert(start.key(), ON_LINE);
+    let mut openings: Vec<Named> = Vec::new();
+    let mut max_ply = 0;
+    let mut sans: Vec<&str> = Vec::new();
+    let mut path: Vec<Position> = Vec::new();
+    'lines: for line in text.lines() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let &[shared, moves, eco, extended, name] = &fields[..] else {
+            continue;
+        };
+        let Some(shared) = shared.parse::<usize>().ok().filter(|&n| n <= sans.len()) else {
+            continue;
+        };
+        sans.truncate(shared);
+        sans.extend(moves.split_ascii_whitespace());
+        if eco.is_empty() {
+            continue;
+        }
+        path.truncate(shared.min(path.len()));
+        for &san in &sans[path.len()..] {
+            let before = path.last().unwrap_or(&start);
+            let Ok(m) = before.parse_move(san) else {
+                continue 'lines;
+            };
+            let mut after = before.clone();
+            after.play_unchecked(m);
+            index.entry(after.key()).or_insert(ON_LINE);
+            path.push(after);
+        }
+        max_ply = max_ply.max(sans.len());
+        let slot = index
+            .entry(path.last().unwrap_or(&start).key())
+            .or_insert(ON_LINE);
+        if *slot == ON_LINE {
+            *slot = u32::try_from(openings.len()).expect("fewer openings than u32");
+            let mut numbered = String::new();
+            for (i, san) in sans.iter().enumerate() {
+                if i > 0 {
+                    numbered.push(' ');
+                }
+                if i % 2 == 0 {
+                    write!(numbered, "{}. ", i / 2 + 1).expect("a String takes it");
+                }
+                numbered.push_str(san);
+            }
+            openings.push(Named {
+                eco: eco.to_owned(),
+                extended: (extended != "-" && !extended.is_empty()).then(|| extended.to_owned()),
+                name: name.to_owned(),
+                moves: numbered,
+                ply: sans.len(),
+            });
+        }
+    }
+
+    // The index: a power of two of slots, at most half full (a miss, the common probe once a
+    // game has left the book, then looks at two slots on average), linear probing from the
+    // key's `hash_of`; the tags first (small enough to stay in a core's cache), then the
+    // entries.
+    let slots = (index.len() * 2).next_power_of_two();
+    let mut tags = vec![0u32; slots];
+    let mut entries = vec![0u8; slots * ENTRY_BYTES];
+    let mut keys: Vec<_> = index.into_iter().collect();
+    keys.sort_unstable();
+    let len = keys.len();
+    for (key, value) in keys {
+        let hash = hash_of(&key);
+        let mut i = usize::try_from(hash).unwrap_or(usize::MAX) & (slots - 1);
+        while tags[i] != 0 {
+            i = (i + 1) & (slots - 1);
+        }
+        tags[i] = tag_of(hash);
+        let entry = &mut entries[i * ENTRY_BYTES..(i + 1) * ENTRY_BYTES];
+        entry[..4].copy_from_slice(&value.to_le_bytes());
+        entry[4..48].copy_from_slice(&key.to_bytes());
+    }
+    let mut table = Vec::with_capacity(HEADER_BYTES + slots * (4 + ENTRY_BYTES));
+    for n in [slots, len, max_ply, openings.len()] {
+        let n = u32::try_from(n).expect("a table that fits in u32");
+        table.extend_from_slice(&n.to_le_bytes());
+    }
+    table.resize(HEADER_BYTES, 0);
+    for tag in tags {
+        table.extend_from_slice(&tag.to_le_bytes());
+    }
+    table.extend_from_slice(&entries);
+    fs::write(out.join("index.bin"), &table).expect("OUT_DIR is writable");
+
+    let mut code = String::from(
+        "// Generated by build.rs from data/openings.tsv.\n\
+         pub(crate) static OPENINGS: &[Opening] = &[\n",
+    );
+    for o in &openings {
+        writeln!(
+            code,
+            "    Opening {{ eco: Cow::Borrowed({:?}), extended: {}, name: Cow::Borrowed({:?}), \
+             moves: Cow::Borrowed({:?}), ply: {} }},",
+            o.eco,
+            o.extended.as_ref().map_or_else(
+                || "None".to_owned(),
+                |e| format!("Some(Cow::Borrowed({e:?}))")
+            ),
+            o.name,
+            o.moves,
+            o.ply,
+        )
+        .expect("a String takes it");
+    }
+    code.push_str("];\n");
+    fs::write(out.join("openings.rs"), code).expect("OUT_DIR is writable");
+}
