@@ -35,14 +35,37 @@ struct Aligned<T: ?Sized>(T);
 /// lines).
 static INDEX: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/index.bin")));
 
-// `OPENINGS`: the named positions, built from `DATA` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/openings.rs"));
+/// The text of the named positions' fields, built from `DATA` by `build.rs`.
+static OPENINGS_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/openings.txt"));
+
+/// For each named position, six little-endian `u32`: where its ECO code, extended code, name
+/// and moves start in [`OPENINGS_TEXT`], where they end, and its plies.
+static OPENINGS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openings.bin"));
 
 /// The embedded table: `build.rs` loaded `DATA` as [`parse`] does (a test holds the two to the
-/// same table), so this costs nothing. Every line of the generated file loads (a test checks
-/// it); a line that would not is left out rather than failing.
+/// same table): its index is probed where it lies, and only the openings are made here, a few
+/// hundred microseconds. Every line of the generated file loads (a test checks it); a line
+/// that would not is left out rather than failing.
 pub(crate) fn load() -> Table {
-    Table::from_static(&INDEX.0, OPENINGS)
+    let openings = OPENINGS
+        .chunks_exact(24)
+        .map(|record| {
+            let at = |i: usize| {
+                let mut word = [0; 4];
+                word.copy_from_slice(&record[i * 4..i * 4 + 4]);
+                u32::from_le_bytes(word) as usize
+            };
+            let field = |i: usize| OPENINGS_TEXT.get(at(i)..at(i + 1)).unwrap_or_default();
+            Opening {
+                eco: Cow::Borrowed(field(0)),
+                extended: Some(field(1)).filter(|e| !e.is_empty()).map(Cow::Borrowed),
+                name: Cow::Borrowed(field(2)),
+                moves: Cow::Borrowed(field(3)),
+                ply: at(5) as u32,
+            }
+        })
+        .collect();
+    Table::from_static(&INDEX.0, openings)
 }
 
 /// Parses a table in the embedded format: the table of the lines that load, and the errors of

@@ -32,7 +32,7 @@ const ON_LINE: u32 = u32::MAX;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Table {
-    openings: Cow<'static, [Opening]>,
+    openings: Vec<Opening>,
     /// Every position on a line: the index of the opening it names, or [`ON_LINE`].
     index: Index,
     max_ply: usize,
@@ -159,11 +159,11 @@ impl Table {
     }
 
     /// The embedded table from the index and openings built at compile time.
-    pub(crate) fn from_static(index: &'static [u8], openings: &'static [Opening]) -> Table {
+    pub(crate) fn from_static(index: &'static [u8], openings: Vec<Opening>) -> Table {
         let (index, max_ply, named) = StaticIndex::new(index);
         debug_assert_eq!(named, openings.len());
         Table {
-            openings: Cow::Borrowed(openings),
+            openings,
             index: Index::Static(index),
             max_ply,
         }
@@ -430,7 +430,7 @@ impl Builder {
 
     pub(crate) fn finish(self) -> Table {
         Table {
-            openings: Cow::Owned(self.openings),
+            openings: self.openings,
             index: Index::Map(self.index),
             max_ply: self.max_ply,
         }
