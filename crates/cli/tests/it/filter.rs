@@ -309,3 +309,51 @@ fn position_criteria_on_variant_games() {
         }
     }
 }
+
+/// A `{` never closed takes every later game into its comment: whether the query rules the
+/// game out by its tags (its movetext skipped unread), selects it, or replays it, the game is
+/// reported, and the summary counts the same games and errors (nothing lost in silence), at
+/// any number of jobs and wherever the input is cut between them.
+#[test]
+fn a_comment_never_closed_is_an_error_whatever_the_query() {
+    let mut pgn = String::new();
+    for i in 0..40 {
+        pgn.push_str(&format!(
+            "[Event \"e{i}\"]\n[White \"w{i}\"]\n[Result \"1-0\"]\n\n1. e4 {{c}} e5 2. Nf3 1-0\n\n"
+        ));
+    }
+    pgn.push_str("[Event \"bad\"]\n[White \"zz\"]\n\n1. d4 {never closed\n\n");
+    pgn.push_str("[Event \"swallowed\"]\n[White \"w99\"]\n\n1. c4 *\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("open.pgn");
+    fs::write(&path, &pgn).expect("write");
+    let queries: [&[&str]; 4] = [
+        &["--white", "w1"],
+        &["--white", "zz"],
+        &["--white", "zz", "--invert"],
+        &["--moves", "1. e4"],
+    ];
+    for query in queries {
+        for (jobs, batch) in [("1", "100000"), ("2", "300"), ("3", "97")] {
+            let out = tabia()
+                .env("TABIA_BATCH_BYTES", batch)
+                .arg("filter")
+                .arg(&path)
+                .args(query)
+                .args(["-j", jobs])
+                .output()
+                .expect("runs");
+            let err = String::from_utf8(out.stderr).expect("utf-8");
+            assert_eq!(out.status.code(), Some(1), "{query:?} -j {jobs}: {err}");
+            assert!(
+                err.contains(":244:7: game 41: comment not closed by `}`"),
+                "{query:?} -j {jobs}: {err}"
+            );
+            let summary = err.lines().last().unwrap_or_default();
+            assert!(
+                summary.starts_with("games 41, matched ") && summary.contains(", errors 1,"),
+                "{query:?} -j {jobs}: {summary}"
+            );
+        }
+    }
+}
