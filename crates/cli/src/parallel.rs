@@ -5,7 +5,7 @@
 //!
 //! An error reading the input ends the stream: the batches before it are still processed and
 //! written, and the error is returned in the [`Outcome`]. An error writing the output (such as
-//! a closed pipe) stops every thread and is returned as the error of [`run`].
+//! a closed pipe) stops every thread and is returned as the error of `run`.
 
 use std::{io::Write, mem, num::NonZeroUsize};
 
@@ -150,7 +150,7 @@ where
     )
 }
 
-/// [`run`] with a result of the workers' own besides the [`Sink`]: `work` also fills an `A`
+/// `run` with a result of the workers' own besides the [`Sink`]: `work` also fills an `A`
 /// (one per batch, made with `A::default()`), and `consume` gets each batch's `A` in input
 /// order, before the batch's output and diagnostics are written. For subcommands whose output
 /// is not bytes on standard output (`tabia table` fills Arrow columns).
@@ -174,7 +174,7 @@ where
     run_finish(pipeline, items, work, |acc| acc, consume, out, reporter)
 }
 
-/// [`run_with`] with a last step on the worker: `finish` turns each batch's `A` into a `B`
+/// `run_with` with a last step on the worker: `finish` turns each batch's `A` into a `B`
 /// there (`tabia table` encodes the batch's columns), and `consume` gets the `B`s in order.
 pub(crate) fn run_finish<T, E, I, A, B, F, G, C>(
     pipeline: &Pipeline,

@@ -42,7 +42,7 @@ static OPENINGS_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/openings.tx
 /// and moves start in [`OPENINGS_TEXT`], where they end, and its plies.
 static OPENINGS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openings.bin"));
 
-/// The embedded table: `build.rs` loaded `DATA` as [`parse`] does (a test holds the two to the
+/// The embedded table: `build.rs` loaded `DATA` as `parse` does (a test holds the two to the
 /// same table): its index is probed where it lies, and only the openings are made here, a few
 /// hundred microseconds. Every line of the generated file loads (a test checks it); a line
 /// that would not is left out rather than failing.

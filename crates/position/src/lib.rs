@@ -14,7 +14,7 @@
 //!   [`Position::zobrist`], the 64-bit Polyglot hash.
 //! - [`Editor`]: a board that may be illegal, edited square by square, and [`Problem`]: every
 //!   reason why it is not a legal position, each with a message.
-//! - Game replay over the PGN tree of `tabia-notation`: [`replay`] (mainline and every
+//! - Game replay over the PGN tree of `tabia-notation`: [`replay()`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
 //!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and

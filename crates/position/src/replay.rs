@@ -521,7 +521,7 @@ fn replay_tree(
 }
 
 /// The warnings of a game's end, from what the reader saw (a missing result) and the board
-/// (see [`result_warnings`]).
+/// (see [`GameEnd::warnings`]).
 fn game_end_warnings(
     game: &Game,
     termination: Option<Termination>,

@@ -29,10 +29,10 @@
 //! | `ply_count` | int32 | plies of the mainline (null when the game cannot be replayed) |
 //! | `eco_by_position`, `opening_by_position` | utf8 | the opening named by the positions reached (tabia-eco, transpositions count) |
 //! | `final_zobrist` | uint64 | Polyglot hash of the final position |
-//! | `tags` | map<utf8, utf8> | every other tag, and the raw text of a typed tag that did not parse |
-//! | `errors` | list<utf8> | why the game could not be read (`LINE:COL: message`); empty for a good game |
-//! | `warnings` | list<utf8> | what looks wrong in a game that was read |
-//! | `moves` | list<struct> | only with `nested`: the moves table's columns but `file` and `game` |
+//! | `tags` | `map<utf8, utf8>` | every other tag, and the raw text of a typed tag that did not parse |
+//! | `errors` | `list<utf8>` | why the game could not be read (`LINE:COL: message`); empty for a good game |
+//! | `warnings` | `list<utf8>` | what looks wrong in a game that was read |
+//! | `moves` | `list<struct>` | only with `nested`: the moves table's columns but `file` and `game` |
 //!
 //! A value that does not parse as its type (an Elo of `?`) is null, and its raw text is kept in
 //! `tags`, so no tag is ever lost.
@@ -48,7 +48,7 @@
 //! | `fen` | utf8 | only with `fen`: the FEN after the move |
 //! | `clock_ms`, `emt_ms` | int64 | `[%clk]` and `[%emt]` after the move, in milliseconds |
 //! | `eval_cp`, `eval_mate` | int32 | `[%eval]` after the move: centipawns, or mate in N (White's view) |
-//! | `nags` | list<uint8> | the move's NAGs (`!` is 1) |
+//! | `nags` | `list<uint8>` | the move's NAGs (`!` is 1) |
 //! | `comment` | utf8 | the comments after the move, commands removed (null when none) |
 
 use std::sync::Arc;

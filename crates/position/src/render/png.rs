@@ -5,7 +5,7 @@ use shakmaty::Setup;
 
 use super::{RenderError, RenderOptions, render_svg, svg::pixel_height};
 
-/// A PNG image of the board: exactly the picture of [`render_svg`](crate::render_svg), drawn by
+/// A PNG image of the board: exactly the picture of [`crate::render_svg`], drawn by
 /// the pure-Rust rasteriser resvg, `size` × `size` pixels (RGBA); a Crazyhouse position,
 /// drawn with its pockets above and below the board, is `size` wide and taller in proportion
 /// ([`svg_height`](crate::svg_height)).
