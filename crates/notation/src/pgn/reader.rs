@@ -978,6 +978,8 @@ impl<R: Read> Reader<R> {
 
     // tag-section = *(tag-pair white-space)
     fn tags<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
+        // Whether the game was warned that its tags go on after a blank line.
+        let mut warned = false;
         loop {
             self.fill()?;
             if self.peek() != Some(b'[') {
@@ -999,8 +1001,48 @@ impl<R: Read> Reader<R> {
                 self.line_start = self.abs(self.pos);
                 continue;
             }
+            let (line, from) = (self.line, self.abs(self.pos));
             self.skip_space()?;
+            if self.line >= line + 2
+                && self.peek() == Some(b'[')
+                && !warned
+                && self.blank_line_since(from)
+            {
+                warned = true;
+                visitor.warning(Warning {
+                    kind: WarningKind::TagsAfterBlankLine,
+                    at: self.origin(),
+                });
+            }
         }
+    }
+
+    /// Whether the bytes from offset `from` to the cursor hold a blank line (two line ends
+    /// with only spaces and tabs between them); when they are no longer buffered, whether they
+    /// ended two lines or more.
+    #[cold]
+    fn blank_line_since(&self, from: u64) -> bool {
+        let Some(start) = from.checked_sub(self.base) else {
+            return true;
+        };
+        let span = &self.buf[usize::try_from(start).unwrap_or(usize::MAX).min(self.pos)..self.pos];
+        let (mut ends, mut prev) = (0, 0);
+        for &b in span {
+            match b {
+                // `\r\n` is one line end.
+                b'\n' if prev == b'\r' => {}
+                b'\n' | b'\r' => {
+                    ends += 1;
+                    if ends == 2 {
+                        return true;
+                    }
+                }
+                b' ' | b'\t' => {}
+                _ => ends = 0,
+            }
+            prev = b;
+        }
+        false
     }
 
     /// Reads the tag pair at the cursor with the rule, out of line so that the common path
@@ -2464,6 +2506,62 @@ mod tests {
         ] {
             let pgn = format!("1. e4 {body} *");
             assert_eq!(warned(pgn.as_bytes(), 4096), [], "{body:?}");
+        }
+    }
+
+    #[test]
+    fn tags_that_go_on_after_a_blank_line_are_warned_about() {
+        /// The reader's warnings.
+        #[derive(Default)]
+        struct Warned(Vec<Warning>);
+        impl Visitor for Warned {
+            type Output = Vec<Warning>;
+            fn warning(&mut self, warning: Warning) {
+                self.0.push(warning);
+            }
+            fn end_game(&mut self) -> Vec<Warning> {
+                std::mem::take(&mut self.0)
+            }
+        }
+        let warned = |pgn: &str| {
+            Reader::new(pgn.as_bytes())
+                .read_game(&mut Warned::default())
+                .expect("read")
+                .expect("a game")
+        };
+        for (pgn, at) in [
+            ("[Event \"a\"]\n\n[Event \"b\"]\n\n1. e4 *", (13, 3)),
+            ("[Event \"a\"]\r\n\r\n[Event \"b\"]\r\n\r\n1. e4 *", (15, 3)),
+            (
+                "[Event \"a\"]\n \t\n[Event \"b\"]\n[White \"c\"]\n\n[Site \"d\"]\n\n*",
+                (15, 3),
+            ),
+        ] {
+            let warnings = warned(pgn);
+            let want = Warning {
+                kind: WarningKind::TagsAfterBlankLine,
+                at: Origin {
+                    offset: at.0,
+                    line: at.1,
+                    column: 1,
+                },
+            };
+            assert_eq!(warnings, [want], "{pgn:?}");
+        }
+        assert_eq!(
+            warned("[Event \"a\"]\n\n[Event \"b\"]\n\n*")[0].to_string(),
+            "tag pairs go on after a blank line: the game before them may have no movetext \
+             (read as one game with the tags of both)"
+        );
+        // Tag pairs on lines of their own, CRLF, an escape line between them: no warning.
+        for pgn in [
+            "[Event \"a\"]\n[White \"x\"]\n\n1. e4 *",
+            "[Event \"a\"]\r\n[White \"x\"]\r\n\r\n1. e4 *",
+            "[Event \"a\"]\n%escaped\n[White \"x\"]\n\n1. e4 *",
+            "[Event \"a\"]\r\n%escaped\r\n[White \"x\"]\r\n\r\n1. e4 *",
+            "[Event \"a\"] [White \"x\"]\n\n1. e4 *",
+        ] {
+            assert_eq!(warned(pgn), [], "{pgn:?}");
         }
     }
 

@@ -20,6 +20,11 @@ pub enum WarningKind {
         /// The line of the tag pair.
         line: u64,
     },
+    /// Tag pairs go on after a blank line, at the warning's place: most likely the game before
+    /// them has no movetext (a game cut short, or tags written twice). Every PGN reader reads
+    /// one game with the tags of both (python-chess and pgn-extract keep the last value of a
+    /// tag given twice; tabia keeps every pair, in the order read).
+    TagsAfterBlankLine,
 }
 
 impl fmt::Display for WarningKind {
@@ -30,6 +35,10 @@ impl fmt::Display for WarningKind {
                 f,
                 "comment runs past a blank line into a tag pair on line {line}: a `}}` is \
                  probably missing (what comes up to the next `}}` is read as the comment)"
+            ),
+            WarningKind::TagsAfterBlankLine => f.write_str(
+                "tag pairs go on after a blank line: the game before them may have no movetext \
+                 (read as one game with the tags of both)",
             ),
         }
     }
