@@ -1329,6 +1329,30 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
         }
+        // `exd6 e.p.` or `exd6e.p.`: an en-passant mark, which SAN does not have.
+        let (san, n) = match san_token(data) {
+            Some((san, n)) => (Some(san), n),
+            None => (None, 0),
+        };
+        if let Some(mark) = en_passant_mark(&data[n..])
+            && data.get(n + mark).is_none_or(|&b| is_token_end(b))
+        {
+            let at = self.origin();
+            if let Some(san) = san {
+                visitor.san(san, at);
+            }
+            let mark_at = Origin {
+                offset: at.offset + n as u64,
+                column: at.column + n as u64,
+                ..at
+            };
+            visitor.warning(Warning {
+                kind: WarningKind::EnPassantMark,
+                at: mark_at,
+            });
+            self.pos += n + mark;
+            return Ok(());
+        }
         let len = token_len(data).clamp(1, LOOKAHEAD);
         Err(self.error_here(ErrorKind::InvalidSan, self.pos, len))
     }
@@ -1936,6 +1960,15 @@ fn trailing_line_ends(bytes: &[u8], before: u8) -> u8 {
         n += 1;
     }
     n
+}
+
+/// The length of an en-passant mark at the start of `bytes` (`e.p.`, `e.p`, `ep`), which
+/// some old files write after an en-passant capture.
+fn en_passant_mark(bytes: &[u8]) -> Option<usize> {
+    [&b"e.p."[..], b"e.p", b"ep"]
+        .into_iter()
+        .find(|mark| bytes.starts_with(mark))
+        .map(<[u8]>::len)
 }
 
 /// The bytes [`find_movetext_stop`] stops at.
@@ -2562,6 +2595,36 @@ mod tests {
             "[Event \"a\"] [White \"x\"]\n\n1. e4 *",
         ] {
             assert_eq!(warned(pgn), [], "{pgn:?}");
+        }
+    }
+
+    #[test]
+    fn en_passant_marks_are_dropped_with_a_warning() {
+        for (pgn, column) in [
+            ("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 *", 27),
+            ("1. e4 d5 2. e5 f5 3. exf6e.p. Nxf6 *", 26),
+            ("1. e4 d5 2. e5 f5 3. exf6 ep Nxf6 *", 27),
+            ("1. e4 d5 2. e5 f5 3. exf6 e.p Nxf6 *", 27),
+        ] {
+            let game: crate::pgn::Game = pgn.parse().expect("read");
+            let moves: Vec<String> = game
+                .mainline
+                .moves
+                .iter()
+                .map(|m| m.san.to_string())
+                .collect();
+            assert_eq!(moves, ["e4", "d5", "e5", "f5", "exf6", "Nxf6"], "{pgn}");
+            assert_eq!(game.warnings.len(), 1, "{pgn}");
+            assert_eq!(game.warnings[0].kind, WarningKind::EnPassantMark);
+            assert_eq!(game.warnings[0].at.column, column, "{pgn}");
+            assert_eq!(
+                game.warnings[0].to_string(),
+                "`e.p.` after a move is not SAN, dropped"
+            );
+        }
+        // Not a mark: `epx` and `e.q.` are still bad moves.
+        for pgn in ["1. e4 epx *", "1. e4 e.q. *"] {
+            assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
         }
     }
 

@@ -25,6 +25,8 @@ pub enum WarningKind {
     /// one game with the tags of both (python-chess and pgn-extract keep the last value of a
     /// tag given twice; tabia keeps every pair, in the order read).
     TagsAfterBlankLine,
+    /// An en-passant mark after a move (`exd6 e.p.`), which SAN does not have: dropped.
+    EnPassantMark,
 }
 
 impl fmt::Display for WarningKind {
@@ -36,6 +38,7 @@ impl fmt::Display for WarningKind {
                 "comment runs past a blank line into a tag pair on line {line}: a `}}` is \
                  probably missing (what comes up to the next `}}` is read as the comment)"
             ),
+            WarningKind::EnPassantMark => f.write_str("`e.p.` after a move is not SAN, dropped"),
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \
                  (read as one game with the tags of both)",
