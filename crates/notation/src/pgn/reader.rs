@@ -1281,6 +1281,16 @@ impl<R: Read> Reader<R> {
                         1,
                     )));
                 }
+                // A move in figurine notation (`♘f3`), as web pages write them.
+                0xE2 if data.starts_with(&[0xE2, 0x99]) => {
+                    if let Err(err) = self.figurine_san(visitor) {
+                        return Ok(Err(err));
+                    }
+                    has_move = true;
+                    if depth == 0 && visitor.skip_rest().0 {
+                        return self.skip_chosen_movetext();
+                    }
+                }
                 _ => {
                     let len = token_len(data).clamp(1, LOOKAHEAD);
                     return Ok(Err(self.error_here(
@@ -1291,6 +1301,49 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
+    }
+
+    /// A move whose pieces are figurines (`♘f3`, `e8=♕`, `♙e4`): read as the move in letters,
+    /// with a warning; anything else there is an unexpected token.
+    #[cold]
+    #[inline(never)]
+    fn figurine_san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
+        let data = &self.buf[self.pos..self.end];
+        let token = &data[..token_len(data)];
+        // The move in letters, and for each of its bytes where it ends in the text.
+        let (mut letters, mut ends) = (Vec::with_capacity(token.len()), Vec::new());
+        let mut i = 0;
+        while i < token.len() {
+            match figurine(&token[i..]) {
+                Some(letter) => {
+                    i += 3;
+                    letters.extend(letter);
+                    ends.extend(letter.map(|_| i));
+                }
+                None => {
+                    i += 1;
+                    letters.push(token[i - 1]);
+                    ends.push(i);
+                }
+            }
+        }
+        let read = san_token(&letters).filter(|&(_, n)| {
+            letters
+                .get(n)
+                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+        });
+        let Some((san, n)) = read.filter(|&(_, n)| n > 0) else {
+            let len = token.len().clamp(1, LOOKAHEAD);
+            return Err(self.error_here(ErrorKind::UnexpectedToken, self.pos, len));
+        };
+        let at = self.origin();
+        visitor.san(san, at);
+        visitor.warning(Warning {
+            kind: WarningKind::FigurineMove,
+            at,
+        });
+        self.pos += ends[n - 1];
+        Ok(())
     }
 
     // san-token = san [suffix] token-end      (the suffix is read as its own token)
@@ -1328,6 +1381,13 @@ impl<R: Read> Reader<R> {
                 visitor.san(san, at);
                 return Ok(());
             }
+        }
+        // `bxa8=♕`: a figurine after the first byte.
+        if data[..token_len(data)]
+            .windows(2)
+            .any(|w| w == [0xE2, 0x99])
+        {
+            return self.figurine_san(visitor);
         }
         // `exd6 e.p.` or `exd6e.p.`: an en-passant mark, which SAN does not have.
         let (san, n) = match san_token(data) {
@@ -1960,6 +2020,22 @@ fn trailing_line_ends(bytes: &[u8], before: u8) -> u8 {
         n += 1;
     }
     n
+}
+
+/// The letter of the chess figurine (`♔` to `♟`, U+2654 to U+265F) at the start of `bytes`:
+/// `K`, `Q`, `R`, `B`, `N`, or none for a pawn.
+fn figurine(bytes: &[u8]) -> Option<Option<u8>> {
+    match bytes {
+        [0xE2, 0x99, b @ 0x94..=0x9F, ..] => Some(match (b - 0x94) % 6 {
+            0 => Some(b'K'),
+            1 => Some(b'Q'),
+            2 => Some(b'R'),
+            3 => Some(b'B'),
+            4 => Some(b'N'),
+            _ => None,
+        }),
+        _ => None,
+    }
 }
 
 /// The length of an en-passant mark at the start of `bytes` (`e.p.`, `e.p`, `ep`), which
@@ -2624,6 +2700,50 @@ mod tests {
         }
         // Not a mark: `epx` and `e.q.` are still bad moves.
         for pgn in ["1. e4 epx *", "1. e4 e.q. *"] {
+            assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
+        }
+    }
+
+    #[test]
+    fn moves_in_figurines_are_read_in_letters_with_a_warning() {
+        let game: crate::pgn::Game =
+            "1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 4. ♗xc6 dxc6 5. O-O ♕f6! 6. ♙d4 ♔e7 *"
+                .parse()
+                .expect("read");
+        let moves: Vec<String> = game
+            .mainline
+            .moves
+            .iter()
+            .map(|m| m.san.to_string())
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "Qf6", "d4", "Ke7"
+            ]
+        );
+        assert_eq!(
+            game.mainline.moves[9].nags.len(),
+            1,
+            "the `!` after a figurine move"
+        );
+        let at: Vec<u64> = game.warnings.iter().map(|w| w.at.offset).collect();
+        assert_eq!(at, [12, 18, 27, 39, 58, 68, 74]);
+        assert!(
+            game.warnings
+                .iter()
+                .all(|w| w.kind == WarningKind::FigurineMove)
+        );
+        assert_eq!(
+            game.warnings[0].to_string(),
+            "move written with figurines, read with letters"
+        );
+        let promoted: crate::pgn::Game = "1. e4 d5 2. exd5 c6 3. dxc6 e5 4. cxb7 e4 5. bxa8=♕ *"
+            .parse()
+            .expect("read");
+        assert_eq!(promoted.mainline.moves[8].san.to_string(), "bxa8=Q");
+        // A figurine that makes no move is still an error.
+        for pgn in ["1. e4 ♘ *", "1. e4 ♘x *", "1. e4 ♘f *"] {
             assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
         }
     }

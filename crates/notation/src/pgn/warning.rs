@@ -27,6 +27,8 @@ pub enum WarningKind {
     TagsAfterBlankLine,
     /// An en-passant mark after a move (`exd6 e.p.`), which SAN does not have: dropped.
     EnPassantMark,
+    /// A move whose pieces are figurines (`♘f3`), as web pages write them: read in letters.
+    FigurineMove,
 }
 
 impl fmt::Display for WarningKind {
@@ -39,6 +41,9 @@ impl fmt::Display for WarningKind {
                  probably missing (what comes up to the next `}}` is read as the comment)"
             ),
             WarningKind::EnPassantMark => f.write_str("`e.p.` after a move is not SAN, dropped"),
+            WarningKind::FigurineMove => {
+                f.write_str("move written with figurines, read with letters")
+            }
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \
                  (read as one game with the tags of both)",
