@@ -1171,6 +1171,10 @@ impl<R: Read> Reader<R> {
                         }
                         continue;
                     }
+                    if let Some(n) = typographic_result(data) {
+                        self.typographic_result(visitor, n);
+                        continue;
+                    }
                     match move_number(data) {
                         Ok((rest, ())) => {
                             self.pos +=
@@ -1281,6 +1285,11 @@ impl<R: Read> Reader<R> {
                         1,
                     )));
                 }
+                // `½-½`, a result PGN does not have.
+                0xC2 if typographic_result(data).is_some() => {
+                    let n = typographic_result(data).unwrap_or(1);
+                    self.typographic_result(visitor, n);
+                }
                 // A move in figurine notation (`♘f3`), as web pages write them.
                 0xE2 if data.starts_with(&[0xE2, 0x99]) => {
                     if let Err(err) = self.figurine_san(visitor) {
@@ -1301,6 +1310,19 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
+    }
+
+    /// Passes a result written with `½` or a typographic dash (`n` bytes), with a warning: it
+    /// does not end the game (a reader that skips movetext could not tell it from text), whose
+    /// result then comes from its `Result` tag.
+    #[cold]
+    #[inline(never)]
+    fn typographic_result<V: Visitor>(&mut self, visitor: &mut V, n: usize) {
+        visitor.warning(Warning {
+            kind: WarningKind::TypographicResult,
+            at: self.origin(),
+        });
+        self.pos += n;
     }
 
     /// A move whose pieces are figurines (`♘f3`, `e8=♕`, `♙e4`): read as the move in letters,
@@ -2020,6 +2042,29 @@ fn trailing_line_ends(bytes: &[u8], before: u8) -> u8 {
         n += 1;
     }
     n
+}
+
+/// The length of a result written with `½` or a typographic dash at the start of `bytes`
+/// (`½-½`, `1–0`, `0—1`, …), followed by the end of the token.
+fn typographic_result(bytes: &[u8]) -> Option<usize> {
+    const HALF: &[u8] = "½".as_bytes();
+    let side = |b: &[u8]| match b {
+        [b'1' | b'0', ..] => Some(1),
+        _ if b.starts_with(HALF) => Some(HALF.len()),
+        _ => None,
+    };
+    let first = side(bytes)?;
+    let dash = ["-", "–", "—"]
+        .into_iter()
+        .find(|d| bytes[first..].starts_with(d.as_bytes()))?
+        .len();
+    let second = side(&bytes[first + dash..])?;
+    let n = first + dash + second;
+    let (a, b) = (&bytes[..first], &bytes[first + dash..n]);
+    let result = matches!((a, b), (b"1", b"0") | (b"0", b"1")) || (a == HALF && b == HALF);
+    // `1-0` is PGN's own: only a `½` or a dash other than `-` makes it typographic.
+    let typographic = a == HALF || dash > 1;
+    (result && typographic && bytes.get(n).is_none_or(|&b| is_token_end(b))).then_some(n)
 }
 
 /// The letter of the chess figurine (`♔` to `♟`, U+2654 to U+265F) at the start of `bytes`:
@@ -2746,6 +2791,49 @@ mod tests {
         for pgn in ["1. e4 ♘ *", "1. e4 ♘x *", "1. e4 ♘f *"] {
             assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
         }
+    }
+
+    #[test]
+    fn typographic_results_are_passed_with_a_warning() {
+        for (text, n) in [
+            ("½-½ ", Some(5)),
+            ("½–½\n", Some(7)),
+            ("1–0", Some(5)),
+            ("0—1)", Some(5)),
+            ("1-0", None),
+            ("½-0", None),
+            ("1–1", None),
+            ("½–½x", None),
+            ("½", None),
+        ] {
+            assert_eq!(typographic_result(text.as_bytes()), n, "{text:?}");
+        }
+        let game: crate::pgn::Game = "[Result \"1/2-1/2\"]\n\n1. e4 e5 ½-½\n"
+            .parse()
+            .expect("read");
+        assert_eq!(game.mainline.moves.len(), 2);
+        let kinds: Vec<WarningKind> = game.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            [WarningKind::TypographicResult, WarningKind::MissingResult]
+        );
+        assert_eq!(
+            (game.warnings[0].at.line, game.warnings[0].at.column),
+            (3, 10)
+        );
+        // A skipping reader ends the game where the reading one does.
+        let pgn = "1. e4 e5 1–0 2. Nf3 *\n1. d4 ½-½ 1... d5 *\n\n1. c4 *\n".as_bytes();
+        let mut skipping = Reader::new(pgn);
+        let mut skipped = Vec::new();
+        while let Some(start) = skipping.skip_game().expect("skip") {
+            skipped.push(start.offset);
+        }
+        let read: Vec<u64> = Reader::new(pgn)
+            .games()
+            .map(|game| game.expect("read").start.offset)
+            .collect();
+        assert_eq!(read, [0, 24, 47]);
+        assert_eq!(skipped, read);
     }
 
     #[test]

@@ -29,6 +29,10 @@ pub enum WarningKind {
     EnPassantMark,
     /// A move whose pieces are figurines (`♘f3`), as web pages write them: read in letters.
     FigurineMove,
+    /// A result written with `½` or a typographic dash (`½-½`, `1–0`): passed, as it is no
+    /// PGN result (a reader that skips movetext could not tell it from text); the game's result
+    /// then comes from its `Result` tag.
+    TypographicResult,
 }
 
 impl fmt::Display for WarningKind {
@@ -41,6 +45,10 @@ impl fmt::Display for WarningKind {
                  probably missing (what comes up to the next `}}` is read as the comment)"
             ),
             WarningKind::EnPassantMark => f.write_str("`e.p.` after a move is not SAN, dropped"),
+            WarningKind::TypographicResult => f.write_str(
+                "result written with `½` or a typographic dash, passed (the Result tag gives the \
+                 result)",
+            ),
             WarningKind::FigurineMove => {
                 f.write_str("move written with figurines, read with letters")
             }
