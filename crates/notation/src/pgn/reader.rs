@@ -2565,6 +2565,29 @@ mod tests {
         );
     }
 
+    /// The reader's warnings of a game.
+    #[derive(Default)]
+    struct Warned(Vec<Warning>);
+
+    impl Visitor for Warned {
+        type Output = Vec<Warning>;
+        fn warning(&mut self, warning: Warning) {
+            self.0.push(warning);
+        }
+        fn end_game(&mut self) -> Vec<Warning> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    /// The mainline of a game, in SAN.
+    fn mainline_sans(game: &crate::pgn::Game) -> Vec<String> {
+        game.mainline
+            .moves
+            .iter()
+            .map(|m| m.san.to_string())
+            .collect()
+    }
+
     #[test]
     fn a_comment_the_input_ends_in_is_an_error_whether_read_or_skipped() {
         /// Reads every move, or skips the movetext at its start, or after the first move.
@@ -2605,18 +2628,6 @@ mod tests {
 
     #[test]
     fn a_comment_that_runs_into_a_tag_pair_is_warned_about() {
-        /// The reader's warnings.
-        #[derive(Default)]
-        struct Warned(Vec<Warning>);
-        impl Visitor for Warned {
-            type Output = Vec<Warning>;
-            fn warning(&mut self, warning: Warning) {
-                self.0.push(warning);
-            }
-            fn end_game(&mut self) -> Vec<Warning> {
-                std::mem::take(&mut self.0)
-            }
-        }
         let warned = |pgn: &[u8], capacity: usize| {
             Reader::with_capacity(capacity, pgn)
                 .read_game(&mut Warned::default())
@@ -2665,18 +2676,6 @@ mod tests {
 
     #[test]
     fn tags_that_go_on_after_a_blank_line_are_warned_about() {
-        /// The reader's warnings.
-        #[derive(Default)]
-        struct Warned(Vec<Warning>);
-        impl Visitor for Warned {
-            type Output = Vec<Warning>;
-            fn warning(&mut self, warning: Warning) {
-                self.0.push(warning);
-            }
-            fn end_game(&mut self) -> Vec<Warning> {
-                std::mem::take(&mut self.0)
-            }
-        }
         let warned = |pgn: &str| {
             Reader::new(pgn.as_bytes())
                 .read_game(&mut Warned::default())
@@ -2728,13 +2727,11 @@ mod tests {
             ("1. e4 d5 2. e5 f5 3. exf6 e.p Nxf6 *", 27),
         ] {
             let game: crate::pgn::Game = pgn.parse().expect("read");
-            let moves: Vec<String> = game
-                .mainline
-                .moves
-                .iter()
-                .map(|m| m.san.to_string())
-                .collect();
-            assert_eq!(moves, ["e4", "d5", "e5", "f5", "exf6", "Nxf6"], "{pgn}");
+            assert_eq!(
+                mainline_sans(&game),
+                ["e4", "d5", "e5", "f5", "exf6", "Nxf6"],
+                "{pgn}"
+            );
             assert_eq!(game.warnings.len(), 1, "{pgn}");
             assert_eq!(game.warnings[0].kind, WarningKind::EnPassantMark);
             assert_eq!(game.warnings[0].at.column, column, "{pgn}");
@@ -2755,14 +2752,8 @@ mod tests {
             "1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 4. ♗xc6 dxc6 5. O-O ♕f6! 6. ♙d4 ♔e7 *"
                 .parse()
                 .expect("read");
-        let moves: Vec<String> = game
-            .mainline
-            .moves
-            .iter()
-            .map(|m| m.san.to_string())
-            .collect();
         assert_eq!(
-            moves,
+            mainline_sans(&game),
             [
                 "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "Qf6", "d4", "Ke7"
             ]
