@@ -165,11 +165,12 @@ pub fn rating(value: &[u8]) -> Option<u32> {
 }
 
 /// A date as `YYYY.MM.DD`, from a `Date` (or `UTCDate`) tag value whose year is known; the
-/// month and day may be `??`. Dates compare as their text, so that a date with an unknown
-/// month or day sorts after the known dates of its year.
+/// month and day may be `??`, and are else a month (01 to 12) and a day (01 to 31). Dates
+/// compare as their text, so that a date with an unknown month or day sorts after the known
+/// dates of its year.
 ///
 /// ```text
-/// date = 4DIGIT "." 2(DIGIT / "?") "." 2(DIGIT / "?")
+/// date = 4DIGIT "." ("??" / month) "." ("??" / day)
 /// ```
 ///
 /// ```
@@ -177,15 +178,23 @@ pub fn rating(value: &[u8]) -> Option<u32> {
 /// assert_eq!(tabia_stats::date(b"1999.??.??"), Some(*b"1999.??.??"));
 /// assert_eq!(tabia_stats::date(b"????.??.??"), None);
 /// assert_eq!(tabia_stats::date(b"2024-01-15"), None);
+/// assert_eq!(tabia_stats::date(b"2024.13.45"), None);
 /// ```
 pub fn date(value: &[u8]) -> Option<[u8; 10]> {
     let date: [u8; 10] = value.try_into().ok()?;
-    let digit_or_unknown = |b: u8| b.is_ascii_digit() || b == b'?';
+    // `??`, or two digits from 1 to `max`.
+    let part = |pair: &[u8], max: u8| match pair {
+        b"??" => true,
+        [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+            (1..=max).contains(&((a - b'0') * 10 + (b - b'0')))
+        }
+        _ => false,
+    };
     (date[..4].iter().all(u8::is_ascii_digit)
         && date[4] == b'.'
         && date[7] == b'.'
-        && date[5..7].iter().all(|&b| digit_or_unknown(b))
-        && date[8..].iter().all(|&b| digit_or_unknown(b)))
+        && part(&date[5..7], 12)
+        && part(&date[8..], 31))
     .then_some(date)
 }
 
@@ -242,6 +251,11 @@ mod tests {
         assert_eq!(rating(b""), None);
         assert_eq!(date(b"2024.1.15"), None);
         assert_eq!(date(b"2024.01.15 "), None);
+        assert_eq!(date(b"2024.00.10"), None);
+        assert_eq!(date(b"2024.12.00"), None);
+        assert_eq!(date(b"2024.1?.15"), None);
+        assert_eq!(date(b"2024.12.31"), Some(*b"2024.12.31"));
+        assert_eq!(date(b"2024.12.??"), Some(*b"2024.12.??"));
         assert!(date(b"2024.??.??") > date(b"2024.12.31"));
     }
 }
