@@ -186,10 +186,11 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
 /// is bad: then `false`, the game is not to be written.
 fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> bool {
     if args.strict && !warnings.is_empty() {
+        // In input order, as without `--strict`; the JSON error record names the first.
+        sink.reject(&warnings[0], args.json);
         for warning in &warnings[1..] {
             sink.error(warning);
         }
-        sink.reject(&warnings[0], args.json);
         return false;
     }
     for warning in warnings {
