@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use crate::{Opening, Table};
+use crate::{Opening, Table, table::u32_at};
 #[cfg(test)]
 use crate::{
     TableError, TableErrorKind,
@@ -50,11 +50,7 @@ pub(crate) fn load() -> Table {
     let openings = OPENINGS
         .chunks_exact(24)
         .map(|record| {
-            let at = |i: usize| {
-                let mut word = [0; 4];
-                word.copy_from_slice(&record[i * 4..i * 4 + 4]);
-                u32::from_le_bytes(word) as usize
-            };
+            let at = |i: usize| u32_at(record, i * 4).unwrap_or(0) as usize;
             let field = |i: usize| OPENINGS_TEXT.get(at(i)..at(i + 1)).unwrap_or_default();
             Opening {
                 eco: Cow::Borrowed(field(0)),

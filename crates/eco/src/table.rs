@@ -103,7 +103,7 @@ fn same_key(stored: &[u8], key: &[u8; 44]) -> bool {
 }
 
 /// The little-endian `u32` at `bytes[at..at + 4]`, if there.
-fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     let mut word = [0; 4];
     word.copy_from_slice(bytes.get(at..at + 4)?);
     Some(u32::from_le_bytes(word))

@@ -1017,32 +1017,17 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Whether the bytes from offset `from` to the cursor hold a blank line (two line ends
-    /// with only spaces and tabs between them); when they are no longer buffered, whether they
-    /// ended two lines or more.
+    /// Whether the white space from offset `from` to the cursor ends with a blank line (see
+    /// [`trailing_line_ends`]); when it is no longer buffered, whether it ended two lines.
     #[cold]
     fn blank_line_since(&self, from: u64) -> bool {
-        let Some(start) = from.checked_sub(self.base) else {
-            return true;
-        };
-        let span = &self.buf[usize::try_from(start).unwrap_or(usize::MAX).min(self.pos)..self.pos];
-        let (mut ends, mut prev) = (0, 0);
-        for &b in span {
-            match b {
-                // `\r\n` is one line end.
-                b'\n' if prev == b'\r' => {}
-                b'\n' | b'\r' => {
-                    ends += 1;
-                    if ends == 2 {
-                        return true;
-                    }
-                }
-                b' ' | b'\t' => {}
-                _ => ends = 0,
+        match from.checked_sub(self.base) {
+            Some(start) => {
+                let start = usize::try_from(start).unwrap_or(usize::MAX).min(self.pos);
+                trailing_line_ends(&self.buf[start..self.pos], 0) >= 2
             }
-            prev = b;
+            None => true,
         }
-        false
     }
 
     /// Reads the tag pair at the cursor with the rule, out of line so that the common path
@@ -1201,8 +1186,8 @@ impl<R: Read> Reader<R> {
                         Some(n) => {
                             let (from, to) = (self.pos + 1, self.pos + 1 + n);
                             visitor.comment(RawComment(&self.buf[from..to]));
-                            let opened = self.origin();
                             if let Some(k) = tag_pair_after_blank_line(&self.buf[from..to], 0) {
+                                let opened = self.origin();
                                 self.warn_tag_pair_in_comment(visitor, opened, from, from + k);
                             }
                             self.count_lines(from, to);
@@ -1285,11 +1270,6 @@ impl<R: Read> Reader<R> {
                         1,
                     )));
                 }
-                // `½-½`, a result PGN does not have.
-                0xC2 if typographic_result(data).is_some() => {
-                    let n = typographic_result(data).unwrap_or(1);
-                    self.typographic_result(visitor, n);
-                }
                 // A move in figurine notation (`♘f3`), as web pages write them.
                 0xE2 if data.starts_with(&[0xE2, 0x99]) => {
                     if let Err(err) = self.figurine_san(visitor) {
@@ -1301,6 +1281,11 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 _ => {
+                    // `½-½`, a result PGN does not have.
+                    if let Some(n) = typographic_result(data) {
+                        self.typographic_result(visitor, n);
+                        continue;
+                    }
                     let len = token_len(data).clamp(1, LOOKAHEAD);
                     return Ok(Err(self.error_here(
                         ErrorKind::UnexpectedToken,
@@ -1530,12 +1515,6 @@ impl<R: Read> Reader<R> {
     /// Skips the inside of a `{` comment and its `}`; notes [`Cut::Comment`] when the input
     /// ends first.
     fn skip_comment_body(&mut self) -> io::Result<()> {
-        // Where the comment's `{` is (the byte before the cursor), for `unclosed`.
-        let opened = (
-            self.abs(self.pos).saturating_sub(1),
-            self.line,
-            self.line_start,
-        );
         // The common comment first: short, on one line, and buffered (`{ [%clk 0:03:00] }`),
         // found a word at a time without a search to set up, and no line to count.
         let to = self.chunk_end();
@@ -1545,6 +1524,12 @@ impl<R: Read> Reader<R> {
             self.pos += n + 1;
             return Ok(());
         }
+        // Where the comment's `{` is (the byte before the cursor), for `unclosed`.
+        let opened = (
+            self.abs(self.pos).saturating_sub(1),
+            self.line,
+            self.line_start,
+        );
         loop {
             let to = self.chunk_end();
             if let Some(n) = brace_body(&self.buf[self.pos..to]) {
@@ -2028,18 +2013,21 @@ fn tag_pair_after_blank_line(body: &[u8], before: u8) -> Option<usize> {
     })
 }
 
-/// How many line ends (`\r\n` as one) `bytes` ends with, `before` more if they are all line
-/// ends (at most 2: enough to tell a blank line).
+/// How many line ends (`\r\n` as one) `bytes` ends with, spaces and tabs between them
+/// aside, `before` more if that is all it holds (at most 2: enough to tell a blank line).
 fn trailing_line_ends(bytes: &[u8], before: u8) -> u8 {
     let mut n = 0;
     let mut rest = bytes;
     while n < 2 {
         rest = match rest {
-            [head @ .., b'\r', b'\n'] | [head @ .., b'\n' | b'\r'] => head,
+            [head @ .., b'\r', b'\n'] | [head @ .., b'\n' | b'\r'] => {
+                n += 1;
+                head
+            }
+            [head @ .., b' ' | b'\t'] => head,
             [] => return (n + before).min(2),
             _ => return n,
         };
-        n += 1;
     }
     n
 }
