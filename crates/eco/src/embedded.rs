@@ -12,7 +12,7 @@
 //! `build.rs` replays each line's new moves once (a few tens of thousands of moves in all) at
 //! compile time, so the keys come from `tabia-position` itself and the file does not depend on
 //! their encoding, and a process finds the table built: its index in the program's read-only
-//! data, probed where it lies, and its openings a `static` slice.
+//! data, probed where it lies, and its openings made from offsets into one text.
 
 use std::borrow::Cow;
 
