@@ -1941,21 +1941,45 @@ impl BraceOrLineEnd {
 #[inline]
 fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
     // Between the comments of comment-dense movetext (`2. Nf3 {`) the stop is a few bytes
-    // away: a look at each of the first bytes is cheaper than setting up two searches.
+    // away: a look at the first sixteen bytes at once costs less than setting up two searches.
     const NEAR: usize = 16;
-    if let Some(i) = bytes
-        .iter()
-        .take(NEAR)
-        .position(|&b| MOVETEXT_STOP[usize::from(b)])
-    {
-        return Some(i);
+    let Some(block) = bytes.first_chunk::<NEAR>() else {
+        return bytes.iter().position(|&b| MOVETEXT_STOP[usize::from(b)]);
+    };
+    let hits = movetext_stops(block);
+    if hits != 0 {
+        return Some(hits.trailing_zeros() as usize);
     }
-    let bytes = bytes.get(NEAR..)?;
+    let bytes = &bytes[NEAR..];
     let first = memchr::memchr3(b'{', b'[', b'-', bytes);
     let before = first.unwrap_or(bytes.len());
     memchr::memchr3(b';', b'%', b'*', &bytes[..before])
         .or(first)
         .map(|i| i + NEAR)
+}
+
+/// A bit for each byte of `block` that is a movetext stop (see [`find_movetext_stop`]), the
+/// first byte's the lowest: six byte comparisons of all sixteen bytes at once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn movetext_stops(block: &[u8; 16]) -> u32 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let v = m128i::from(*block);
+    let is = |b: u8| cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8));
+    let hits = is(b'{') | is(b'[') | is(b'-') | is(b';') | is(b'%') | is(b'*');
+    move_mask_i8_m128i(hits) as u32
+}
+
+/// A bit for each byte of `block` that is a movetext stop (see [`find_movetext_stop`]), the
+/// first byte's the lowest.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn movetext_stops(block: &[u8; 16]) -> u32 {
+    let mut hits = 0;
+    for (i, &b) in block.iter().enumerate() {
+        hits |= u32::from(MOVETEXT_STOP[usize::from(b)]) << i;
+    }
+    hits
 }
 
 /// How far the fast skip may pass over `bytes` (movetext from a token boundary, the buffered
@@ -2362,6 +2386,27 @@ mod tests {
             from = to;
         }
         out
+    }
+
+    /// Every byte at every place of a block: the stops the block search finds are the bytes
+    /// of [`MOVETEXT_STOP`], and [`find_movetext_stop`] finds the first of them, in a block
+    /// or after it.
+    #[test]
+    fn the_block_search_finds_exactly_the_movetext_stops() {
+        for at in 0..16 {
+            for b in 0..=255u8 {
+                let mut block = [b'a'; 16];
+                block[at] = b;
+                let want = MOVETEXT_STOP[usize::from(b)];
+                assert_eq!(movetext_stops(&block), u32::from(want) << at, "{b:#04x} at {at}");
+                let mut bytes = vec![b'a'; 40];
+                bytes[at] = b;
+                bytes[at + 20] = b'*';
+                let first = if want { at } else { at + 20 };
+                assert_eq!(find_movetext_stop(&bytes), Some(first), "{b:#04x} at {at}");
+                assert_eq!(find_movetext_stop(&bytes[..at + 1]), want.then_some(at));
+            }
+        }
     }
 
     proptest! {
