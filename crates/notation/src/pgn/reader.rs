@@ -10,7 +10,7 @@ use super::{
     comment::{brace_body, rest_of_line, split_point},
     game::GameBuilder,
     movetext::{move_number, nag, result, suffix},
-    rule::{RuleError, is_token_end, swar_find, token_len},
+    rule::{RuleError, block_hits, is_token_end, swar_find, token_len},
     tag::{plain_tag_pair, tag_pair},
 };
 use crate::{Error, ErrorKind, Location, error::count_line_ends};
@@ -1959,27 +1959,10 @@ fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
 }
 
 /// A bit for each byte of `block` that is a movetext stop (see [`find_movetext_stop`]), the
-/// first byte's the lowest: six byte comparisons of all sixteen bytes at once.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn movetext_stops(block: &[u8; 16]) -> u32 {
-    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
-    let v = m128i::from(*block);
-    let is = |b: u8| cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8));
-    let hits = is(b'{') | is(b'[') | is(b'-') | is(b';') | is(b'%') | is(b'*');
-    move_mask_i8_m128i(hits) as u32
-}
-
-/// A bit for each byte of `block` that is a movetext stop (see [`find_movetext_stop`]), the
 /// first byte's the lowest.
-#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn movetext_stops(block: &[u8; 16]) -> u32 {
-    let mut hits = 0;
-    for (i, &b) in block.iter().enumerate() {
-        hits |= u32::from(MOVETEXT_STOP[usize::from(b)]) << i;
-    }
-    hits
+    block_hits(block, *b"{[-;%*")
 }
 
 /// How far the fast skip may pass over `bytes` (movetext from a token boundary, the buffered
@@ -2398,7 +2381,11 @@ mod tests {
                 let mut block = [b'a'; 16];
                 block[at] = b;
                 let want = MOVETEXT_STOP[usize::from(b)];
-                assert_eq!(movetext_stops(&block), u32::from(want) << at, "{b:#04x} at {at}");
+                assert_eq!(
+                    movetext_stops(&block),
+                    u32::from(want) << at,
+                    "{b:#04x} at {at}"
+                );
                 let mut bytes = vec![b'a'; 40];
                 bytes[at] = b;
                 bytes[at + 20] = b'*';
