@@ -7,7 +7,12 @@
 //! written, and the error is returned in the [`Outcome`]. An error writing the output (such as
 //! a closed pipe) stops every thread and is returned as the error of `run`.
 
-use std::{io::Write, mem, num::NonZeroUsize};
+use std::{
+    io::Write,
+    mem,
+    num::NonZeroUsize,
+    sync::{Mutex, PoisonError},
+};
 
 use tabia_notation::pgn::Visitor;
 pub(crate) use tabia_stream::Weigh;
@@ -43,7 +48,7 @@ pub(crate) fn batch_bytes_asked() -> Option<usize> {
 pub(crate) struct Counter(pub(crate) usize);
 
 /// Where a worker puts what it makes of one item: output bytes, diagnostics and counts.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Sink {
     /// The output (standard output), in input order.
     pub(crate) out: Vec<u8>,
@@ -54,7 +59,59 @@ pub(crate) struct Sink {
     counts: Vec<u64>,
 }
 
+/// The output buffers of batches already written, for the next batches to fill again: a
+/// batch's output grows to megabytes (the EPD of every ply), and a fresh buffer for each
+/// batch, freed by the consumer, meant regrowing it page by page on the worker and freeing it
+/// into the worker's malloc arena from the consumer's thread, which contends with the worker
+/// for the arena's lock.
+static SPARE_OUT: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// How many buffers [`SPARE_OUT`] keeps (as many as batches can be in flight on most
+/// machines; more are freed).
+const SPARE_KEPT: usize = 32;
+
+impl Default for Sink {
+    fn default() -> Sink {
+        let out = SPARE_OUT
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        Sink {
+            out,
+            diagnostics: Vec::new(),
+            this_bad: false,
+            bad: 0,
+            warnings: 0,
+            counts: Vec::new(),
+        }
+    }
+}
+
 impl Sink {
+    /// Gives the output buffer back for another batch, once written.
+    fn recycle(self) {
+        let mut out = self.out;
+        if out.capacity() == 0 {
+            return;
+        }
+        out.clear();
+        let mut spare = SPARE_OUT.lock().unwrap_or_else(PoisonError::into_inner);
+        if spare.len() < SPARE_KEPT {
+            spare.push(out);
+        }
+    }
+
+    /// Empties the sink for the next item, keeping its buffers (what [`write_done`] wrote).
+    pub(crate) fn clear(&mut self) {
+        self.out.clear();
+        self.diagnostics.clear();
+        self.this_bad = false;
+        self.bad = 0;
+        self.warnings = 0;
+        self.counts.clear();
+    }
+
     /// Reports an error of the current item: it is written to standard error in input order,
     /// and the item counts as bad (once, however many errors it has).
     pub(crate) fn error(&mut self, diagnostic: &Diagnostic) {
@@ -206,7 +263,9 @@ where
         |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
             consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)
+            write_done(&sink, out, reporter, &mut outcome)?;
+            sink.recycle();
+            anyhow::Ok(())
         },
     )?;
     outcome.input_error = run.input_error.map(Into::into);
@@ -242,7 +301,9 @@ where
         |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
             consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)
+            write_done(&sink, out, reporter, &mut outcome)?;
+            sink.recycle();
+            anyhow::Ok(())
         },
     )?;
     outcome.input_error = run.input_error.map(Into::into);
@@ -279,7 +340,9 @@ where
         |(sink, done), numbers| {
             outcome.items += numbers.end - numbers.start;
             consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)
+            write_done(&sink, out, reporter, &mut outcome)?;
+            sink.recycle();
+            anyhow::Ok(())
         },
     )?;
     outcome.input_error = run.input_error.map(Into::into);

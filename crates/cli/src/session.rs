@@ -470,7 +470,7 @@ impl Pass<'_, '_> {
             &mut session.reporter,
             &mut self.outcome,
         );
-        *sink = Sink::default();
+        sink.clear();
         written.map_err(|err| {
             let err = into_io(err);
             let kept = io::Error::new(err.kind(), err.to_string());

@@ -11,7 +11,6 @@
 //! two) passes from one to the next, so every chunk is read at most twice whatever its size.
 
 use std::{
-    collections::BTreeMap,
     io::{self, Read},
     mem,
     ops::Range,
@@ -256,7 +255,10 @@ struct Seam {
 /// The seams between the chunks of one run.
 #[derive(Default)]
 pub(crate) struct Seams {
-    after: Mutex<BTreeMap<u64, Seam>>,
+    /// The seams published and not yet taken, by chunk (a list that keeps its room: entries
+    /// of a map, allocated by one worker and freed by another, would move memory between
+    /// their malloc arenas).
+    after: Mutex<Vec<(u64, Seam)>>,
     published: Condvar,
 }
 
@@ -265,7 +267,8 @@ impl Seams {
     fn take(&self, index: u64) -> Seam {
         let mut after = self.after.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
-            if let Some(seam) = after.remove(&index) {
+            if let Some(k) = after.iter().position(|(i, _)| *i == index) {
+                let (_, seam) = after.swap_remove(k);
                 if seam.poisoned {
                     panic!("the worker splitting the chunk before panicked");
                 }
@@ -282,7 +285,7 @@ impl Seams {
         self.after
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(index, seam);
+            .push((index, seam));
         self.published.notify_all();
     }
 }

@@ -15,7 +15,6 @@
 //! larger) plus the results made from it. The bound does not depend on the size of the input.
 
 use std::{
-    collections::BTreeMap,
     mem,
     ops::Range,
     sync::{Condvar, Mutex, MutexGuard, PoisonError},
@@ -514,8 +513,7 @@ impl Pipeline {
         }
         let shared = Shared {
             state: Mutex::new(State {
-                done: BTreeMap::new(),
-                used: Vec::new(),
+                done: Vec::with_capacity(self.slots()),
                 free_slots: self.slots(),
                 reading: true,
                 pulling: false,
@@ -642,8 +640,8 @@ fn process<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
 
 /// What the threads share. Waiting threads park on a condition variable at once (channels
 /// that spin before they park cost a third more CPU on two cores).
-struct Shared<T, A> {
-    state: Mutex<State<T, A>>,
+struct Shared<A> {
+    state: Mutex<State<A>>,
     /// Signalled when a slot is freed or a worker is done reading (or reading ends, or the
     /// run stops).
     for_workers: Condvar,
@@ -651,11 +649,11 @@ struct Shared<T, A> {
     for_consumer: Condvar,
 }
 
-struct State<T, A> {
+struct State<A> {
     /// Batches processed, waiting for their turn to be consumed (the reorder buffer).
-    done: BTreeMap<u64, Done<A>>,
-    /// Items processed, for the next worker that reads to free.
-    used: Vec<Vec<T>>,
+    /// (A list, not a map: at most `slots` long, and it never frees what it holds on the
+    /// consumer's thread, which would hand the workers' memory to the consumer's malloc.)
+    done: Vec<Done<A>>,
     /// How many more batches may be started: the memory bound.
     free_slots: usize,
     /// Whether there may be more batches to read.
@@ -676,21 +674,21 @@ struct Source<I, E> {
     error: Mutex<Option<E>>,
 }
 
-impl<T, A> Shared<T, A> {
+impl<A> Shared<A> {
     /// The state; a thread that panicked while holding it left it consistent enough to stop.
-    fn lock(&self) -> MutexGuard<'_, State<T, A>> {
+    fn lock(&self) -> MutexGuard<'_, State<A>> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 /// Ends a worker's turn at reading (also when reading panics: then reading ends, so that the
 /// other workers do not wait for a batch that will not come).
-struct EndPulling<'a, T, A> {
-    shared: &'a Shared<T, A>,
+struct EndPulling<'a, A> {
+    shared: &'a Shared<A>,
     done: bool,
 }
 
-impl<T, A> Drop for EndPulling<'_, T, A> {
+impl<A> Drop for EndPulling<'_, A> {
     fn drop(&mut self) {
         if !self.done {
             let mut state = self.shared.lock();
@@ -703,9 +701,9 @@ impl<T, A> Drop for EndPulling<'_, T, A> {
 }
 
 /// Counts a worker out (also when it panics), so that the consumer does not wait for it.
-struct EndWorker<'a, T, A>(&'a Shared<T, A>);
+struct EndWorker<'a, A>(&'a Shared<A>);
 
-impl<T, A> Drop for EndWorker<'_, T, A> {
+impl<A> Drop for EndWorker<'_, A> {
     fn drop(&mut self) {
         let mut state = self.0.lock();
         state.workers -= 1;
@@ -724,7 +722,7 @@ impl<T, A> Drop for EndWorker<'_, T, A> {
 
 /// A worker thread: reads the next batch when it is its turn and a slot is free, processes
 /// it, and goes on until the batches end (or the run stops).
-fn process_batches<T, B, E, I, P>(shared: &Shared<T, B>, source: &Source<I, E>, process: &P)
+fn process_batches<T, B, E, I, P>(shared: &Shared<B>, source: &Source<I, E>, process: &P)
 where
     I: Iterator<Item = Result<Batch<T>, E>>,
     P: Fn(Batch<T>) -> (Done<B>, Vec<T>),
@@ -732,7 +730,7 @@ where
     let _end = EndWorker(shared);
     loop {
         // Wait for a free slot and for the input (one worker reads at a time).
-        let used = {
+        {
             let mut state = shared.lock();
             loop {
                 if state.stopped || !state.reading {
@@ -748,9 +746,7 @@ where
             }
             state.free_slots -= 1;
             state.pulling = true;
-            mem::take(&mut state.used)
-        };
-        drop(used);
+        }
         let mut pulling = EndPulling {
             shared,
             done: false,
@@ -785,19 +781,19 @@ where
             return;
         };
         let (done, items) = process(batch);
-        {
-            let mut state = shared.lock();
-            state.done.insert(done.index, done);
-            state.used.push(items);
-        }
+        // This worker read the batch, so its items are in this thread's malloc arena: freed
+        // here, not on another thread (a free into another thread's arena takes that arena's
+        // lock, and a chunk freed there may come back to grow a buffer in the wrong arena).
+        drop(items);
+        shared.lock().done.push(done);
         shared.for_consumer.notify_one();
     }
 }
 
 /// The consumer (the calling thread): consumes the batches in order as they are done, and
 /// frees their slots.
-fn consume_in_order<T, A, E, X, C>(
-    shared: &Shared<T, A>,
+fn consume_in_order<A, E, X, C>(
+    shared: &Shared<A>,
     consume: &mut C,
     outcome: &mut Outcome<E>,
 ) -> Result<(), X>
@@ -809,8 +805,8 @@ where
         let done = {
             let mut state = shared.lock();
             loop {
-                if let Some(done) = state.done.remove(&next) {
-                    break done;
+                if let Some(k) = state.done.iter().position(|done| done.index == next) {
+                    break state.done.swap_remove(k);
                 }
                 if state.workers == 0 {
                     return Ok(());
