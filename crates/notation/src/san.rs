@@ -602,7 +602,8 @@ pub(crate) fn long_plus(i: &[u8]) -> PResult<'_, SanPlus> {
     Ok((i, SanPlus { san, suffix }))
 }
 
-// long-move = [piece] square ["-" / "x"] square [promotion / uci-promotion]
+// long-move = piece square ["-" / "x"] square
+//           / square ["-" / "x"] square [promotion / uci-promotion]
 //           ; UCI when no piece, separator or upper-case promotion is written
 fn long_move(i: &[u8]) -> PResult<'_, San> {
     let start = i;
@@ -621,7 +622,9 @@ fn long_move(i: &[u8]) -> PResult<'_, San> {
     };
     let (i, to) = try_square(i).ok_or_else(|| bad_san(start, i, "a target square"))?;
     let (i, promotion, upper) = match i {
-        [p @ (b'n' | b'b' | b'r' | b'q' | b'k'), rest @ ..] => {
+        // Only a pawn promotes: `Nb1c3b` is no move (it would be written `Nb1-c3=B`, which
+        // reads as no move either).
+        [p @ (b'n' | b'b' | b'r' | b'q' | b'k'), rest @ ..] if piece.is_none() => {
             (rest, Some(promotion_piece(p.to_ascii_uppercase())), false)
         }
         _ if piece.is_none() => {
@@ -1186,6 +1189,29 @@ mod tests {
             capture,
             to,
             promotion: None,
+        }
+    }
+
+    /// Moves given by their squares read back from what is written of them, and a piece
+    /// move takes no promotion in any form (the fuzzer's `Nb1c3b` read as a knight promoting
+    /// to a bishop, written `Nb1-c3=B`, which did not read back).
+    #[test]
+    fn long_moves_read_back_and_pieces_do_not_promote() {
+        for text in [
+            "e2e4", "d7d8r", "e7xd8=Q", "Ng1-f3", "Ng1f3", "Qh4xe1", "e2-e4", "b7b8=N",
+        ] {
+            let (mv, used) = long_prefix(text.as_bytes()).expect(text);
+            assert_eq!(used, text.len(), "{text}");
+            let written = mv.to_string();
+            assert_eq!(
+                long_prefix(written.as_bytes()).map(|(m, _)| m),
+                Ok(mv),
+                "{text}"
+            );
+        }
+        for text in ["Nb1c3b", "Nb1-c3=B", "Nb1c3=B", "Qd1d8q", "Ke1e2(Q)"] {
+            let read = long_prefix(text.as_bytes()).map(|(_, used)| used);
+            assert_ne!(read, Ok(text.len()), "{text} read as a whole move");
         }
     }
 
