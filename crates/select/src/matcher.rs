@@ -12,7 +12,6 @@ use crate::{
     criterion::{Criterion, Feature, GroupKey, Side},
     material::counts,
     query::{Phase, Query},
-    text::fold,
 };
 
 /// Where a criterion matched.
@@ -189,10 +188,7 @@ impl<'q> Matcher<'q> {
         match criterion {
             Criterion::Tag(c) => c.matches(self.tag_value(c.name())),
             Criterion::Player(side, pattern) => {
-                let check = |name: &str| {
-                    self.tag_value(name)
-                        .is_some_and(|v| pattern.is_match_folded(&fold(v)))
-                };
+                let check = |name: &str| self.tag_value(name).is_some_and(|v| pattern.is_match(v));
                 match side {
                     Side::Either => check("White") || check("Black"),
                     Side::White => check("White"),

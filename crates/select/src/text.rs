@@ -84,15 +84,26 @@ enum NameKind {
 impl NamePattern {
     /// Whether `name` matches.
     pub fn is_match(&self, name: &str) -> bool {
-        let folded = fold(name);
-        match &self.kind {
-            NameKind::Substring(needle) => needle.find(folded.as_bytes()).is_some(),
-            NameKind::Regex(regex) => regex.is_match(&folded),
+        // Most names are short and ASCII: folded on the stack, where folding is lowering.
+        const SHORT: usize = 64;
+        if name.len() <= SHORT && name.is_ascii() {
+            let mut folded = [0u8; SHORT];
+            let folded = &mut folded[..name.len()];
+            folded.copy_from_slice(name.as_bytes());
+            folded.make_ascii_lowercase();
+            return match &self.kind {
+                NameKind::Substring(needle) => needle.find(folded).is_some(),
+                // ASCII lowered is UTF-8.
+                NameKind::Regex(regex) => std::str::from_utf8(folded)
+                    .map(|folded| regex.is_match(folded))
+                    .unwrap_or(false),
+            };
         }
+        self.is_match_folded(&fold(name))
     }
 
     /// Whether `name`, already [`fold`]ed, matches.
-    pub(crate) fn is_match_folded(&self, folded: &str) -> bool {
+    fn is_match_folded(&self, folded: &str) -> bool {
         match &self.kind {
             NameKind::Substring(needle) => needle.find(folded.as_bytes()).is_some(),
             NameKind::Regex(regex) => regex.is_match(folded),
@@ -174,6 +185,25 @@ mod tests {
         let p: NamePattern = "~^Anand".parse().unwrap();
         assert!(p.is_match("ANAND, V"));
         assert!(!p.is_match("Viswanathan Anand"));
+    }
+
+    proptest::proptest! {
+        /// A name matches on the short path (ASCII folded on the stack) as folded in full, for
+        /// substrings and expressions, names short and long, ASCII or not.
+        #[test]
+        fn the_short_path_matches_as_folding_does(
+            name in "[a-zA-Z ,.\\-ÉéŁł]{0,80}",
+            needle in "[a-zA-Z][a-zA-Z ]{0,3}",
+        ) {
+            for pattern in [needle.clone(), format!("~{needle}"), format!("~^{needle}")] {
+                let pattern: NamePattern = pattern.parse().unwrap();
+                proptest::prop_assert_eq!(
+                    pattern.is_match(&name),
+                    pattern.is_match_folded(&fold(&name)),
+                    "{} in {:?}", pattern, name
+                );
+            }
+        }
     }
 
     #[test]
