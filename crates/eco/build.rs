@@ -13,22 +13,17 @@
 //! It loads the table as `embedded::parse` and `table::Builder` do (the keys come from
 //! `tabia-position` itself); a test holds the two to the same table.
 
-use std::{collections::HashMap, env, fmt::Write as _, fs, path::PathBuf};
+use std::{collections::HashMap, env, fs, path::PathBuf};
 
 use tabia_position::{Position, PositionKey, hash_of};
 
-/// Marks a position on a line that names no opening (`table::ON_LINE`).
-const ON_LINE: u32 = u32::MAX;
-/// An entry: the value, then the key's bytes (`PositionKey::to_bytes`), then zeros: a cache line
-/// (the header too, so that in a file aligned to 64 bytes no entry straddles two lines).
-const ENTRY_BYTES: usize = 64;
-const HEADER_BYTES: usize = 64;
+// The table's line format and the index's layout, as the crate reads them (what the crate
+// alone uses is unused here).
+#[allow(dead_code)]
+#[path = "src/layout.rs"]
+mod layout;
 
-/// The tag of a key with this `hash_of` (`table::tag_of`): its top half, never 0 (an empty
-/// slot's).
-fn tag_of(hash: u64) -> u32 {
-    ((hash >> 32) as u32).max(1)
-}
+use layout::{ENTRY_BYTES, HEADER_BYTES, ON_LINE, RECORD_BYTES, movetext, tag_of};
 
 /// A named position of the table.
 struct Named {
@@ -54,23 +49,16 @@ fn main() {
     let mut max_ply = 0;
     let mut sans: Vec<&str> = Vec::new();
     let mut path: Vec<Position> = Vec::new();
-    'lines: for line in text.lines() {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        let &[shared, moves, eco, extended, name] = &fields[..] else {
+    'lines: for text in text.lines() {
+        let Some(Ok(line)) = layout::line(text, sans.len()) else {
             continue;
         };
-        let Some(shared) = shared.parse::<usize>().ok().filter(|&n| n <= sans.len()) else {
-            continue;
-        };
-        sans.truncate(shared);
-        sans.extend(moves.split_ascii_whitespace());
-        if eco.is_empty() {
+        sans.truncate(line.shared);
+        sans.extend(line.moves.split_ascii_whitespace());
+        if line.eco.is_empty() {
             continue;
         }
-        path.truncate(shared.min(path.len()));
+        path.truncate(line.shared.min(path.len()));
         for &san in &sans[path.len()..] {
             let before = path.last().unwrap_or(&start);
             let Ok(m) = before.parse_move(san) else {
@@ -87,21 +75,13 @@ fn main() {
             .or_insert(ON_LINE);
         if *slot == ON_LINE {
             *slot = u32::try_from(openings.len()).expect("fewer openings than u32");
-            let mut numbered = String::new();
-            for (i, san) in sans.iter().enumerate() {
-                if i > 0 {
-                    numbered.push(' ');
-                }
-                if i % 2 == 0 {
-                    write!(numbered, "{}. ", i / 2 + 1).expect("a String takes it");
-                }
-                numbered.push_str(san);
-            }
+            let mut moves = String::new();
+            movetext(&mut moves, sans.iter().copied());
             openings.push(Named {
-                eco: eco.to_owned(),
-                extended: (extended != "-" && !extended.is_empty()).then(|| extended.to_owned()),
-                name: name.to_owned(),
-                moves: numbered,
+                eco: line.eco.to_owned(),
+                extended: line.extended.map(str::to_owned),
+                name: line.name.to_owned(),
+                moves,
                 ply: sans.len(),
             });
         }
@@ -140,12 +120,11 @@ fn main() {
     table.extend_from_slice(&entries);
     fs::write(out.join("index.bin"), &table).expect("OUT_DIR is writable");
 
-    // The openings: their text in one string, and for each six little-endian `u32` (where its
-    // ECO code, extended code, name and moves start in the text, where they end, its plies).
-    // Offsets rather than a `static` slice of strings: pointers would each need a relocation
-    // when any `tabia` command starts.
+    // The openings: their text in one string, and a record of offsets into it for each
+    // (`layout::RECORD_BYTES`). Offsets rather than a `static` slice of strings: pointers would
+    // each need a relocation when any `tabia` command starts.
     let mut text = String::new();
-    let mut records = Vec::with_capacity(openings.len() * 24);
+    let mut records = Vec::with_capacity(openings.len() * RECORD_BYTES);
     for o in &openings {
         let mut starts = [0; 5];
         for (start, field) in starts.iter_mut().zip([

@@ -16,10 +16,13 @@
 
 use std::borrow::Cow;
 
-use crate::{Opening, Table, table::u32_at};
+use crate::{
+    Opening, Table,
+    layout::{RECORD_BYTES, u32_at},
+};
 #[cfg(test)]
 use crate::{
-    TableError, TableErrorKind,
+    TableError, TableErrorKind, layout,
     table::{Builder, Entry},
 };
 
@@ -48,7 +51,7 @@ static OPENINGS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openings.bin"
 /// that would not is left out rather than failing.
 pub(crate) fn load() -> Table {
     let openings = OPENINGS
-        .chunks_exact(24)
+        .chunks_exact(RECORD_BYTES)
         .map(|record| {
             let at = |i: usize| u32_at(record, i * 4).unwrap_or(0) as usize;
             let field = |i: usize| OPENINGS_TEXT.get(at(i)..at(i + 1)).unwrap_or_default();
@@ -71,41 +74,24 @@ pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
     let mut builder = Builder::with_capacity(text.len() / 56);
     let mut errors = Vec::new();
     let mut sans: Vec<&str> = Vec::with_capacity(64);
-    for (i, line) in text.lines().enumerate() {
+    for (i, text) in text.lines().enumerate() {
         let line_no = i as u64 + 1;
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split('\t');
-        let (Some(shared), Some(moves), Some(eco), Some(extended), Some(name), None) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
-            errors.push(TableError::new(
-                line_no,
-                TableErrorKind::MissingField("field"),
-            ));
-            continue;
+        let line = match layout::line(text, sans.len()) {
+            None => continue,
+            Some(Ok(line)) => line,
+            Some(Err(what)) => {
+                errors.push(TableError::new(line_no, TableErrorKind::MissingField(what)));
+                continue;
+            }
         };
-        let Some(shared) = shared.parse::<usize>().ok().filter(|&n| n <= sans.len()) else {
-            errors.push(TableError::new(
-                line_no,
-                TableErrorKind::MissingField("shared ply count"),
-            ));
-            continue;
-        };
-        sans.truncate(shared);
-        sans.extend(moves.split_ascii_whitespace());
+        sans.truncate(line.shared);
+        sans.extend(line.moves.split_ascii_whitespace());
         let entry = Entry {
-            eco: eco.into(),
-            extended: (extended != "-").then_some(extended.into()),
-            name: name.into(),
+            eco: line.eco.into(),
+            extended: line.extended.map(Into::into),
+            name: line.name.into(),
         };
-        if let Err(err) = builder.add_sharing(line_no, Some(shared), &sans, entry) {
+        if let Err(err) = builder.add_sharing(line_no, Some(line.shared), &sans, entry) {
             errors.push(err);
         }
     }

@@ -29,6 +29,7 @@ mod classify;
 mod embedded;
 mod error;
 mod game;
+mod layout;
 mod load;
 mod opening;
 mod table;

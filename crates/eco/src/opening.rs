@@ -105,29 +105,10 @@ impl fmt::Display for Opening {
     }
 }
 
-/// Writes SAN moves as PGN movetext from the starting position into `out` (cleared first):
-/// `1. e4 e5 2. Nf3`.
-pub(crate) fn movetext<'a>(out: &mut String, sans: impl IntoIterator<Item = &'a str>) {
-    out.clear();
-    for (i, san) in sans.into_iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        if i % 2 == 0 {
-            let mut digits = [0; 39];
-            out.push_str(tabia_notation::decimal_digits(
-                (i / 2 + 1) as u128,
-                &mut digits,
-            ));
-            out.push_str(". ");
-        }
-        out.push_str(san);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::movetext;
 
     fn opening(name: &'static str) -> Opening {
         Opening {

@@ -4,10 +4,10 @@ use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
 
 use tabia_position::{BuildKeyHasher, Position, PositionKey, hash_of};
 
-use crate::{Classifier, Match, Opening, TableError, TableErrorKind, embedded, opening::movetext};
-
-/// Marks a key that lies on a line of the table but names no opening.
-const ON_LINE: u32 = u32::MAX;
+use crate::{
+    Classifier, Match, Opening, TableError, TableErrorKind, embedded,
+    layout::{ENTRY_BYTES, HEADER_BYTES, ON_LINE, movetext, tag_of, u32_at},
+};
 
 /// An opening table: named positions, looked up by [`PositionKey`], so that a position reached
 /// by any move order gets the same name.
@@ -80,14 +80,6 @@ struct StaticIndex {
     len: usize,
 }
 
-/// An entry of a [`StaticIndex`]: value, key bytes, zeros.
-const ENTRY_BYTES: usize = 64;
-
-/// The tag of a key with this `hash_of` in a [`StaticIndex`]: its top half, never 0.
-fn tag_of(hash: u64) -> u32 {
-    ((hash >> 32) as u32).max(1)
-}
-
 /// Whether the key bytes of an entry are `key`'s, compared a word at a time in line (most
 /// probes find their key: a call to `memcmp` for each cost more than the comparison).
 #[inline(always)]
@@ -102,19 +94,12 @@ fn same_key(stored: &[u8], key: &[u8; 44]) -> bool {
         && stored[40..] == key[40..]
 }
 
-/// The little-endian `u32` at `bytes[at..at + 4]`, if there.
-pub(crate) fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
-    let mut word = [0; 4];
-    word.copy_from_slice(bytes.get(at..at + 4)?);
-    Some(u32::from_le_bytes(word))
-}
-
 impl StaticIndex {
     /// The index in `bytes` and the header's longest line and number of openings.
     fn new(bytes: &'static [u8]) -> (StaticIndex, usize, usize) {
         let field = |i: usize| u32_at(bytes, i * 4).unwrap_or(0) as usize;
         let slots = field(0);
-        let (tags, entries) = bytes[64..].split_at(slots * 4);
+        let (tags, entries) = bytes[HEADER_BYTES..].split_at(slots * 4);
         let index = StaticIndex {
             tags,
             entries,
