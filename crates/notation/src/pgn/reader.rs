@@ -1585,7 +1585,7 @@ impl<R: Read> Reader<R> {
         from: usize,
         at: usize,
     ) {
-        let line = self.line + crate::error::count_line_ends(&self.buf[from..at]);
+        let line = self.line + count_line_ends(&self.buf[from..at]);
         visitor.warning(Warning {
             kind: WarningKind::TagPairInComment { line },
             at: opened,
@@ -1944,7 +1944,7 @@ fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
     // away: a look at the first sixteen bytes at once costs less than setting up two searches.
     const NEAR: usize = 16;
     let Some(block) = bytes.first_chunk::<NEAR>() else {
-        return bytes.iter().position(|&b| MOVETEXT_STOP[usize::from(b)]);
+        return bytes.iter().position(|b| MOVETEXT_STOPS.contains(b));
     };
     let hits = movetext_stops(block);
     if hits != 0 {
@@ -1962,7 +1962,7 @@ fn find_movetext_stop(bytes: &[u8]) -> Option<usize> {
 /// first byte's the lowest.
 #[inline(always)]
 fn movetext_stops(block: &[u8; 16]) -> u32 {
-    block_hits(block, *b"{[-;%*")
+    block_hits(block, MOVETEXT_STOPS)
 }
 
 /// How far the fast skip may pass over `bytes` (movetext from a token boundary, the buffered
@@ -2088,16 +2088,7 @@ fn en_passant_mark(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The bytes [`find_movetext_stop`] stops at.
-const MOVETEXT_STOP: [bool; 256] = {
-    let mut stop = [false; 256];
-    let mut i = 0;
-    let bytes = *b"{[-;%*";
-    while i < bytes.len() {
-        stop[bytes[i] as usize] = true;
-        i += 1;
-    }
-    stop
-};
+const MOVETEXT_STOPS: [u8; 6] = *b"{[-;%*";
 
 /// Whether a whole movetext token is a result, maybe after move numbers and dots (`12.1-0`),
 /// as the reader would see it.
@@ -2372,7 +2363,7 @@ mod tests {
     }
 
     /// Every byte at every place of a block: the stops the block search finds are the bytes
-    /// of [`MOVETEXT_STOP`], and [`find_movetext_stop`] finds the first of them, in a block
+    /// of [`MOVETEXT_STOPS`], and [`find_movetext_stop`] finds the first of them, in a block
     /// or after it.
     #[test]
     fn the_block_search_finds_exactly_the_movetext_stops() {
@@ -2380,7 +2371,7 @@ mod tests {
             for b in 0..=255u8 {
                 let mut block = [b'a'; 16];
                 block[at] = b;
-                let want = MOVETEXT_STOP[usize::from(b)];
+                let want = MOVETEXT_STOPS.contains(&b);
                 assert_eq!(
                     movetext_stops(&block),
                     u32::from(want) << at,
