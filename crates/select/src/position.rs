@@ -130,15 +130,17 @@ impl FromStr for PositionTarget {
                 span.start + lead..span.end.max(span.start + 1) + lead,
             )
         };
+        // Errors of the position as a whole mark all of it.
+        let whole = |reason: String| {
+            ParseError::new(
+                "position",
+                ParseErrorKind::Position(reason),
+                text,
+                lead..lead + trimmed.len(),
+            )
+        };
         if trimmed != "startpos" && !trimmed.contains(' ') {
-            let board: Board = trimmed.parse().map_err(|err| {
-                ParseError::new(
-                    "position",
-                    ParseErrorKind::Position(format!("{err}")),
-                    text,
-                    lead..lead + trimmed.len(),
-                )
-            })?;
+            let board: Board = trimmed.parse().map_err(|err| whole(format!("{err}")))?;
             let reach = Reach::of(&board, Bitboard::EMPTY);
             return Ok(PositionTarget {
                 text: trimmed.to_owned(),
@@ -149,12 +151,7 @@ impl FromStr for PositionTarget {
         }
         let pos = Position::from_arg(trimmed).map_err(|err| match err {
             ParsePositionError::Syntax(err) => syntax(&err),
-            ParsePositionError::Illegal(err) => ParseError::new(
-                "position",
-                ParseErrorKind::Position(err.to_string()),
-                text,
-                lead..lead + trimmed.len(),
-            ),
+            ParsePositionError::Illegal(err) => whole(err.to_string()),
         })?;
         let chess = pos.chess();
         Ok(PositionTarget {
