@@ -84,28 +84,17 @@ impl<'t> Classification<'t> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Classifier<'t> {
-    table: &'t Table,
+    follower: Follower<'t>,
     position: Position,
-    ply: usize,
-    found: Option<Match<'t>>,
-    off_line: usize,
-    done: bool,
 }
 
 impl<'t> Classifier<'t> {
     /// A classifier at the starting position.
     pub fn new(table: &'t Table) -> Classifier<'t> {
-        let position = Position::new();
-        let mut classifier = Classifier {
-            table,
-            position,
-            ply: 0,
-            found: None,
-            off_line: 0,
-            done: false,
-        };
-        classifier.look();
-        classifier
+        Classifier {
+            follower: Follower::new(table),
+            position: Position::new(),
+        }
     }
 
     /// The current position (where the next move is played).
@@ -115,29 +104,27 @@ impl<'t> Classifier<'t> {
 
     /// The number of plies played.
     pub fn ply(&self) -> usize {
-        self.ply
+        self.follower.ply()
     }
 
     /// Whether the classifier has stopped: further moves are ignored.
     pub fn is_done(&self) -> bool {
-        self.done
+        self.follower.is_done()
     }
 
     /// The deepest named position so far.
     pub fn found(&self) -> Option<Match<'t>> {
-        self.found
+        self.follower.found()
     }
 
     /// Plays `m`, a legal move of [`Classifier::position`]. Returns whether the classifier wants
     /// more moves (`false` once it has stopped; the move is then ignored).
     pub fn play(&mut self, m: Move) -> bool {
-        if self.done {
+        if self.follower.is_done() {
             return false;
         }
         self.position.play_unchecked(m);
-        self.ply += 1;
-        self.look();
-        !self.done
+        self.follower.follow(&self.position)
     }
 
     /// Plays a move given as text (SAN or UCI); see [`Classifier::play`].
@@ -146,7 +133,7 @@ impl<'t> Classifier<'t> {
     ///
     /// The move is not legal in the current position (and the classifier has not stopped).
     pub fn play_text(&mut self, text: &str) -> Result<bool, MoveError> {
-        if self.done {
+        if self.follower.is_done() {
             return Ok(false);
         }
         let m = self.position.parse_move(text)?;
@@ -159,15 +146,85 @@ impl<'t> Classifier<'t> {
     ///
     /// The move is not legal in the current position (and the classifier has not stopped).
     pub fn play_san(&mut self, san: SanPlus) -> Result<bool, MoveError> {
-        if self.done {
+        if self.follower.is_done() {
             return Ok(false);
         }
         let m = self.position.resolve(san.san)?;
         Ok(self.play(m))
     }
+}
 
-    fn look(&mut self) {
-        match self.table.probe(&self.position.key()) {
+/// The rule of [`Classifier`] along a replay that the caller runs anyway (a reader checking
+/// the game, a table writing its moves): shown each position the mainline reaches, it keeps the
+/// deepest named one and says when to stop, without a position of its own to play the moves on
+/// again.
+///
+/// ```
+/// use tabia_eco::{Follower, Table};
+/// use tabia_eco::position::Position;
+///
+/// let table = Table::embedded();
+/// let mut follower = Follower::new(table);
+/// let mut pos = Position::new();
+/// for san in ["c4", "e6", "d4", "Nf6", "Nc3", "Bb4"] {
+///     pos.play_unchecked(pos.parse_move(san)?);
+///     assert!(follower.follow(&pos));
+/// }
+/// let m = follower.found().expect("named");
+/// assert_eq!((m.opening.eco(), m.ply), ("E20", 6));
+/// # Ok::<_, tabia_eco::position::MoveError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Follower<'t> {
+    table: &'t Table,
+    ply: usize,
+    found: Option<Match<'t>>,
+    off_line: usize,
+    done: bool,
+}
+
+impl<'t> Follower<'t> {
+    /// A follower that has looked at the starting position (ply 0).
+    pub fn new(table: &'t Table) -> Follower<'t> {
+        let mut follower = Follower {
+            table,
+            ply: 0,
+            found: None,
+            off_line: 0,
+            done: false,
+        };
+        follower.look(&Position::new());
+        follower
+    }
+
+    /// The number of plies followed.
+    pub fn ply(&self) -> usize {
+        self.ply
+    }
+
+    /// Whether the follower has stopped: further positions are ignored.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The deepest named position so far.
+    pub fn found(&self) -> Option<Match<'t>> {
+        self.found
+    }
+
+    /// Looks at `after`, the position the game's next move reached. Returns whether the
+    /// follower wants more positions (`false` once it has stopped; `after` is then ignored).
+    pub fn follow(&mut self, after: &Position) -> bool {
+        if self.done {
+            return false;
+        }
+        self.ply += 1;
+        self.look(after);
+        !self.done
+    }
+
+    fn look(&mut self, position: &Position) {
+        match self.table.probe(&position.key()) {
             Some(named) => {
                 if let Some(opening) = named {
                     self.found = Some(Match {
@@ -224,6 +281,29 @@ mod tests {
         assert_eq!(c.found(), Some(named));
         // Moves after the stop are ignored, even illegal ones.
         assert_eq!(c.play_text("Kxe8"), Ok(false));
+    }
+
+    #[test]
+    fn a_follower_finds_what_a_classifier_finds() {
+        let table = Table::embedded();
+        let games = [
+            "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be2 e5",
+            "a4 a5 Ra3 Ra6 Rb3 Rb6 Ra3 Ra6 Rb3 Rb6 Ra3 Ra6 Rb3 Rb6 Ra3 Ra6",
+            "Nf3 Nf6 c4 g6 Nc3 Bg7 e4 d6 d4 O-O",
+            "h4 h5 g4 hxg4",
+        ];
+        for game in games {
+            let mut classifier = table.classifier();
+            let mut follower = Follower::new(table);
+            let mut pos = Position::new();
+            for san in game.split_whitespace() {
+                let m = pos.parse_move(san).expect("legal");
+                pos.play_unchecked(m);
+                assert_eq!(classifier.play(m), follower.follow(&pos), "{game}: {san}");
+                assert_eq!(classifier.found(), follower.found(), "{game}: {san}");
+                assert_eq!(classifier.ply(), follower.ply(), "{game}: {san}");
+            }
+        }
     }
 
     #[test]

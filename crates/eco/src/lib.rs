@@ -10,7 +10,8 @@
 //! - Game → opening: [`Classifier`] replays the mainline and keeps the deepest named position,
 //!   stopping once the game has left the table's lines ([`Classification`], [`Match`]);
 //!   [`GameVisitor`] does it for the PGN reader of `tabia-notation`, [`Table::classify_game`]
-//!   for a parsed game.
+//!   for a parsed game, and [`Follower`] along a replay the caller runs anyway (shown each
+//!   position, it plays no move itself).
 //!
 //! ```
 //! use tabia_eco::Table;
@@ -34,7 +35,7 @@ mod load;
 mod opening;
 mod table;
 
-pub use classify::{Classification, Classifier, Match, OFF_LINE_PLIES};
+pub use classify::{Classification, Classifier, Follower, Match, OFF_LINE_PLIES};
 pub use error::{TableError, TableErrorKind};
 pub use game::{ClassifyError, GameVisitor};
 pub use load::Format;

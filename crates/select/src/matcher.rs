@@ -1,7 +1,7 @@
 //! [`Matcher`]: a PGN visitor that decides whether each game matches a [`Query`], as the
 //! reader reads it.
 
-use tabia_eco::{Classifier, Table};
+use tabia_eco::{Follower, Table};
 use tabia_notation::pgn::{Origin, RawComment, RawTag, SanPlus, Skip, Visitor};
 use tabia_position::{
     EpRule, History, MoveError, MoveErrorKind, Position, ReplayError, ReplayErrorKind, StartTags,
@@ -115,7 +115,7 @@ pub struct Matcher<'q> {
     /// Depth of variations being skipped inside searched ones (not replayed).
     plies: u32,
     history: History,
-    classifier: Option<Classifier<'static>>,
+    classifier: Option<Follower<'static>>,
     /// Per `--moves` criterion: still following the game.
     following: Vec<bool>,
     error: Option<ReplayError>,
@@ -379,8 +379,8 @@ impl<'q> Matcher<'q> {
                     }
                 }
                 GroupKey::Eco if in_mainline => {
-                    if let (Some(classifier), Some(m)) = (self.classifier.as_mut(), m) {
-                        classifier.play(m);
+                    if let (Some(classifier), Some(_)) = (self.classifier.as_mut(), m) {
+                        classifier.follow(&line.pos);
                         if classifier.is_done() {
                             self.states[g] = self.eco_state(g);
                         }
@@ -395,7 +395,7 @@ impl<'q> Matcher<'q> {
     /// The state of the `--eco` group by position, from what the classifier found.
     fn eco_state(&self, g: usize) -> State {
         let query = self.query;
-        let Some(found) = self.classifier.as_ref().and_then(Classifier::found) else {
+        let Some(found) = self.classifier.as_ref().and_then(Follower::found) else {
             return State::No;
         };
         let group = &query.groups[g];
@@ -559,7 +559,7 @@ impl Visitor for Matcher<'_> {
                 }
             }
             if query.groups.iter().any(|g| g.key == GroupKey::Eco) && standard {
-                self.classifier = Some(Table::embedded().classifier());
+                self.classifier = Some(Follower::new(Table::embedded()));
             }
             self.history.push(hash);
             self.materials += 1;

@@ -9,7 +9,7 @@
 
 use std::{borrow::Cow, cell::RefCell, ops::Range};
 
-use tabia_eco::{Classifier, Table};
+use tabia_eco::{Follower, Table};
 use tabia_notation::{
     decode,
     pgn::{
@@ -67,7 +67,8 @@ pub(crate) struct Scratch {
     /// The SAN being replayed (set before the replayer is told of it).
     pending: Option<SanPlus>,
     hasher: ZobristTracker,
-    classifier: Option<Classifier<'static>>,
+    /// The opening by position, along this replay.
+    classifier: Option<Follower<'static>>,
     /// Whether the classifier met a move it cannot follow (a null move).
     unclassified: bool,
 }
@@ -107,8 +108,8 @@ impl Scratch {
         }
         if let Some(classifier) = self.classifier.as_mut().filter(|c| !c.is_done()) {
             match mv {
-                Some(m) => {
-                    classifier.play(m);
+                Some(_) => {
+                    classifier.follow(pos);
                 }
                 None => self.unclassified = true,
             }
@@ -192,7 +193,7 @@ impl Scratch {
         }
         self.classifier
             .as_ref()
-            .and_then(Classifier::found)
+            .and_then(Follower::found)
             .map(|m| m.opening)
     }
 
@@ -263,7 +264,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     fn begin_movetext(&mut self) -> Skip {
         let skip = self.replayer.begin_movetext();
         if !skip.0 && classified(self.tags) {
-            self.scratch.borrow_mut().classifier = Some(Table::embedded().classifier());
+            self.scratch.borrow_mut().classifier = Some(Follower::new(Table::embedded()));
         }
         skip
     }
