@@ -435,7 +435,7 @@ fn null(i: &[u8]) -> PResult<'_, San> {
 }
 
 impl San {
-    /// Writes the move as [`Display`](fmt::Display) does, in one `write_str` and without the
+    /// Writes the move as [`Display`](fmt::Display) does, character by character, without the
     /// formatting machinery: for writers that take many moves (`String`, an Arrow string
     /// builder).
     ///
@@ -452,16 +452,9 @@ impl San {
     ///
     /// Only those of `out`.
     pub fn write_to<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
-        let mut text = Ascii::default();
-        self.push_to(&mut text);
-        out.write_str(text.as_str())
-    }
-
-    /// Appends the move's characters to `text` (at most 8).
-    fn push_to(&self, text: &mut Ascii) {
-        let square = |text: &mut Ascii, sq: Square| {
-            text.push(sq.file_char());
-            text.push(sq.rank_char());
+        let square = |out: &mut W, sq: Square| {
+            out.write_char(sq.file_char())?;
+            out.write_char(sq.rank_char())
         };
         match *self {
             San::Normal {
@@ -473,35 +466,33 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    out.write_char(role.upper_char())?;
                 }
                 if let Some(file) = file {
-                    text.push(char::from(b'a' + file.min(7)));
+                    out.write_char(char::from(b'a' + file.min(7)))?;
                 }
                 if let Some(rank) = rank {
-                    text.push(char::from(b'1' + rank.min(7)));
+                    out.write_char(char::from(b'1' + rank.min(7)))?;
                 }
                 if capture {
-                    text.push('x');
+                    out.write_char('x')?;
                 }
-                square(text, to);
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    text.push('=');
-                    text.push(promotion.upper_char());
+                    out.write_char('=')?;
+                    out.write_char(promotion.upper_char())?;
                 }
+                Ok(())
             }
-            San::Castle(side) => side.san().chars().for_each(|c| text.push(c)),
+            San::Castle(side) => out.write_str(side.san()),
             San::Put { role, to } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    out.write_char(role.upper_char())?;
                 }
-                text.push('@');
-                square(text, to);
+                out.write_char('@')?;
+                square(out, to)
             }
-            San::Null => {
-                text.push('-');
-                text.push('-');
-            }
+            San::Null => out.write_str("--"),
             San::Long {
                 role: None,
                 from,
@@ -509,11 +500,12 @@ impl San {
                 promotion,
                 ..
             } => {
-                square(text, from);
-                square(text, to);
+                square(out, from)?;
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    text.push(promotion.char());
+                    out.write_char(promotion.char())?;
                 }
+                Ok(())
             }
             San::Long {
                 role: Some(role),
@@ -523,41 +515,18 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    out.write_char(role.upper_char())?;
                 }
-                square(text, from);
-                text.push(if capture { 'x' } else { '-' });
-                square(text, to);
+                square(out, from)?;
+                out.write_char(if capture { 'x' } else { '-' })?;
+                square(out, to)?;
                 if let Some(promotion) = promotion {
-                    text.push('=');
-                    text.push(promotion.upper_char());
+                    out.write_char('=')?;
+                    out.write_char(promotion.upper_char())?;
                 }
+                Ok(())
             }
         }
-    }
-}
-
-/// A move's text, assembled on the stack and written at once: one `write_str` instead of a
-/// `write_char` (a capacity check and a UTF-8 encoding) per character.
-#[derive(Default)]
-struct Ascii {
-    bytes: [u8; 12],
-    len: usize,
-}
-
-impl Ascii {
-    /// Adds `c`, an ASCII character (the longest move, `Ng1xf3=Q+`, has nine).
-    #[inline]
-    fn push(&mut self, c: char) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
-            *slot = u8::try_from(c).unwrap_or(b'?');
-            self.len += 1;
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        // Only ASCII is pushed, so this is always the whole text.
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
 
@@ -583,12 +552,11 @@ impl SanPlus {
     ///
     /// Only those of `out`.
     pub fn write_to<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
-        let mut text = Ascii::default();
-        self.san.push_to(&mut text);
+        self.san.write_to(out)?;
         if let Some(suffix) = self.suffix {
-            text.push(suffix.char());
+            out.write_char(suffix.char())?;
         }
-        out.write_str(text.as_str())
+        Ok(())
     }
 }
 
