@@ -326,6 +326,11 @@ impl<'a> Session<'a> {
         self.config = self.config.with_batch_bytes(bytes);
     }
 
+    /// How many bytes of input make one batch of the pipeline.
+    pub(crate) fn batch_bytes(&self) -> usize {
+        self.config.batch_bytes()
+    }
+
     /// [`Session::set_batch_bytes`], unless `TABIA_BATCH_BYTES` asks for another size (the
     /// tests that cut a small input into many pieces).
     pub(crate) fn prefer_batch_bytes(&mut self, bytes: usize) {

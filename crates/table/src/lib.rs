@@ -48,5 +48,5 @@ pub use schema::{
     Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema,
 };
 pub use writer::{
-    Encoded, Encoder, Format, Partition, TableError, TableOptions, TableWriter, Written,
+    Encoded, Encoder, Encoding, Format, Partition, TableError, TableOptions, TableWriter, Written,
 };

@@ -117,10 +117,19 @@ pub struct TableOptions {
     /// Optional columns: nested moves, FEN.
     pub columns: Columns,
     /// How many bytes of PGN make one batch of games, and so one Parquet row group per table
-    /// and partition (each [`TableWriter::write`] or [`Encoder::encode`] call writes its
-    /// tables as one row group, split at [`TableOptions::row_group_rows`]): what bounds
-    /// memory. `tabia table` reads its input in batches of this size.
+    /// and partition (each [`TableWriter::write`] or [`Encoder::encode`] call, or each
+    /// [`Encoding`], writes its tables as one row group, split at
+    /// [`TableOptions::row_group_rows`]), for an input of unknown size or a small one.
+    /// `tabia table` reads its input in batches of [`TableOptions::batch_bytes_for`] its size,
+    /// each on one worker.
     pub batch_bytes: usize,
+    /// The largest batch for a large input: what bounds the row groups' size, and memory (some
+    /// `2 × jobs + 2` batches of input at once).
+    pub max_batch_bytes: usize,
+    /// How many bytes of PGN a worker reads into Arrow columns before it encodes them into its
+    /// batch's row groups ([`Encoding::push`]): what bounds the memory of the columns, and keeps
+    /// them in the processor's caches until they are encoded.
+    pub piece_bytes: usize,
     /// The most rows in a Parquet row group.
     pub row_group_rows: usize,
     /// The zstd level (1 to 22).
@@ -134,7 +143,9 @@ impl Default for TableOptions {
             partition: Partition::None,
             moves: false,
             columns: Columns::default(),
-            batch_bytes: 1 << 21,
+            batch_bytes: 2 << 20,
+            max_batch_bytes: 32 << 20,
+            piece_bytes: 2 << 20,
             row_group_rows: 1 << 20,
             zstd_level: 1,
         }
@@ -142,6 +153,29 @@ impl Default for TableOptions {
 }
 
 impl TableOptions {
+    /// The batch for an input of about `size` bytes of PGN read by `jobs` workers: a 64th of
+    /// each worker's share, within [`TableOptions::batch_bytes`] and
+    /// [`TableOptions::max_batch_bytes`]. A large input gets large batches, and so fewer,
+    /// larger row groups (a lichess month in 32 MiB batches makes some 6,000 row groups, not
+    /// 100,000 of 2 MiB, and its Parquet footers shrink as much); a small one keeps batches
+    /// small enough for every worker to have work to the end.
+    ///
+    /// ```
+    /// use tabia_table::TableOptions;
+    ///
+    /// let options = TableOptions::default();
+    /// assert_eq!(options.batch_bytes_for(None, 8), 2 << 20);
+    /// assert_eq!(options.batch_bytes_for(Some(100 << 20), 1), 2 << 20);
+    /// assert_eq!(options.batch_bytes_for(Some(1 << 30), 2), 8 << 20);
+    /// assert_eq!(options.batch_bytes_for(Some(200 << 30), 16), 32 << 20);
+    /// ```
+    pub fn batch_bytes_for(&self, size: Option<u64>, jobs: usize) -> usize {
+        let share = size.map_or(0, |size| {
+            usize::try_from(size / (jobs.max(1) as u64 * 64)).unwrap_or(usize::MAX)
+        });
+        share.clamp(self.batch_bytes, self.max_batch_bytes.max(self.batch_bytes))
+    }
+
     /// What [`GameRecord::read`](crate::GameRecord::read) must read for these tables.
     pub fn read_options(&self) -> ReadOptions {
         ReadOptions {
@@ -391,25 +425,182 @@ impl Encoder {
     ///
     /// Columns that do not agree with the schema (a bug), or a Parquet encoding error.
     pub fn encode(&self, tables: &Tables) -> Result<Encoded, TableError> {
-        let moves_rows = tables.move_offsets.last().copied().unwrap_or(0);
-        let games = self.games.encode(&tables.games, &tables.partitions, None)?;
-        let moves = match (&self.moves, &tables.moves) {
-            (Some(table), Some(batch)) => {
-                table.encode(batch, &tables.partitions, Some(&tables.move_offsets))?
-            }
-            _ => Vec::new(),
-        };
-        Ok(Encoded {
-            games,
-            moves,
-            games_rows: tables.games.num_rows() as u64,
-            moves_rows: u64::try_from(moves_rows).unwrap_or(0),
-        })
+        let mut encoding = self.start();
+        encoding.push(tables)?;
+        encoding.finish()
+    }
+
+    /// Starts row groups that several [`Tables`] in a row go into ([`Encoding::push`]), each
+    /// encoded as it comes: a batch's rows can be turned into Arrow columns and encoded a
+    /// piece at a time, while the batch still makes one row group per table and partition.
+    pub fn start(&self) -> Encoding {
+        Encoding {
+            games: PartsInProgress::new(self.games.clone()),
+            moves: self.moves.clone().map(PartsInProgress::new),
+            games_rows: 0,
+            moves_rows: 0,
+        }
     }
 
     /// The options the tables are written with.
     pub fn options(&self) -> &TableOptions {
         &self.options
+    }
+}
+
+/// Row groups being encoded from several [`Tables`] in a row, made by [`Encoder::start`]: the
+/// rows pushed go into the open row group of their table and partition (a new one is started
+/// when [`TableOptions::row_group_rows`] is reached), and [`Encoding::finish`] closes them.
+///
+/// ```
+/// use tabia_notation::pgn::Reader;
+/// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
+///
+/// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n\n1. c4 1/2-1/2\n";
+/// let dir = tempfile::tempdir()?;
+/// let options = TableOptions { moves: true, ..TableOptions::default() };
+/// let mut writer = TableWriter::create(&dir.path().join("g.parquet"), options)?;
+/// let mut encoding = writer.encoder().start();
+/// for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+///     // One game at a time here; `tabia table` pushes some 2 MiB of PGN at a time.
+///     let mut rows = Rows::default();
+///     rows.push("g.pgn", &GameRecord::read(&raw?, i as u64 + 1, options.read_options()));
+///     encoding.push(&rows.finish(options.columns, options.moves)?)?;
+/// }
+/// writer.write_encoded(encoding.finish()?)?;
+/// let written = writer.finish()?;
+/// assert_eq!((written.games, written.moves), (3, 5));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Encoding {
+    games: PartsInProgress,
+    moves: Option<PartsInProgress>,
+    games_rows: u64,
+    moves_rows: u64,
+}
+
+impl Encoding {
+    /// Encodes `tables` into the open row groups.
+    ///
+    /// # Errors
+    ///
+    /// Columns that do not agree with the schema (a bug), or a Parquet encoding error.
+    pub fn push(&mut self, tables: &Tables) -> Result<(), TableError> {
+        let moves_rows = tables.move_offsets.last().copied().unwrap_or(0);
+        self.games.push(&tables.games, &tables.partitions, None)?;
+        if let (Some(parts), Some(batch)) = (&mut self.moves, &tables.moves) {
+            parts.push(batch, &tables.partitions, Some(&tables.move_offsets))?;
+        }
+        self.games_rows += tables.games.num_rows() as u64;
+        self.moves_rows += u64::try_from(moves_rows).unwrap_or(0);
+        Ok(())
+    }
+
+    /// Closes the open row groups: what was pushed, ready for [`TableWriter::write_encoded`].
+    ///
+    /// # Errors
+    ///
+    /// A Parquet encoding error.
+    pub fn finish(self) -> Result<Encoded, TableError> {
+        Ok(Encoded {
+            games: self.games.finish()?,
+            moves: self
+                .moves
+                .map(PartsInProgress::finish)
+                .transpose()?
+                .unwrap_or_default(),
+            games_rows: self.games_rows,
+            moves_rows: self.moves_rows,
+        })
+    }
+}
+
+/// One table's parts being encoded, in the order their partitions first came.
+#[derive(Debug)]
+struct PartsInProgress {
+    table: TableEncoder,
+    parts: Vec<(PartitionKey, PartInProgress)>,
+}
+
+#[derive(Debug)]
+enum PartInProgress {
+    /// The closed row groups, and the open one (its column writers and rows) if any.
+    Parquet {
+        closed: Vec<Vec<ArrowColumnChunk>>,
+        open: Option<(Vec<ArrowColumnWriter>, usize)>,
+    },
+    /// CSV lines.
+    Csv(Vec<u8>),
+}
+
+impl PartsInProgress {
+    fn new(table: TableEncoder) -> PartsInProgress {
+        PartsInProgress {
+            table,
+            parts: Vec::new(),
+        }
+    }
+
+    /// Adds `batch`, whose rows belong to the games of `partitions` (one row per game, or with
+    /// `offsets` the rows `offsets[i]..offsets[i + 1]` for game `i`).
+    fn push(
+        &mut self,
+        batch: &RecordBatch,
+        partitions: &[PartitionKey],
+        offsets: Option<&[i32]>,
+    ) -> Result<(), TableError> {
+        for (key, batch) in self.table.split(batch, partitions, offsets)? {
+            if batch.num_rows() == 0 {
+                continue;
+            }
+            let i = match self.parts.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    let part = match self.table.factory {
+                        Some(_) => PartInProgress::Parquet {
+                            closed: Vec::new(),
+                            open: None,
+                        },
+                        None => PartInProgress::Csv(Vec::new()),
+                    };
+                    self.parts.push((key, part));
+                    self.parts.len() - 1
+                }
+            };
+            match &mut self.parts[i].1 {
+                PartInProgress::Parquet { closed, open } => {
+                    self.table.encode_parquet(&batch, closed, open)?;
+                }
+                PartInProgress::Csv(out) => {
+                    crate::csv::rows(&batch, out).map_err(|source| TableError::Io {
+                        path: PathBuf::from(self.table.table),
+                        source,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The parts, their open row groups closed.
+    fn finish(self) -> Result<Vec<Part>, TableError> {
+        let table = self.table;
+        self.parts
+            .into_iter()
+            .map(|(key, part)| {
+                let data = match part {
+                    PartInProgress::Parquet { mut closed, open } => {
+                        if let Some((writers, _)) = open {
+                            closed.push(table.close_group(writers)?);
+                        }
+                        PartData::Parquet(closed)
+                    }
+                    PartInProgress::Csv(out) => PartData::Csv(out),
+                };
+                Ok(Part { key, data })
+            })
+            .collect()
     }
 }
 
@@ -516,53 +707,34 @@ impl TableEncoder {
         Ok(builder.build())
     }
 
-    /// Encodes `batch`, whose rows belong to the games of `partitions` (one row per game, or
-    /// with `offsets` the rows `offsets[i]..offsets[i + 1]` for game `i`).
-    fn encode(
-        &self,
-        batch: &RecordBatch,
-        partitions: &[PartitionKey],
-        offsets: Option<&[i32]>,
-    ) -> Result<Vec<Part>, TableError> {
-        let mut parts = Vec::new();
-        for (key, batch) in self.split(batch, partitions, offsets)? {
-            if batch.num_rows() == 0 {
-                continue;
-            }
-            let data = match &self.factory {
-                Some(factory) => PartData::Parquet(self.encode_parquet(factory, &batch)?),
-                None => {
-                    let mut out = Vec::new();
-                    crate::csv::rows(&batch, &mut out).map_err(|source| TableError::Io {
-                        path: PathBuf::from(self.table),
-                        source,
-                    })?;
-                    PartData::Csv(out)
-                }
-            };
-            parts.push(Part { key, data });
-        }
-        Ok(parts)
-    }
-
-    /// The row groups of `batch` (at most `row_group_rows` rows each), encoded.
+    /// Encodes `batch` into the open row group (`open`: its column writers and rows so far),
+    /// starting one when there is none and moving it to `closed` when it has
+    /// [`TableOptions::row_group_rows`] rows.
     fn encode_parquet(
         &self,
-        factory: &ArrowRowGroupWriterFactory,
         batch: &RecordBatch,
-    ) -> Result<Vec<Vec<ArrowColumnChunk>>, TableError> {
+        closed: &mut Vec<Vec<ArrowColumnChunk>>,
+        open: &mut Option<(Vec<ArrowColumnWriter>, usize)>,
+    ) -> Result<(), TableError> {
         let batch = to_parquet_batch(batch, &self.parquet_schema)?;
         let parquet = |source| TableError::Parquet {
             path: PathBuf::from(self.table),
             source,
         };
-        let step = self.options.row_group_rows.max(1);
-        let mut groups = Vec::new();
+        let limit = self.options.row_group_rows.max(1);
         let mut start = 0;
         while start < batch.num_rows() {
-            let len = step.min(batch.num_rows() - start);
+            let (writers, rows) = match open {
+                Some(open) => open,
+                None => {
+                    let factory = self.factory.as_ref().ok_or_else(|| {
+                        TableError::Usage("a Parquet row group for a CSV table".into())
+                    })?;
+                    open.insert((factory.create_column_writers(0).map_err(parquet)?, 0))
+                }
+            };
+            let len = (limit - *rows).min(batch.num_rows() - start);
             let slice = batch.slice(start, len);
-            let mut writers = factory.create_column_writers(0).map_err(parquet)?;
             let mut next = writers.iter_mut();
             for (field, column) in self.parquet_schema.fields().iter().zip(slice.columns()) {
                 for leaf in compute_leaves(field, column).map_err(parquet)? {
@@ -575,15 +747,30 @@ impl TableEncoder {
                     writer.write(&leaf).map_err(parquet)?;
                 }
             }
-            let chunks = writers
-                .into_iter()
-                .map(ArrowColumnWriter::close)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(parquet)?;
-            groups.push(chunks);
+            *rows += len;
             start += len;
+            if *rows >= limit
+                && let Some((writers, _)) = open.take()
+            {
+                closed.push(self.close_group(writers)?);
+            }
         }
-        Ok(groups)
+        Ok(())
+    }
+
+    /// The column chunks of a row group.
+    fn close_group(
+        &self,
+        writers: Vec<ArrowColumnWriter>,
+    ) -> Result<Vec<ArrowColumnChunk>, TableError> {
+        writers
+            .into_iter()
+            .map(ArrowColumnWriter::close)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|source| TableError::Parquet {
+                path: PathBuf::from(self.table),
+                source,
+            })
     }
 
     /// `batch` split by partition (as far as the partitioning goes), in the order the

@@ -351,6 +351,92 @@ fn batching_does_not_change_the_tables() {
     );
 }
 
+/// The row groups of each file, as numbers of rows.
+fn row_groups(path: &Path) -> Vec<i64> {
+    let reader =
+        parquet::file::reader::SerializedFileReader::new(fs::File::open(path).unwrap()).unwrap();
+    reader
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| g.num_rows())
+        .collect()
+}
+
+#[test]
+fn pieces_pushed_into_one_encoding_make_one_row_group() {
+    let dir = tempfile::tempdir().unwrap();
+    for (partition, row_group_rows) in [
+        (Partition::None, 1 << 20),
+        (Partition::None, 7),
+        (Partition::YearMonth, 1 << 20),
+    ] {
+        let options = TableOptions {
+            moves: true,
+            partition,
+            row_group_rows,
+            ..TableOptions::default()
+        };
+        let name = format!("{partition:?}-{row_group_rows}");
+        let (one, pieces) = (dir.path().join(&name), dir.path().join(format!("{name}-p")));
+        let (one, pieces) = match partition {
+            Partition::None => (
+                one.with_extension("parquet"),
+                pieces.with_extension("parquet"),
+            ),
+            _ => (one, pieces),
+        };
+        // The same games as one batch, and as one encoding fed a game at a time.
+        let whole = write(&one, options, usize::MAX);
+        let mut writer = TableWriter::create(&pieces, options).unwrap();
+        let mut encoding = writer.encoder().start();
+        for record in records(options.read_options()) {
+            let mut rows = Rows::default();
+            rows.push("fixtures.pgn", &record);
+            encoding
+                .push(&rows.finish(options.columns, options.moves).unwrap())
+                .unwrap();
+        }
+        writer.write_encoded(encoding.finish().unwrap()).unwrap();
+        let pieced = writer.finish().unwrap();
+        assert_eq!(
+            (pieced.games, pieced.moves),
+            (whole.games, whole.moves),
+            "{name}"
+        );
+        let files = |out: &Path| match partition {
+            Partition::None => vec![out.to_path_buf(), out.with_extension("moves.parquet")],
+            _ => {
+                let mut files = parquet_files(out);
+                files.extend(parquet_files(&out.with_extension("moves")));
+                files
+            }
+        };
+        let (a, b) = (files(&one), files(&pieces));
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (a, b) in a.iter().zip(&b) {
+            assert_eq!(read_parquet(a), read_parquet(b), "{}", b.display());
+            // One row group per table and partition, split at `row_group_rows` rows: the
+            // same groups as the whole batch made.
+            let groups = row_groups(b);
+            assert_eq!(groups, row_groups(a), "{}", b.display());
+            assert!(
+                groups.iter().all(|&n| n as usize <= row_group_rows),
+                "{groups:?}"
+            );
+            let full = groups
+                .iter()
+                .rev()
+                .skip(1)
+                .all(|&n| n as usize == row_group_rows);
+            assert!(
+                full,
+                "only the last group of a file is not full: {groups:?}"
+            );
+        }
+    }
+}
+
 /// A small RFC 4180 reader for the test: fields, quotes doubled inside quoted fields, CRLF.
 fn parse_csv(text: &str) -> Vec<Vec<String>> {
     let mut rows = Vec::new();

@@ -1,18 +1,23 @@
 //! `tabia table`: games (and their moves) as Parquet or CSV tables, through `tabia-table`.
 //!
-//! The workers read each game (parse, replay, opening by position) into Arrow columns, one set
-//! per batch of games; this thread writes the batches in input order. A game that cannot be read
+//! The workers read each game (parse, replay, opening by position) into Arrow columns, a piece
+//! of a batch at a time, and encode each piece into the batch's row groups while its columns
+//! are still in the caches; this thread writes the batches in input order. A game that cannot be read
 //! is reported (`FILE:LINE:COL: game N: message`) and still gets its row, with its error in the
 //! `errors` column.
 
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use tabia_table::{Columns, Encoded, Format, Partition, Problem, Rows, TableOptions, TableWriter};
+use tabia_table::{
+    Columns, Encoded, Encoding, Format, Partition, Problem, Rows, TableOptions, TableWriter,
+};
+
+use tabia_stream::Compression;
 
 use crate::{
     cli::{RunArgs, Status},
-    input::Source,
+    input::{Input, Source},
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -72,19 +77,21 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let encoder = writer.encoder().clone();
     let read = options.read_options();
     let mut session = Session::new(&args.run, "games");
-    session.set_batch_bytes(options.batch_bytes);
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
+        // Batches by the input's size (row groups grow with it), a piece of them at a time.
+        session.prefer_batch_bytes(options.batch_bytes_for(pgn_size(&input), session.jobs()));
+        let piece = piece_bytes(options.piece_bytes, session.batch_bytes());
+        // The columns' room: for a piece, or a whole batch when it is read as one.
+        let room = piece.min(session.batch_bytes());
         let name = input.name.clone();
         session.games_finish(
             input,
-            |sink: &mut Sink, rows: &mut Option<Rows>, number, raw| {
-                // Room for the batch's rows from the start: no copies as the columns grow.
-                let rows = rows.get_or_insert_with(|| {
-                    Rows::with_capacity(options.batch_bytes >> 10, options.batch_bytes >> 3)
-                });
+            |sink: &mut Sink, batch: &mut Option<Batch>, number, raw| {
+                let batch = batch.get_or_insert_with(|| Batch::new(encoder.start()));
+                let rows = batch.rows.get_or_insert_with(|| piece_rows(room));
                 let record = rows.read(&name, raw, number, read);
                 for problem in &record.errors {
                     sink.error(&diagnostic(&name, number, problem));
@@ -92,13 +99,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 for problem in &record.warnings {
                     sink.warning(&diagnostic(&name, number, problem));
                 }
+                batch.bytes += raw.bytes.len();
+                if batch.bytes >= piece {
+                    batch.encode_piece(options);
+                }
             },
-            // On the worker: the batch's columns, encoded (Parquet pages or CSV lines).
-            |rows: Option<Rows>| -> anyhow::Result<Encoded> {
-                let tables = rows
-                    .unwrap_or_default()
-                    .finish(options.columns, options.moves)?;
-                Ok(encoder.encode(&tables)?)
+            // On the worker: the rest of the batch's columns, encoded (Parquet pages or CSV
+            // lines); a batch of no games is an empty one.
+            |batch: Option<Batch>| -> anyhow::Result<Encoded> {
+                let Some(mut batch) = batch else {
+                    return Ok(encoder.start().finish()?);
+                };
+                batch.encode_piece(options);
+                if let Some(err) = batch.error {
+                    return Err(err);
+                }
+                Ok(batch.encoding.finish()?)
             },
             |encoded| {
                 writer.write_encoded(encoded?)?;
@@ -110,6 +126,76 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         .finish()
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(session.finish()?)
+}
+
+/// A worker's batch: the row groups it is encoding, and the games read since its last piece.
+struct Batch {
+    encoding: Encoding,
+    /// The games read since the last piece (made when the first comes: the room a piece
+    /// takes is not taken while the last piece is encoded, nor for a batch's last few games).
+    rows: Option<Rows>,
+    /// The bytes of PGN read into `rows`.
+    bytes: usize,
+    /// The first error of encoding a piece (the rest of the batch is then not encoded).
+    error: Option<anyhow::Error>,
+}
+
+impl Batch {
+    fn new(encoding: Encoding) -> Batch {
+        Batch {
+            encoding,
+            rows: None,
+            bytes: 0,
+            error: None,
+        }
+    }
+
+    /// Encodes the games read since the last piece into the batch's row groups.
+    fn encode_piece(&mut self, options: TableOptions) {
+        let Some(rows) = self.rows.take() else {
+            return;
+        };
+        self.bytes = 0;
+        if self.error.is_some() || rows.is_empty() {
+            return;
+        }
+        let pushed = rows
+            .finish(options.columns, options.moves)
+            .map_err(anyhow::Error::from)
+            .and_then(|tables| Ok(self.encoding.push(&tables)?));
+        if let Err(err) = pushed {
+            self.error = Some(err);
+        }
+    }
+}
+
+/// About how many bytes of PGN `input` holds: its size, times 5 when it is compressed (a
+/// guess: zstd and xz make PGN some 5 to 8 times smaller); unknown for standard input.
+fn pgn_size(input: &Input) -> Option<u64> {
+    let size = input.stream.size()?;
+    Some(match input.stream.compression() {
+        Compression::None => size,
+        _ => size.saturating_mul(5),
+    })
+}
+
+/// How many bytes of a batch of `batch` bytes are read before they are encoded: `piece`; no
+/// limit when the batch is not larger (it is encoded whole at its end, as one piece); half of
+/// it when `TABIA_BATCH_BYTES` asks for small batches (the tests, so that their batches are
+/// read in pieces too).
+fn piece_bytes(piece: usize, batch: usize) -> usize {
+    if crate::parallel::batch_bytes_asked().is_some() {
+        (batch / 2).max(1)
+    } else if batch <= piece {
+        usize::MAX
+    } else {
+        piece
+    }
+}
+
+/// Room from the start for the rows of `bytes` of PGN: no copies as the columns grow.
+fn piece_rows(bytes: usize) -> Rows {
+    Rows::with_capacity(bytes >> 10, bytes >> 3)
 }
 
 /// `FILE:LINE:COL: game N: message` for a problem of a game.

@@ -48,6 +48,25 @@ fn rows_in_input_order_with_bad_games_reported() {
         }
         previous = Some(csv + &moves);
     }
+    // Batches of a few games, each read and encoded in pieces of half a batch: the same rows.
+    for bytes in ["1", "300", "3000"] {
+        let out = dir.path().join(format!("games-b{bytes}.csv"));
+        tabia()
+            .args(["table", "--moves", "-j", "3", "-o"])
+            .arg(&out)
+            .env("TABIA_BATCH_BYTES", bytes)
+            .write_stdin(input.clone())
+            .assert()
+            .code(1);
+        let csv = std::fs::read_to_string(&out).unwrap();
+        let moves =
+            std::fs::read_to_string(dir.path().join(format!("games-b{bytes}.moves.csv"))).unwrap();
+        assert_eq!(
+            Some(csv + &moves),
+            previous,
+            "batches of {bytes} bytes change nothing"
+        );
+    }
 }
 
 #[test]
