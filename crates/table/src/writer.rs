@@ -132,6 +132,12 @@ pub struct TableOptions {
     pub piece_bytes: usize,
     /// The most rows in a Parquet row group.
     pub row_group_rows: usize,
+    /// With [`TableOptions::partition`], the games a part file takes before the next games of
+    /// its partition go to a new one (`part-0`, `part-1`, …; the moves table's part files are
+    /// cut with the games'): a month of lichess is some 90 files of about a million games,
+    /// each a file a Spark task or a DuckDB thread reads on its own, with a footer of its own
+    /// size. A part may go past it by the rest of the batch that reached it.
+    pub part_games: u64,
     /// The zstd level (1 to 22).
     pub zstd_level: i32,
 }
@@ -147,6 +153,7 @@ impl Default for TableOptions {
             max_batch_bytes: 32 << 20,
             piece_bytes: 2 << 20,
             row_group_rows: 1 << 20,
+            part_games: 1_000_000,
             zstd_level: 1,
         }
     }
@@ -334,9 +341,38 @@ impl TableWriter {
     pub fn write_encoded(&mut self, encoded: Encoded) -> Result<(), TableError> {
         self.written.games += encoded.games_rows;
         self.written.moves += encoded.moves_rows;
-        self.games.write(encoded.games, &mut self.written)?;
+        // Partition by partition, the games' part then its moves', so that the files the
+        // games close (the least recently used, to bound the files open) close in the moves
+        // too, before the moves open theirs: a partition's part files have the same number in
+        // both tables, and the moves never have more files open than the games.
+        let mut moves = encoded.moves;
+        for part in encoded.games {
+            let key = part.key;
+            self.games
+                .write(vec![part], &mut self.written, self.moves.as_ref())?;
+            if let Some(output) = &mut self.moves {
+                for closed in self.games.closed.drain(..) {
+                    output.close_key(closed)?;
+                }
+                if let Some(i) = moves.iter().position(|m| m.key == key) {
+                    let part = moves.remove(i);
+                    output.write(vec![part], &mut self.written, Some(&self.games))?;
+                }
+            }
+        }
         if let Some(output) = &mut self.moves {
-            output.write(encoded.moves, &mut self.written)?;
+            output.write(moves, &mut self.written, Some(&self.games))?;
+        }
+        self.games.closed.clear();
+        if self.encoder.options.partition != Partition::None {
+            // A full part file closes, with its moves: the partition's next games start the
+            // next part in both tables.
+            for key in self.games.full(self.encoder.options.part_games.max(1)) {
+                self.games.close_key(key)?;
+                if let Some(output) = &mut self.moves {
+                    output.close_key(key)?;
+                }
+            }
         }
         Ok(())
     }
@@ -350,7 +386,7 @@ impl TableWriter {
         // A run without games still leaves a (valid, empty) file when not partitioning.
         for output in std::iter::once(&mut self.games).chain(self.moves.as_mut()) {
             if output.options.partition == Partition::None && output.open.is_empty() {
-                output.open_file(PartitionKey::default(), &mut self.written)?;
+                output.open_file(PartitionKey::default(), &mut self.written, None)?;
             }
             output.close_all()?;
         }
@@ -406,6 +442,8 @@ pub struct Encoded {
 #[derive(Debug)]
 struct Part {
     key: PartitionKey,
+    /// The games (or moves) it holds.
+    rows: u64,
     data: PartData,
 }
 
@@ -520,7 +558,8 @@ impl Encoding {
 #[derive(Debug)]
 struct PartsInProgress {
     table: TableEncoder,
-    parts: Vec<(PartitionKey, PartInProgress)>,
+    /// Each partition's rows so far, and their encoding.
+    parts: Vec<(PartitionKey, u64, PartInProgress)>,
 }
 
 #[derive(Debug)]
@@ -554,7 +593,7 @@ impl PartsInProgress {
             if batch.num_rows() == 0 {
                 continue;
             }
-            let i = match self.parts.iter().position(|(k, _)| *k == key) {
+            let i = match self.parts.iter().position(|(k, _, _)| *k == key) {
                 Some(i) => i,
                 None => {
                     let part = match self.table.factory {
@@ -564,11 +603,12 @@ impl PartsInProgress {
                         },
                         None => PartInProgress::Csv(Vec::new()),
                     };
-                    self.parts.push((key, part));
+                    self.parts.push((key, 0, part));
                     self.parts.len() - 1
                 }
             };
-            match &mut self.parts[i].1 {
+            self.parts[i].1 += batch.num_rows() as u64;
+            match &mut self.parts[i].2 {
                 PartInProgress::Parquet { closed, open } => {
                     self.table.encode_parquet(&batch, closed, open)?;
                 }
@@ -588,7 +628,7 @@ impl PartsInProgress {
         let table = self.table;
         self.parts
             .into_iter()
-            .map(|(key, part)| {
+            .map(|(key, rows, part)| {
                 let data = match part {
                     PartInProgress::Parquet { mut closed, open } => {
                         if let Some((writers, _)) = open {
@@ -598,7 +638,7 @@ impl PartsInProgress {
                     }
                     PartInProgress::Csv(out) => PartData::Csv(out),
                 };
-                Ok(Part { key, data })
+                Ok(Part { key, rows, data })
             })
             .collect()
     }
@@ -866,6 +906,8 @@ struct Output {
     options: TableOptions,
     open: Vec<Open>,
     clock: u64,
+    /// The partitions whose file was closed to bound the files open, since the last look.
+    closed: Vec<PartitionKey>,
 }
 
 struct Open {
@@ -873,6 +915,10 @@ struct Open {
     path: PathBuf,
     file: FileWriter,
     used: u64,
+    /// The rows written to the file.
+    rows: u64,
+    /// Its part number (partitioned tables).
+    number: Option<u32>,
 }
 
 enum FileWriter {
@@ -888,19 +934,26 @@ impl Output {
             options,
             open: Vec::new(),
             clock: 0,
+            closed: Vec::new(),
         }
     }
 
     /// Appends the encoded parts to the files of their partitions.
-    fn write(&mut self, parts: Vec<Part>, written: &mut Written) -> Result<(), TableError> {
+    fn write(
+        &mut self,
+        parts: Vec<Part>,
+        written: &mut Written,
+        sibling: Option<&Output>,
+    ) -> Result<(), TableError> {
         for part in parts {
             self.clock += 1;
             let index = match self.open.iter().position(|o| o.key == part.key) {
                 Some(i) => i,
-                None => self.open_file(part.key, written)?,
+                None => self.open_file(part.key, written, sibling)?,
             };
             let open = &mut self.open[index];
             open.used = self.clock;
+            open.rows += part.rows;
             let path = &open.path;
             match (&mut open.file, part.data) {
                 (FileWriter::Parquet(writer), PartData::Parquet(groups)) => {
@@ -932,36 +985,69 @@ impl Output {
         Ok(())
     }
 
+    /// The folder of partition `key`'s part files.
+    fn part_dir(&self, key: PartitionKey) -> PathBuf {
+        let mut dir = self.root.join(format!("year={}", part_value(key.year)));
+        if self.options.partition == Partition::YearMonth {
+            dir = dir.join(format!(
+                "month={}",
+                key.month
+                    .map_or_else(|| part_value(None), |m| format!("{m:02}"))
+            ));
+        }
+        dir
+    }
+
+    /// Part file `n` of partition `key`.
+    fn part_path(&self, key: PartitionKey, n: u32) -> PathBuf {
+        self.part_dir(key)
+            .join(format!("part-{n}.{}", self.options.format.extension()))
+    }
+
+    /// The number of the part file open for partition `key`, if one is.
+    fn open_number(&self, key: PartitionKey) -> Option<u32> {
+        self.open
+            .iter()
+            .find(|o| o.key == key)
+            .and_then(|o| o.number)
+    }
+
     /// Opens the file of partition `key` (closing the least recently used one if too many are
-    /// open); returns its index in `open`.
-    fn open_file(&mut self, key: PartitionKey, written: &mut Written) -> Result<usize, TableError> {
+    /// open); returns its index in `open`. A part file takes the number of the one `sibling`
+    /// (the other table) has open for the partition, so that `part-N` of the moves holds the
+    /// moves of `part-N` of the games; else the first number neither table has a file of.
+    /// Never overwrites a file (an earlier run's, or one closed to bound the number open).
+    fn open_file(
+        &mut self,
+        key: PartitionKey,
+        written: &mut Written,
+        sibling: Option<&Output>,
+    ) -> Result<usize, TableError> {
         if self.open.len() >= MAX_OPEN
             && let Some((i, _)) = self.open.iter().enumerate().min_by_key(|(_, o)| o.used)
         {
             let lru = self.open.swap_remove(i);
+            self.closed.push(lru.key);
             close(lru)?;
         }
-        let path = match self.options.partition {
-            Partition::None => self.root.clone(),
+        let (path, number) = match self.options.partition {
+            Partition::None => (self.root.clone(), None),
             _ => {
-                let mut dir = self.root.join(format!("year={}", part_value(key.year)));
-                if self.options.partition == Partition::YearMonth {
-                    dir = dir.join(format!(
-                        "month={}",
-                        key.month
-                            .map_or_else(|| part_value(None), |m| format!("{m:02}"))
-                    ));
-                }
+                let dir = self.part_dir(key);
                 fs::create_dir_all(&dir).map_err(|source| TableError::Io {
                     path: dir.clone(),
                     source,
                 })?;
-                // Never overwrite: the first part number not taken (an earlier run, or a
-                // file closed to bound the number open).
-                (0..)
-                    .map(|n| dir.join(format!("part-{n}.{}", self.options.format.extension())))
-                    .find(|p| !p.exists())
-                    .unwrap_or_else(|| dir.join("part.parquet"))
+                let free = |n: u32| {
+                    !self.part_path(key, n).exists()
+                        && sibling.is_none_or(|s| !s.part_path(key, n).exists())
+                };
+                let n = sibling
+                    .and_then(|s| s.open_number(key))
+                    .filter(|&n| !self.part_path(key, n).exists())
+                    .or_else(|| (0..u32::MAX).find(|&n| free(n)))
+                    .unwrap_or(u32::MAX);
+                (self.part_path(key, n), Some(n))
             }
         };
         let file = File::create(&path).map_err(|source| TableError::Io {
@@ -995,8 +1081,27 @@ impl Output {
             path,
             file: writer,
             used: self.clock,
+            rows: 0,
+            number,
         });
         Ok(self.open.len() - 1)
+    }
+
+    /// The partitions whose open file holds `limit` rows or more.
+    fn full(&self, limit: u64) -> Vec<PartitionKey> {
+        self.open
+            .iter()
+            .filter(|o| o.rows >= limit)
+            .map(|o| o.key)
+            .collect()
+    }
+
+    /// Closes the open file of partition `key`, if any: its next rows go to a new part file.
+    fn close_key(&mut self, key: PartitionKey) -> Result<(), TableError> {
+        match self.open.iter().position(|o| o.key == key) {
+            Some(i) => close(self.open.swap_remove(i)),
+            None => Ok(()),
+        }
     }
 
     fn close_all(&mut self) -> Result<(), TableError> {

@@ -589,6 +589,139 @@ fn hive_partitions_by_year_and_month() {
     assert_eq!(parquet_files(&out).len(), 2 * files.len());
 }
 
+#[test]
+fn partitions_are_cut_into_part_files_of_part_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    let options = TableOptions {
+        partition: Partition::YearMonth,
+        moves: true,
+        part_games: 2,
+        ..TableOptions::default()
+    };
+    // A game a batch: every part file takes exactly two games, but a partition's last.
+    write(&out, options, 1);
+    let expected = records(options.read_options());
+    let files = parquet_files(&out);
+    let mut games = 0;
+    let mut last_in_folder = std::collections::BTreeMap::new();
+    for file in &files {
+        let batch = read_parquet(file);
+        games += batch.num_rows();
+        assert!(batch.num_rows() <= 2, "{}", file.display());
+        let folder = file.parent().unwrap().to_path_buf();
+        let part = file.file_name().unwrap().to_string_lossy().into_owned();
+        last_in_folder.insert(folder.clone(), (part.clone(), batch.num_rows()));
+        // The moves part of the same name holds the moves of the same games.
+        let moves_file = dir
+            .path()
+            .join("games.moves")
+            .join(folder.strip_prefix(&out).unwrap())
+            .join(&part);
+        let game_numbers = |b: &RecordBatch| -> std::collections::BTreeSet<i64> {
+            let col = col(b, "game").as_primitive::<Int64Type>();
+            (0..b.num_rows()).map(|r| col.value(r)).collect()
+        };
+        let with_moves: std::collections::BTreeSet<i64> = {
+            let plies = col(&batch, "ply_count").as_primitive::<Int32Type>();
+            let numbers = col(&batch, "game").as_primitive::<Int64Type>();
+            (0..batch.num_rows())
+                .filter(|&r| plies.is_valid(r) && plies.value(r) > 0)
+                .map(|r| numbers.value(r))
+                .collect()
+        };
+        if with_moves.is_empty() {
+            continue;
+        }
+        assert_eq!(
+            game_numbers(&read_parquet(&moves_file)),
+            with_moves,
+            "{}",
+            moves_file.display()
+        );
+    }
+    assert_eq!(games, expected.len(), "every game in one part");
+    // Full parts but a partition's last: as many files as two games a file need.
+    for file in &files {
+        let folder = file.parent().unwrap().to_path_buf();
+        let part = file.file_name().unwrap().to_string_lossy().into_owned();
+        if last_in_folder[&folder].0 != part {
+            assert_eq!(read_parquet(file).num_rows(), 2, "{}", file.display());
+        }
+    }
+    assert!(
+        files.len() > last_in_folder.len(),
+        "some partition has more than one part"
+    );
+}
+
+#[test]
+fn part_files_keep_their_numbers_in_both_tables_when_many_partitions_are_open() {
+    // Games of 12 years in turns, in batches of 12: more partitions in a batch than files kept
+    // open (8), so files close and reopen as new parts all the time, within a batch too.
+    let pgn: String = (0..60)
+        .map(|i| {
+            format!(
+                "[Date \"{}.01.01\"]\n[Round \"{i}\"]\n\n1. e4 e5 2. Nf3 {}*\n\n",
+                2000 + i % 12,
+                if i % 5 == 0 { "" } else { "Nc6 " }
+            )
+        })
+        .collect();
+    let options = TableOptions {
+        partition: Partition::Year,
+        moves: true,
+        ..TableOptions::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    let mut writer = TableWriter::create(&out, options).unwrap();
+    let records: Vec<GameRecord> = Reader::new(pgn.as_bytes())
+        .raw_games()
+        .enumerate()
+        .map(|(i, raw)| GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options()))
+        .collect();
+    for chunk in records.chunks(12) {
+        let mut rows = Rows::default();
+        for record in chunk {
+            rows.push("years.pgn", record);
+        }
+        writer
+            .write(rows.finish(options.columns, options.moves).unwrap())
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    let games_files = parquet_files(&out);
+    let moves_root = dir.path().join("games.moves");
+    let moves_files = parquet_files(&moves_root);
+    assert!(
+        games_files.len() > 12,
+        "parts reopened: {}",
+        games_files.len()
+    );
+    assert_eq!(games_files.len(), moves_files.len());
+    let mut games = 0;
+    for file in &games_files {
+        let batch = read_parquet(file);
+        games += batch.num_rows();
+        let twin = moves_root.join(file.strip_prefix(&out).unwrap());
+        let moves = read_parquet(&twin);
+        let numbers = col(&batch, "game").as_primitive::<Int64Type>();
+        let plies = col(&batch, "ply_count").as_primitive::<Int32Type>();
+        let want: u32 = (0..batch.num_rows()).map(|r| plies.value(r) as u32).sum();
+        assert_eq!(moves.num_rows() as u32, want, "{}", twin.display());
+        let move_games = col(&moves, "game").as_primitive::<Int64Type>();
+        for r in 0..moves.num_rows() {
+            assert!(
+                (0..batch.num_rows()).any(|g| numbers.value(g) == move_games.value(r)),
+                "{}: a move of a game the games' part does not hold",
+                twin.display()
+            );
+        }
+    }
+    assert_eq!(games, 60);
+}
+
 /// The Parquet files under `dir`, sorted.
 fn parquet_files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();

@@ -48,6 +48,15 @@ pub(crate) struct Args {
     /// Hive partitions from UTCDate (else Date): OUT/year=YYYY/month=MM/part-N.parquet.
     #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
     partition: Option<String>,
+    /// With --partition, the games of a part file before a partition's next games start the
+    /// next part (the moves' part files are cut with them).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1_000_000,
+        requires = "partition"
+    )]
+    part_games: u64,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -66,6 +75,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let options = TableOptions {
         format,
         partition,
+        part_games: args.part_games,
         moves: args.moves,
         columns: Columns {
             nested: args.nested,
