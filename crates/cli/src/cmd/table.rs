@@ -54,7 +54,8 @@ pub(crate) struct Args {
         long,
         value_name = "N",
         default_value_t = 1_000_000,
-        requires = "partition"
+        requires = "partition",
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     part_games: u64,
     #[command(flatten)]

@@ -91,6 +91,71 @@ fn parquet_by_default_and_usage_errors() {
         .stderr(predicates::str::contains(
             "nested moves are a Parquet feature",
         ));
+    for (args, message) in [
+        (
+            &["--part-games", "5"][..],
+            "the following required arguments were not provided:\n  --partition <KEYS>",
+        ),
+        (
+            &["--partition", "year", "--part-games", "0"][..],
+            "invalid value '0' for '--part-games <N>': 0 is not in 1..",
+        ),
+    ] {
+        tabia()
+            .args(["table", "-o"])
+            .arg(dir.path().join("y"))
+            .args(args)
+            .write_stdin("1. e4 *")
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+}
+
+/// `--part-games N` cuts a partition into part files of N games, the moves' with the games'.
+#[test]
+fn part_files_of_part_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    tabia()
+        .args([
+            "table",
+            "-q",
+            "--moves",
+            "--format",
+            "csv",
+            "--partition",
+            "year",
+        ])
+        .args(["--part-games", "40", "-j", "2", "-o"])
+        .arg(&out)
+        .env("TABIA_BATCH_BYTES", "500")
+        .write_stdin(numbered_games(100))
+        .assert()
+        .code(1);
+    let folder = std::fs::read_dir(&out)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut rows = 0;
+    for n in 0.. {
+        let part = folder.join(format!("part-{n}.csv"));
+        if !part.exists() {
+            break;
+        }
+        let games = std::fs::read_to_string(&part).unwrap().lines().count() - 1;
+        assert!((40..50).contains(&games) || !folder.join(format!("part-{}.csv", n + 1)).exists());
+        rows += games;
+        let moves = dir
+            .path()
+            .join("games.moves")
+            .join(folder.file_name().unwrap())
+            .join(format!("part-{n}.csv"));
+        assert!(moves.exists(), "{}", moves.display());
+    }
+    assert_eq!(rows, 100, "every game in a part");
 }
 
 /// `tabia table` reports every game's problems exactly as `tabia pgn --check` does: the
