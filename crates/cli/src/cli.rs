@@ -178,7 +178,8 @@ Examples:
   tabia table games.pgn.zst -o games.parquet          one row per game (lichess columns first)
   tabia table --moves games.pgn -o games.parquet      also games.moves.parquet: one row per ply
   tabia table --partition year,month lichess_2024-01.pgn.zst -o games
-                                           games/year=2024/month=01/part-0.parquet
+                                           games/year=2024/month=01/part-0.parquet, part-1, …
+                                           (a million games a part: --part-games N)
   tabia table games.pgn -o games.csv       CSV with a header row, for spreadsheets
   duckdb -c \"SELECT Opening, count(*) FROM 'games.parquet' GROUP BY 1 ORDER BY 2 DESC\"";
 
