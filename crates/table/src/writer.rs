@@ -554,6 +554,9 @@ impl Encoding {
     }
 }
 
+/// The most row groups an [`Encoding`] keeps open a table (partitions of one batch).
+const MAX_OPEN_GROUPS: usize = 2;
+
 /// One table's parts being encoded, in the order their partitions first came.
 #[derive(Debug)]
 struct PartsInProgress {
@@ -611,6 +614,7 @@ impl PartsInProgress {
             match &mut self.parts[i].2 {
                 PartInProgress::Parquet { closed, open } => {
                     self.table.encode_parquet(&batch, closed, open)?;
+                    self.bound_open(i)?;
                 }
                 PartInProgress::Csv(out) => {
                     crate::csv::rows(&batch, out).map_err(|source| TableError::Io {
@@ -618,6 +622,37 @@ impl PartsInProgress {
                         source,
                     })?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes the row groups of other partitions than the `i`-th's past
+    /// [`MAX_OPEN_GROUPS`] open (those of the partitions that came first in the batch): each
+    /// open row group holds a column
+    /// writer a leaf column, each with its zstd contexts, and a batch of games of many dates
+    /// cut into months or years has many partitions.
+    fn bound_open(&mut self, i: usize) -> Result<(), TableError> {
+        let open_groups = |parts: &[(PartitionKey, u64, PartInProgress)]| {
+            parts
+                .iter()
+                .filter(|(_, _, p)| matches!(p, PartInProgress::Parquet { open: Some(_), .. }))
+                .count()
+        };
+        while open_groups(&self.parts) > MAX_OPEN_GROUPS {
+            let Some((_, _, PartInProgress::Parquet { closed, open })) = self
+                .parts
+                .iter_mut()
+                .enumerate()
+                .find(|(j, (_, _, p))| {
+                    *j != i && matches!(p, PartInProgress::Parquet { open: Some(_), .. })
+                })
+                .map(|(_, part)| part)
+            else {
+                break;
+            };
+            if let Some((writers, _)) = open.take() {
+                closed.push(self.table.close_group(writers)?);
             }
         }
         Ok(())
@@ -1167,6 +1202,46 @@ fn to_parquet_batch(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_of_many_partitions_keeps_few_row_groups_open() {
+        let pgn: String = (0..12)
+            .map(|i| format!("[Date \"{}.01.01\"]\n\n1. e4 e5 *\n\n", 2000 + i % 6))
+            .collect();
+        let options = TableOptions {
+            partition: Partition::Year,
+            moves: true,
+            ..TableOptions::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let writer = TableWriter::create(&dir.path().join("g"), options).unwrap();
+        let mut rows = crate::Rows::default();
+        let reader = tabia_notation::pgn::Reader::new(pgn.as_bytes());
+        for (i, raw) in reader.raw_games().enumerate() {
+            let record =
+                crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options());
+            rows.push("y.pgn", &record);
+        }
+        let tables = rows.finish(options.columns, options.moves).unwrap();
+        let mut encoding = writer.encoder().start();
+        encoding.push(&tables).unwrap();
+        let open = |parts: &PartsInProgress| {
+            parts
+                .parts
+                .iter()
+                .filter(|(_, _, p)| matches!(p, PartInProgress::Parquet { open: Some(_), .. }))
+                .count()
+        };
+        assert_eq!(open(&encoding.games), MAX_OPEN_GROUPS);
+        assert_eq!(open(encoding.moves.as_ref().unwrap()), MAX_OPEN_GROUPS);
+        let encoded = encoding.finish().unwrap();
+        // Six years, each one row group of its two games.
+        assert_eq!(encoded.games.len(), 6);
+        for part in &encoded.games {
+            assert_eq!(part.rows, 2);
+            assert!(matches!(&part.data, PartData::Parquet(groups) if groups.len() == 1));
+        }
+    }
 
     #[test]
     fn moves_next_to_games() {
