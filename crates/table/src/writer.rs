@@ -1210,20 +1210,30 @@ mod tests {
             .collect();
         let options = TableOptions {
             partition: Partition::Year,
-            moves: true,
             ..TableOptions::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let writer = TableWriter::create(&dir.path().join("g"), options).unwrap();
+        let columns = options.columns;
+        let table = |name, schema| TableEncoder::new(name, schema, options).unwrap();
+        let encoder = Encoder {
+            games: table("games", games_schema(columns)),
+            moves: Some(table("moves", moves_schema(columns))),
+            options,
+        };
         let mut rows = crate::Rows::default();
         let reader = tabia_notation::pgn::Reader::new(pgn.as_bytes());
         for (i, raw) in reader.raw_games().enumerate() {
-            let record =
-                crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options());
-            rows.push("y.pgn", &record);
+            let read = TableOptions {
+                moves: true,
+                ..options
+            }
+            .read_options();
+            rows.push(
+                "y.pgn",
+                &crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, read),
+            );
         }
-        let tables = rows.finish(options.columns, options.moves).unwrap();
-        let mut encoding = writer.encoder().start();
+        let tables = rows.finish(columns, true).unwrap();
+        let mut encoding = encoder.start();
         encoding.push(&tables).unwrap();
         let open = |parts: &PartsInProgress| {
             parts
