@@ -349,19 +349,21 @@ impl TableWriter {
         for part in encoded.games {
             let key = part.key;
             self.games
-                .write(vec![part], &mut self.written, self.moves.as_ref())?;
+                .write(part, &mut self.written, self.moves.as_ref())?;
             if let Some(output) = &mut self.moves {
                 for closed in self.games.closed.drain(..) {
                     output.close_key(closed)?;
                 }
                 if let Some(i) = moves.iter().position(|m| m.key == key) {
                     let part = moves.remove(i);
-                    output.write(vec![part], &mut self.written, Some(&self.games))?;
+                    output.write(part, &mut self.written, Some(&self.games))?;
                 }
             }
         }
         if let Some(output) = &mut self.moves {
-            output.write(moves, &mut self.written, Some(&self.games))?;
+            for part in moves {
+                output.write(part, &mut self.written, Some(&self.games))?;
+            }
         }
         self.games.closed.clear();
         if self.encoder.options.partition != Partition::None {
@@ -576,6 +578,13 @@ enum PartInProgress {
     Csv(Vec<u8>),
 }
 
+impl PartInProgress {
+    /// Whether it has a row group open.
+    fn is_open(&self) -> bool {
+        matches!(self, PartInProgress::Parquet { open: Some(_), .. })
+    }
+}
+
 impl PartsInProgress {
     fn new(table: TableEncoder) -> PartsInProgress {
         PartsInProgress {
@@ -627,26 +636,22 @@ impl PartsInProgress {
         Ok(())
     }
 
-    /// Closes the row groups of other partitions than the `i`-th's past
-    /// [`MAX_OPEN_GROUPS`] open (those of the partitions that came first in the batch): each
-    /// open row group holds a column
-    /// writer a leaf column, each with its zstd contexts, and a batch of games of many dates
-    /// cut into months or years has many partitions.
+    /// How many partitions have a row group open.
+    fn open_groups(&self) -> usize {
+        self.parts.iter().filter(|(_, _, p)| p.is_open()).count()
+    }
+
+    /// Closes the open row groups of other partitions than the `i`-th past [`MAX_OPEN_GROUPS`]
+    /// (those of the partitions that came first in the batch): each open row group holds a
+    /// column writer a leaf column, each with its zstd contexts, and a batch of games of many
+    /// dates cut into months or years has many partitions.
     fn bound_open(&mut self, i: usize) -> Result<(), TableError> {
-        let open_groups = |parts: &[(PartitionKey, u64, PartInProgress)]| {
-            parts
-                .iter()
-                .filter(|(_, _, p)| matches!(p, PartInProgress::Parquet { open: Some(_), .. }))
-                .count()
-        };
-        while open_groups(&self.parts) > MAX_OPEN_GROUPS {
+        while self.open_groups() > MAX_OPEN_GROUPS {
             let Some((_, _, PartInProgress::Parquet { closed, open })) = self
                 .parts
                 .iter_mut()
                 .enumerate()
-                .find(|(j, (_, _, p))| {
-                    *j != i && matches!(p, PartInProgress::Parquet { open: Some(_), .. })
-                })
+                .find(|(j, (_, _, p))| *j != i && p.is_open())
                 .map(|(_, part)| part)
             else {
                 break;
@@ -973,48 +978,46 @@ impl Output {
         }
     }
 
-    /// Appends the encoded parts to the files of their partitions.
+    /// Appends the encoded part to the file of its partition (opened if none is).
     fn write(
         &mut self,
-        parts: Vec<Part>,
+        part: Part,
         written: &mut Written,
         sibling: Option<&Output>,
     ) -> Result<(), TableError> {
-        for part in parts {
-            self.clock += 1;
-            let index = match self.open.iter().position(|o| o.key == part.key) {
-                Some(i) => i,
-                None => self.open_file(part.key, written, sibling)?,
-            };
-            let open = &mut self.open[index];
-            open.used = self.clock;
-            open.rows += part.rows;
-            let path = &open.path;
-            match (&mut open.file, part.data) {
-                (FileWriter::Parquet(writer), PartData::Parquet(groups)) => {
-                    let parquet = |source| TableError::Parquet {
-                        path: path.clone(),
-                        source,
-                    };
-                    for chunks in groups {
-                        let mut group = writer.next_row_group().map_err(parquet)?;
-                        for chunk in chunks {
-                            chunk.append_to_row_group(&mut group).map_err(parquet)?;
-                        }
-                        group.close().map_err(parquet)?;
+        self.clock += 1;
+        let index = match self.open.iter().position(|o| o.key == part.key) {
+            Some(i) => i,
+            None => self.open_file(part.key, written, sibling)?,
+        };
+        let open = &mut self.open[index];
+        open.used = self.clock;
+        open.rows += part.rows;
+        let path = &open.path;
+        match (&mut open.file, part.data) {
+            (FileWriter::Parquet(writer), PartData::Parquet(groups)) => {
+                let parquet = |source| TableError::Parquet {
+                    path: path.clone(),
+                    source,
+                };
+                for chunks in groups {
+                    let mut group = writer.next_row_group().map_err(parquet)?;
+                    for chunk in chunks {
+                        chunk.append_to_row_group(&mut group).map_err(parquet)?;
                     }
+                    group.close().map_err(parquet)?;
                 }
-                (FileWriter::Csv(writer), PartData::Csv(bytes)) => {
-                    writer.write_all(&bytes).map_err(|source| TableError::Io {
-                        path: path.clone(),
-                        source,
-                    })?;
-                }
-                _ => {
-                    return Err(TableError::Usage(
-                        "a batch encoded for another format".into(),
-                    ));
-                }
+            }
+            (FileWriter::Csv(writer), PartData::Csv(bytes)) => {
+                writer.write_all(&bytes).map_err(|source| TableError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
+            _ => {
+                return Err(TableError::Usage(
+                    "a batch encoded for another format".into(),
+                ));
             }
         }
         Ok(())
@@ -1219,31 +1222,25 @@ mod tests {
             moves: Some(table("moves", moves_schema(columns))),
             options,
         };
+        let read = TableOptions {
+            moves: true,
+            ..options
+        }
+        .read_options();
         let mut rows = crate::Rows::default();
         let reader = tabia_notation::pgn::Reader::new(pgn.as_bytes());
         for (i, raw) in reader.raw_games().enumerate() {
-            let read = TableOptions {
-                moves: true,
-                ..options
-            }
-            .read_options();
-            rows.push(
-                "y.pgn",
-                &crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, read),
-            );
+            let record = crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, read);
+            rows.push("y.pgn", &record);
         }
         let tables = rows.finish(columns, true).unwrap();
         let mut encoding = encoder.start();
         encoding.push(&tables).unwrap();
-        let open = |parts: &PartsInProgress| {
-            parts
-                .parts
-                .iter()
-                .filter(|(_, _, p)| matches!(p, PartInProgress::Parquet { open: Some(_), .. }))
-                .count()
-        };
-        assert_eq!(open(&encoding.games), MAX_OPEN_GROUPS);
-        assert_eq!(open(encoding.moves.as_ref().unwrap()), MAX_OPEN_GROUPS);
+        assert_eq!(encoding.games.open_groups(), MAX_OPEN_GROUPS);
+        assert_eq!(
+            encoding.moves.as_ref().unwrap().open_groups(),
+            MAX_OPEN_GROUPS
+        );
         let encoded = encoding.finish().unwrap();
         // Six years, each one row group of its two games.
         assert_eq!(encoded.games.len(), 6);

@@ -2,9 +2,9 @@
 //!
 //! The workers read each game (parse, replay, opening by position) into Arrow columns, a piece
 //! of a batch at a time, and encode each piece into the batch's row groups while its columns
-//! are still in the caches; this thread writes the batches in input order. A game that cannot be read
-//! is reported (`FILE:LINE:COL: game N: message`) and still gets its row, with its error in the
-//! `errors` column.
+//! are still in the caches; this thread writes the batches in input order. A game that cannot
+//! be read is reported (`FILE:LINE:COL: game N: message`) and still gets its row, with its
+//! error in the `errors` column.
 
 use std::path::PathBuf;
 
