@@ -49,7 +49,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
     partition: Option<String>,
     /// With --partition, the games of a part file before a partition's next games start the
-    /// next part (the moves' part files are cut with them).
+    /// next part (the moves' part files are cut with them). Parts are cut between batches (2 to
+    /// 32 MiB of PGN), so a part holds N games or more, and a small input one part.
     #[arg(
         long,
         value_name = "N",
