@@ -96,19 +96,18 @@ pub struct ParseError {
 
 impl ParseError {
     /// An error of kind `kind` in `input` at the bytes `span`, for a criterion named `what`.
+    /// The span is widened to whole characters (a byte parser may point inside one).
     pub fn new(
         what: &'static str,
         kind: ParseErrorKind,
         input: &str,
         span: Range<usize>,
     ) -> ParseError {
-        let start = span.start.min(input.len());
-        let end = span.end.clamp(start, input.len());
         ParseError {
             what,
             kind,
             input: input.to_owned(),
-            span: start..end,
+            span: char_span(input, span),
         }
     }
 
@@ -116,7 +115,7 @@ impl ParseError {
     /// `input` is the whole text.
     pub(crate) fn shift(mut self, what: &'static str, input: &str, offset: usize) -> ParseError {
         self.what = what;
-        self.span = self.span.start + offset..self.span.end + offset;
+        self.span = char_span(input, self.span.start + offset..self.span.end + offset);
         self.input = input.to_owned();
         self
     }
@@ -142,6 +141,19 @@ impl ParseError {
     }
 }
 
+/// `span` inside `input`, its ends moved out to the nearest character boundaries.
+fn char_span(input: &str, span: Range<usize>) -> Range<usize> {
+    let mut start = span.start.min(input.len());
+    while !input.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.clamp(start, input.len());
+    while !input.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid {} criterion: {}", self.what, self.kind)?;
@@ -162,3 +174,34 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_inside_a_character_widen_to_it() {
+        let err = ParseError::new("tag", ParseErrorKind::Empty, "é=x", 1..1);
+        assert_eq!(err.span(), 0..2);
+        let err = ParseError::new("tag", ParseErrorKind::Empty, "aé", 2..2);
+        assert_eq!(err.span(), 1..3);
+        assert_eq!(
+            err.to_string(),
+            "invalid tag criterion: nothing given at column 2\n  | aé\n  |  ^"
+        );
+    }
+
+    /// Found by the `criteria` fuzz target: the FEN parser's span fell inside `摆`.
+    #[test]
+    fn a_position_error_inside_a_character_writes() {
+        let err = "摆\u{1} (s-ec%"
+            .parse::<crate::PositionTarget>()
+            .expect_err("not a position");
+        assert_eq!(err.span(), 0..3);
+        assert_eq!(
+            err.to_string(),
+            "invalid position criterion: bad position: invalid piece placement (expected a \
+             piece letter, a digit 1 to 8 or `/`) at column 1\n  | 摆\u{1} (s-ec%\n  | ^"
+        );
+    }
+}
