@@ -368,7 +368,9 @@ impl<'a> Comment<'a> {
 
     /// The comment without the commands of the given kinds (each removed with the white space
     /// that follows it, or else the white space before it). A comment left with white space only
-    /// becomes empty.
+    /// becomes empty. The text around a removed command is kept as written, in one pass: text
+    /// that spells a command only once joined (an `[%eval` that did not read around a clock)
+    /// reads as that command afterwards.
     ///
     /// ```
     /// use tabia_notation::pgn::{Comment, CommandKind};
@@ -376,6 +378,12 @@ impl<'a> Comment<'a> {
     /// let comment = Comment::parse(" [%eval 0.17] [%clk 0:00:30] ");
     /// assert_eq!(comment.without(&[CommandKind::Clock]), " [%eval 0.17] ");
     /// assert_eq!(comment.without(&[CommandKind::Clock, CommandKind::Eval]), "");
+    ///
+    /// let spelled = Comment::parse("[%eval [%clk 0:00:30] 0]");
+    /// assert_eq!(spelled.eval(), None);
+    /// let joined = spelled.without(&[CommandKind::Clock, CommandKind::Eval]);
+    /// assert_eq!(joined, "[%eval 0]");
+    /// assert!(Comment::parse(&joined).eval().is_some());
     /// ```
     pub fn without(&self, kinds: &[CommandKind]) -> String {
         let mut out = String::new();
@@ -723,9 +731,11 @@ fn duration(input: &str) -> Res<'_, u64> {
         return Err(nom::Err::Error(()));
     }
     let ms = frac.map_or(0, |frac| fraction(frac, 3));
+    // `[%clk 99999999999:00]`: the minutes alone may overflow.
     let total = hours
         .checked_mul(3600)
-        .and_then(|s| s.checked_add(minutes * 60 + seconds))
+        .zip(minutes.checked_mul(60))
+        .and_then(|(h, m)| h.checked_add(m)?.checked_add(seconds))
         .and_then(|s| s.checked_mul(1000))
         .and_then(|ms_total| ms_total.checked_add(ms));
     match total {
@@ -988,6 +998,9 @@ mod tests {
             "[%clk 0:03:00",
             "[%clk99999999999999999999:00:00]",
             "[%clk 99999999999999999999:00:00]",
+            // Minutes that overflow milliseconds (found by the `comment` fuzz target).
+            "[%clk 999999999999999999:00]",
+            "[%emt 0999999999999999999:59.5]",
             "[%eval]",
             "[%eval 1.2.3]",
             "[%eval #]",
