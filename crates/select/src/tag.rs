@@ -281,8 +281,16 @@ impl FromStr for TagCriterion {
 }
 
 impl fmt::Display for TagCriterion {
+    /// `NAME OP VALUE`, the value in quotes when it would not read back bare: with white space
+    /// at an end, or quoted itself (`Event="x"` is the value `x`; `"x"` is written `""x""`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}{}", self.name, self.op, self.value)
+        let value = &self.value;
+        let quoted = value.len() >= 2 && value.starts_with('"') && value.ends_with('"');
+        if quoted || value.trim() != value {
+            write!(f, "{}{}\"{value}\"", self.name, self.op)
+        } else {
+            write!(f, "{}{}{value}", self.name, self.op)
+        }
     }
 }
 
@@ -292,6 +300,24 @@ mod tests {
 
     fn tag(text: &str) -> TagCriterion {
         text.parse().unwrap()
+    }
+
+    /// Found by the `criteria` fuzz target: a quoted value lost its quotes each time it was
+    /// written and read again.
+    #[test]
+    fn values_write_back_to_themselves() {
+        for (text, value, written) in [
+            ("Event=x", "x", "Event=x"),
+            ("Event=\"x\"", "x", "Event=x"),
+            ("Event=\"\"x\"\"", "\"x\"", "Event=\"\"x\"\""),
+            ("Event~\"\"\"", "\"", "Event~\""),
+            ("Event=\" x \"", " x ", "Event=\" x \""),
+        ] {
+            let criterion = tag(text);
+            assert_eq!(criterion.value, value, "{text}");
+            assert_eq!(criterion.to_string(), written, "{text}");
+            assert_eq!(tag(written).value, value, "{text}");
+        }
     }
 
     #[test]
