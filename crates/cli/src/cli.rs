@@ -4,7 +4,7 @@ use std::{num::NonZeroUsize, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 
-use crate::cmd;
+use crate::{cmd, report::Warnings};
 
 /// Chess notation at speed: PGN, FEN, EPD, ECO.
 #[derive(Debug, Parser)]
@@ -73,6 +73,10 @@ pub(crate) struct RunArgs {
     /// No progress meter and no summary on standard error (errors are still reported).
     #[arg(short, long)]
     pub(crate) quiet: bool,
+    /// How warnings are reported: `each` on a line of its own, `count` only counted in the
+    /// summary (a large input whose moves lack their check marks warns on every game).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Warnings::Each)]
+    pub(crate) warnings: Warnings,
 }
 
 /// What `tabia --help` ends with.

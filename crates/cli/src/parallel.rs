@@ -11,6 +11,7 @@ use std::{
     io::Write,
     mem,
     num::NonZeroUsize,
+    ops::Range,
     sync::{Mutex, PoisonError},
 };
 
@@ -53,6 +54,8 @@ pub(crate) struct Sink {
     /// The output (standard output), in input order.
     pub(crate) out: Vec<u8>,
     diagnostics: Vec<u8>,
+    /// Where the warnings' lines are in `diagnostics` (left out with `--warnings count`).
+    warning_lines: Vec<Range<usize>>,
     this_bad: bool,
     bad: u64,
     warnings: u64,
@@ -80,6 +83,7 @@ impl Default for Sink {
         Sink {
             out,
             diagnostics: Vec::new(),
+            warning_lines: Vec::new(),
             this_bad: false,
             bad: 0,
             warnings: 0,
@@ -106,6 +110,7 @@ impl Sink {
     pub(crate) fn clear(&mut self) {
         self.out.clear();
         self.diagnostics.clear();
+        self.warning_lines.clear();
         self.this_bad = false;
         self.bad = 0;
         self.warnings = 0;
@@ -125,7 +130,9 @@ impl Sink {
     /// the item bad.
     pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) {
         self.warnings += 1;
+        let start = self.diagnostics.len();
         let _ = writeln!(self.diagnostics, "{}", diagnostic.as_warning());
+        self.warning_lines.push(start..self.diagnostics.len());
     }
 
     /// Adds one to a summary counter.
@@ -359,7 +366,17 @@ pub(crate) fn write_done(
     if !sink.diagnostics.is_empty() {
         // Keep standard output and standard error in step when both go to a terminal.
         out.flush()?;
-        reporter.write_raw(&sink.diagnostics);
+        if reporter.writes_warnings() || sink.warning_lines.is_empty() {
+            reporter.write_raw(&sink.diagnostics);
+        } else {
+            // The errors only: the stretches between the warnings' lines.
+            let mut from = 0;
+            for line in &sink.warning_lines {
+                reporter.write_raw(&sink.diagnostics[from..line.start]);
+                from = line.end;
+            }
+            reporter.write_raw(&sink.diagnostics[from..]);
+        }
     }
     outcome.bad += sink.bad;
     outcome.warnings += sink.warnings;

@@ -177,6 +177,16 @@ impl Tally {
     }
 }
 
+/// How warnings reach standard error (`--warnings`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Warnings {
+    /// A line each (`FILE:LINE:COL: game N: warning: …`).
+    #[default]
+    Each,
+    /// Counted in the summary only.
+    Count,
+}
+
 /// The writer of standard error for one run: diagnostics, progress and the summary, drawn so
 /// that the progress line never mixes with a diagnostic.
 ///
@@ -185,6 +195,7 @@ pub(crate) struct Reporter<'a> {
     err: Box<dyn Write + 'a>,
     progress: Progress,
     quiet: bool,
+    warnings: Warnings,
     noun: &'static str,
 }
 
@@ -196,8 +207,20 @@ impl<'a> Reporter<'a> {
             err: Box::new(err),
             progress: Progress::disabled(),
             quiet,
+            warnings: Warnings::Each,
             noun,
         }
+    }
+
+    /// The reporter, writing warnings as `warnings` says.
+    pub(crate) fn with_warnings(mut self, warnings: Warnings) -> Reporter<'a> {
+        self.warnings = warnings;
+        self
+    }
+
+    /// Whether warnings are written a line each (else they are only counted).
+    pub(crate) fn writes_warnings(&self) -> bool {
+        self.warnings == Warnings::Each
     }
 
     /// What is counted (`"games"`).

@@ -77,7 +77,7 @@ impl<'a> Session<'a> {
     ) -> Session<'a> {
         Session {
             out: Box::new(out),
-            reporter: Reporter::new(err, noun, args.quiet),
+            reporter: Reporter::new(err, noun, args.quiet).with_warnings(args.warnings),
             config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),
@@ -413,8 +413,10 @@ impl<'a> Session<'a> {
     pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
         self.out.flush()?;
         self.tally.warnings += 1;
-        self.reporter
-            .write_raw(format!("{}\n", diagnostic.as_warning()).as_bytes());
+        if self.reporter.writes_warnings() {
+            self.reporter
+                .write_raw(format!("{}\n", diagnostic.as_warning()).as_bytes());
+        }
         Ok(())
     }
 
@@ -504,6 +506,7 @@ mod tests {
         RunArgs {
             jobs: NonZeroUsize::new(jobs),
             quiet,
+            ..RunArgs::default()
         }
     }
 

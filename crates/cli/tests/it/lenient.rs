@@ -166,3 +166,56 @@ fn count(stderr: &str, label: &str) -> u64 {
         .collect();
     digits.parse().expect("a count")
 }
+
+/// `--warnings count`: the same output, exit status and summary, and standard error without
+/// the warnings' lines (errors still each on theirs), on one job and two, for the commands
+/// that read games.
+#[test]
+fn warnings_count_leaves_out_only_the_warning_lines() {
+    let input = fixture("position/err/lenient.pgn");
+    let name = input.display().to_string();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let table = dir.path().join("t.parquet").display().to_string();
+    let commands: [&[&str]; 6] = [
+        &["pgn"],
+        &["epd", "--json"],
+        &["pgn", "--check"],
+        &["filter", "--result", "1-0"],
+        &["stats"],
+        &["table", "-o", &table],
+    ];
+    for command in commands {
+        for jobs in ["1", "2"] {
+            let run = |extra: &[&str]| {
+                let out = tabia()
+                    .args(command)
+                    .args(["-j", jobs, &name])
+                    .args(extra)
+                    .output()
+                    .expect("runs");
+                // `stats` writes the time taken, which differs from run to run.
+                let untimed = |bytes: Vec<u8>| -> String {
+                    let text = String::from_utf8(bytes).expect("UTF-8");
+                    text.lines()
+                        .filter(|l| !l.starts_with("time "))
+                        .map(|l| format!("{l}\n"))
+                        .collect()
+                };
+                (untimed(out.stdout), untimed(out.stderr), out.status.code())
+            };
+            let each = run(&[]);
+            let count = run(&["--warnings", "count"]);
+            assert_eq!(count.0, each.0, "{command:?} -j {jobs}: output");
+            assert_eq!(count.2, each.2, "{command:?} -j {jobs}: status");
+            let (warned, kept): (Vec<&str>, Vec<&str>) =
+                each.1.lines().partition(|l| l.contains(": warning: "));
+            assert!(!warned.is_empty(), "{command:?}: lenient.pgn warns");
+            if command == ["pgn"] {
+                let errors = kept.iter().filter(|l| l.contains(": game ")).count();
+                assert_eq!(errors, 3, "the three bad games are still reported");
+            }
+            let expected: String = kept.iter().map(|l| format!("{l}\n")).collect();
+            assert_eq!(count.1, expected, "{command:?} -j {jobs}");
+        }
+    }
+}
