@@ -6,7 +6,9 @@
 //! - sets `RUSTC_BOOTSTRAP=1`, since only a stable toolchain is at hand and cargo-fuzz passes
 //!   nightly-only flags (`-Z sanitizer`, `-Z …`);
 //! - seeds `fuzz/corpus/<target>/` (gitignored) from `fixtures/`: one file per line of the FEN
-//!   and EPD fixtures, per token of the SAN fixtures, per PGN file for the PGN targets;
+//!   and EPD fixtures, per token of the SAN fixtures and of the `filter` cases (`criteria`),
+//!   per PGN file for the PGN targets (`select` and `table` also take the PGN of their
+//!   command's fixture folder);
 //! - runs each target (all of them without TARGET) for N seconds (default 60) with
 //!   `-max_total_time=N`, a 10 s per-input timeout (a hang) and a 2 GB memory limit
 //!   (AddressSanitizer's quarantine counts in it);
@@ -35,6 +37,12 @@ const SEEDS: &[(&str, &str, &str, Cut)] = &[
     ("pgn", "pgn", "pgn", Cut::Whole),
     ("reader", "pgn", "pgn", Cut::Whole),
     ("replay", "pgn", "pgn", Cut::Whole),
+    ("criteria", "select", "tsv", Cut::Tokens),
+    ("select", "select", "pgn", Cut::Whole),
+    ("select", "pgn", "pgn", Cut::Whole),
+    ("table", "table", "pgn", Cut::Whole),
+    ("table", "pgn", "pgn", Cut::Whole),
+    ("comment", "pgn", "pgn", Cut::Whole),
 ];
 
 /// How a fixture file becomes seed inputs.
@@ -233,7 +241,9 @@ fn seed_corpus(root: &Path, target: &str) -> anyhow::Result<usize> {
     fs::create_dir_all(&corpus).with_context(|| corpus.display().to_string())?;
     let mut count = 0;
     for &(_, format, ext, cut) in SEEDS.iter().filter(|(t, ..)| *t == target) {
-        for kind in ["ok", "err"] {
+        // The fixtures that read (`ok/`), those that do not (`err/`), and those of a
+        // command's own folder (`select/games.pgn`).
+        for kind in ["ok", "err", ""] {
             let dir = root.join("fixtures").join(format).join(kind);
             let Ok(entries) = fs::read_dir(&dir) else {
                 continue;
@@ -249,7 +259,7 @@ fn seed_corpus(root: &Path, target: &str) -> anyhow::Result<usize> {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 for (n, seed) in cut_seeds(&bytes, cut).into_iter().enumerate() {
-                    let name = format!("seed-{format}-{kind}-{stem}-{n}");
+                    let name = format!("seed-{format}-{kind}-{stem}-{n}").replace("--", "-");
                     fs::write(corpus.join(name), seed)?;
                     count += 1;
                 }
