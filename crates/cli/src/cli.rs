@@ -70,7 +70,8 @@ pub(crate) struct RunArgs {
     /// Worker threads [default: all cores]; the output order is the input order whatever N is.
     #[arg(short = 'j', long, value_name = "N")]
     pub(crate) jobs: Option<NonZeroUsize>,
-    /// No progress meter and no summary on standard error (errors are still reported).
+    /// No progress meter and no summary on standard error (errors are still reported, and
+    /// warnings as --warnings says).
     #[arg(short, long)]
     pub(crate) quiet: bool,
     /// How warnings are reported: `each` on a line of its own, `count` only counted in the
