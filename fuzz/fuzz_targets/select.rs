@@ -4,7 +4,9 @@
 //! a query of several kinds matches a game exactly when each of its criteria alone does
 //! (different kinds combine with AND, however early each is decided: tags before the
 //! movetext, which is then skipped unread, positions while replaying, with an early stop),
-//! and two criteria of one kind match when either does (OR).
+//! and two criteria of one kind match when either does (OR). And a game decided on the
+//! reader of the whole input (what one job does) is decided as on its raw bytes (what the
+//! workers do).
 
 #![no_main]
 
@@ -60,7 +62,10 @@ fn decide(query: &Query, raw: &RawGame) -> Option<bool> {
 
 fuzz_target!(|data: &[u8]| {
     let all = criteria();
-    let raws: Vec<RawGame> = Reader::new(data).raw_games().take(16).flatten().collect();
+    let all_raws: Vec<_> = Reader::new(data).raw_games().take(16).collect();
+    // The games up to the first that does not split (the streamed comparison stops there).
+    let in_step = all_raws.iter().take_while(|r| r.is_ok()).count();
+    let raws: Vec<RawGame> = all_raws.into_iter().flatten().collect();
     for options in [
         Options::default(),
         Options {
@@ -98,6 +103,19 @@ fuzz_target!(|data: &[u8]| {
                         "{window:?} matched together, not each alone: {each:?}"
                     );
                 }
+            }
+        }
+        // The whole input on one reader, as one job reads it, against the raw games.
+        for window in all.chunks(4) {
+            let query = Query::new(window.to_vec(), options);
+            let mut reader = Reader::new(data);
+            let mut matcher = Matcher::new(&query);
+            for raw in &raws[..in_step] {
+                let streamed = match reader.read_game(&mut matcher) {
+                    Ok(Some(Ok(verdict))) => Some(verdict.matched),
+                    Ok(Some(Err(_)) | None) | Err(_) => None,
+                };
+                assert_eq!(streamed, decide(&query, raw), "{window:?}");
             }
         }
         // Two results: either.
