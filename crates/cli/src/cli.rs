@@ -86,6 +86,7 @@ Examples:
   tabia pgn --check games.pgn.zst          check a compressed file (zstd, gzip, bzip2, xz)
   zstdcat lichess.pgn.zst | tabia epd -j 4 the EPD of every ply, read from standard input
   tabia eco --json games.pgn | head        the opening of each game as NDJSON
+  tabia epd --warnings count engines.pgn   warnings counted in the summary, not listed
   tabia fen startpos e4 e5 Nf3             the FEN after some moves
   tabia show startpos --format unicode     a diagram
 
@@ -118,6 +119,7 @@ Examples:
   tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
   tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
+  tabia pgn --check --warnings count tcec.pgn  errors a line each, warnings only in the summary
   tabia pgn -j 2 --quiet big.pgn.zst | head
   tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
   tabia pgn --lang de --add plycount,eco --strip tags games.pgn";

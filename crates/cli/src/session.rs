@@ -411,9 +411,10 @@ impl<'a> Session<'a> {
     /// Reports a warning outside the pipeline, and counts it.
     #[allow(dead_code)] // the surface of the commands that count (filter, dedup, split)
     pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
-        self.out.flush()?;
         self.tally.warnings += 1;
         if self.reporter.writes_warnings() {
+            // Standard output first, so that the two stay in step on a terminal.
+            self.out.flush()?;
             self.reporter
                 .write_raw(format!("{}\n", diagnostic.as_warning()).as_bytes());
         }
