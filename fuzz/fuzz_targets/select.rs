@@ -14,7 +14,8 @@ use libfuzzer_sys::fuzz_target;
 use tabia_notation::pgn::{RawGame, Reader};
 use tabia_select::{Criterion, Feature, Matcher, Options, Query, Side};
 
-/// Criteria of every kind; each is also tried alone.
+/// Criteria of every kind, each a group of its own (tags of different names, players of
+/// different sides), so that any of them together must all hold; each is also tried alone.
 fn criteria() -> Vec<Criterion> {
     vec![
         Criterion::Tag("Date>=2000".parse().unwrap()),

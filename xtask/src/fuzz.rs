@@ -258,8 +258,12 @@ fn seed_corpus(root: &Path, target: &str) -> anyhow::Result<usize> {
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
+                let place = match kind {
+                    "" => format.to_owned(),
+                    kind => format!("{format}-{kind}"),
+                };
                 for (n, seed) in cut_seeds(&bytes, cut).into_iter().enumerate() {
-                    let name = format!("seed-{format}-{kind}-{stem}-{n}").replace("--", "-");
+                    let name = format!("seed-{place}-{stem}-{n}");
                     fs::write(corpus.join(name), seed)?;
                     count += 1;
                 }
