@@ -12,7 +12,8 @@
 //!   `tabia-stream`'s ordered parallel pipeline;
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
 //! - `form`: the output-form options shared by the subcommands that write games;
-//! - `progress`, `report`, `output`: the progress meter, diagnostics, NDJSON and TSV helpers.
+//! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
+//! - `progress`, `report`: the progress meter and diagnostics.
 
 #![deny(missing_docs)]
 

@@ -1,11 +1,18 @@
-//! Output helpers: a buffered standard output, NDJSON lines and TSV fields.
+//! Output helpers: `-o FILE` (refused when it is one of the inputs), a buffered standard
+//! output, NDJSON lines and TSV fields.
 //!
 //! Every `--json` output is NDJSON: one JSON object per line, one line per game or position,
 //! in input order (the schema of each subcommand is in the README). Every TSV output escapes
 //! the four bytes that would break a row: `\` as `\\`, tab as `\t`, line feed as `\n`, carriage
 //! return as `\r`.
 
-use std::io::{self, BufWriter, StdoutLock};
+use std::{
+    fs::File,
+    io::{self, BufWriter, StdoutLock, Write},
+    path::{Path, PathBuf},
+};
+
+use anyhow::Context as _;
 
 use serde::Serialize;
 
@@ -61,6 +68,71 @@ impl From<tabia_notation::pgn::Eval> for JsonEval {
 /// quietly (see `cli::is_broken_pipe`).
 pub(crate) fn stdout() -> BufWriter<StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+/// `-o FILE` of a command that writes text to standard output.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct OutputArg {
+    /// Write to FILE instead of standard output (`-`: standard output). FILE may not be one of
+    /// the inputs, which would be emptied before it is read.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+impl OutputArg {
+    /// The file asked for (`None` for standard output).
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.output
+            .as_deref()
+            .filter(|path| path.as_os_str() != "-")
+    }
+
+    /// Standard output, or the file asked for, created (or emptied) and buffered.
+    ///
+    /// # Errors
+    ///
+    /// The file is one of `inputs`, or cannot be created.
+    pub(crate) fn open(&self, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
+        Ok(match self.path() {
+            Some(path) => Box::new(create(path, inputs)?),
+            None => Box::new(stdout()),
+        })
+    }
+}
+
+/// Creates (or empties) `path` for writing, buffered, unless it is one of `inputs`.
+///
+/// # Errors
+///
+/// `path` names one of `inputs` (the same file, whatever the name: a link, `./`), or cannot be
+/// created.
+pub(crate) fn create(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<BufWriter<File>> {
+    refuse_input(path, inputs)?;
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(BufWriter::with_capacity(1 << 16, file))
+}
+
+/// An error when `path` is the same file as one of `inputs` (`-`, standard input, is none):
+/// creating it would empty an input before it is read.
+///
+/// # Errors
+///
+/// As said.
+pub(crate) fn refuse_input(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    // A file that does not exist yet, or cannot be opened, is no input that could be lost.
+    let Ok(out) = same_file::Handle::from_path(path) else {
+        return Ok(());
+    };
+    for input in inputs.iter().filter(|input| input.as_os_str() != "-") {
+        if same_file::Handle::from_path(input).is_ok_and(|input| input == out) {
+            anyhow::bail!(
+                "will not write to {}: it is the input {}, which would be emptied before it is read",
+                path.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Appends `value` as one line of JSON.

@@ -21,7 +21,10 @@
 //! the run goes on with the next one; it makes the exit status 2. An error writing standard
 //! output is returned at once (a closed pipe then ends the run quietly in `main`).
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::{
+    io::{self, BufRead, IsTerminal, Write},
+    path::PathBuf,
+};
 
 use tabia_notation::pgn::Visitor;
 use tabia_stream::{Pipeline, RawGame, Visited};
@@ -29,7 +32,7 @@ use tabia_stream::{Pipeline, RawGame, Visited};
 use crate::{
     cli::{RunArgs, Status},
     input::{Input, Source},
-    output,
+    output::{self, OutputArg},
     parallel::{self, Counter, Sink, Weigh},
     progress::Progress,
     report::{Diagnostic, Reporter, Tally},
@@ -50,6 +53,23 @@ impl Session<'static> {
     pub(crate) fn new(args: &RunArgs, noun: &'static str) -> Session<'static> {
         let progress = !args.quiet && io::stderr().is_terminal();
         Session::with_writers(output::stdout(), io::stderr(), args, noun, progress)
+    }
+}
+
+impl Session<'static> {
+    /// A session writing to `-o FILE` when it was given (refused when it is one of `inputs`),
+    /// else to standard output.
+    ///
+    /// # Errors
+    ///
+    /// As [`OutputArg::open`].
+    pub(crate) fn to_output(
+        args: &RunArgs,
+        out: &OutputArg,
+        inputs: &[PathBuf],
+        noun: &'static str,
+    ) -> anyhow::Result<Session<'static>> {
+        Ok(Session::with_output(out.open(inputs)?, args, noun))
     }
 }
 

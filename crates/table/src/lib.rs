@@ -49,4 +49,5 @@ pub use schema::{
 };
 pub use writer::{
     Encoded, Encoder, Encoding, Format, Partition, TableError, TableOptions, TableWriter, Written,
+    moves_path,
 };

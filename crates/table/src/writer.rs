@@ -922,8 +922,17 @@ fn parquet_writer<W: Write + Send>(
     ArrowWriter::try_new(out, schema.clone(), Some(properties.clone()))
 }
 
-/// The moves table's path: `games.parquet` → `games.moves.parquet`, `games` → `games.moves`.
-fn moves_path(out: &Path) -> PathBuf {
+/// The moves table's path next to the games table's `out` (a file, or with partitions a
+/// folder), as [`TableWriter::create`] makes it.
+///
+/// ```
+/// use std::path::Path;
+/// use tabia_table::moves_path;
+///
+/// assert_eq!(moves_path(Path::new("out/games.parquet")), Path::new("out/games.moves.parquet"));
+/// assert_eq!(moves_path(Path::new("games")), Path::new("games.moves"));
+/// ```
+pub fn moves_path(out: &Path) -> PathBuf {
     match (out.file_stem(), out.extension()) {
         (Some(stem), Some(ext)) => {
             let mut name = stem.to_os_string();

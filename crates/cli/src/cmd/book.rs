@@ -131,6 +131,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<Status> {
+    // Said before the games are read, not after: the book would replace a PGN input.
+    output::refuse_input(&args.output, &args.files)?;
     let mut session = Session::new(&args.run, "games");
     let options = TreeOptions {
         max_ply: args.max_ply,

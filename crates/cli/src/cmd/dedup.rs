@@ -8,12 +8,11 @@
 use std::{
     cell::RefCell,
     collections::HashMap,
-    fs::File,
-    io::{self, BufWriter, Write},
-    path::PathBuf,
+    io::{self, Write},
+    path::{Path, PathBuf},
 };
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use tabia_collect::{Best, DedupBy, Digest, Digester, Form, Location, Seen, annotations};
 use tabia_notation::pgn::RawGame;
 
@@ -36,7 +35,8 @@ pub(crate) struct Args {
     /// PGN files (none, or `-`: standard input); compressed files are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
-    /// Write the kept games to FILE instead of standard output.
+    /// Write the kept games to FILE instead of standard output (`-`: standard output); not one
+    /// of the inputs, which would be emptied before it is read.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Write the duplicates to FILE, each with a `DuplicateOf` tag naming the kept game
@@ -238,9 +238,8 @@ impl Stage {
 }
 
 /// A file to write, buffered.
-fn create(path: &PathBuf) -> anyhow::Result<Box<dyn Write>> {
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(Box::new(BufWriter::with_capacity(256 << 10, file)))
+fn create(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
+    Ok(Box::new(output::create(path, inputs)?))
 }
 
 /// Runs `tabia dedup`.
@@ -259,11 +258,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if most_annotated && sources.iter().any(|s| matches!(s, Source::Stdin)) {
         bail!("--keep most-annotated reads its inputs twice: name files, not standard input");
     }
-    let out = match &args.output {
-        Some(path) => create(path)?,
+    let out = match args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-")
+    {
+        Some(path) => create(path, &args.files)?,
         None => Box::new(output::stdout()),
     };
-    let duplicates = args.duplicates.as_ref().map(create).transpose()?;
+    let duplicates = args
+        .duplicates
+        .as_deref()
+        .map(|path| create(path, &args.files))
+        .transpose()?;
     let json = args.json;
     let stage = RefCell::new(Stage {
         form: form.clone(),

@@ -13,6 +13,7 @@ use crate::{
     cli::{RunArgs, Status},
     input::Source,
     output,
+    output::OutputArg,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -47,6 +48,8 @@ pub(crate) struct Args {
     position: Vec<String>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    out: OutputArg,
 }
 
 /// Runs `tabia eco`.
@@ -66,7 +69,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if !args.position.is_empty() {
         return positions(args, table);
     }
-    let mut session = Session::new(&args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
@@ -324,7 +327,7 @@ fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGa
 
 /// `--position`: names each position given.
 fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
-    let mut session = Session::new(&args.run, "positions");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "positions")?;
     for (i, text) in args.position.iter().enumerate() {
         let number = i as u64 + 1;
         let pos = match Position::from_arg(text) {

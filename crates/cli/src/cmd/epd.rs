@@ -17,6 +17,7 @@ use crate::{
     cli::{RunArgs, Status},
     cmd::fen::EpArg,
     input::Source,
+    output::OutputArg,
     output::{self, JsonEval},
     parallel::Sink,
     report::Diagnostic,
@@ -48,6 +49,8 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    out: OutputArg,
 }
 
 /// One `--json` line (README, "JSON output").
@@ -77,7 +80,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Some(Err(err)) => anyhow::bail!("bad --from position: {err}"),
         None => None,
     };
-    let mut session = Session::new(&args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;

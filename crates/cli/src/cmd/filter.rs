@@ -10,14 +10,12 @@
 //! checks it, marked (`--mark`) and written — or written as it was read with `--raw`.
 
 use std::{
-    fs::File,
-    io::{self, BufRead, BufWriter, IsTerminal as _, Write as _},
+    io::{self, BufRead, IsTerminal as _, Write},
     mem,
     num::NonZeroU64,
     path::PathBuf,
 };
 
-use anyhow::Context as _;
 use serde::Serialize;
 use tabia_collect::Form;
 use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
@@ -191,7 +189,8 @@ pub(crate) struct Args {
     /// not replay are not looked at).
     #[arg(long, conflicts_with_all = ["json", "mark"], help_heading = "Output")]
     raw: bool,
-    /// Write the games to FILE instead of standard output.
+    /// Write the games to FILE instead of standard output (`-`: standard output); not one of
+    /// the inputs, which would be emptied before it is read.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     output: Option<PathBuf>,
     #[command(flatten)]
@@ -302,20 +301,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
     let progress = !args.run.quiet && io::stderr().is_terminal();
-    let mut session = match &args.output {
-        Some(path) => {
-            let file =
-                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-            Session::with_writers(
-                BufWriter::with_capacity(1 << 16, file),
-                io::stderr(),
-                &args.run,
-                "games",
-                progress,
-            )
-        }
-        None => Session::with_writers(output::stdout(), io::stderr(), &args.run, "games", progress),
+    let out = match args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-")
+    {
+        Some(path) => Box::new(output::create(path, &args.files)?) as Box<dyn Write>,
+        None => Box::new(output::stdout()),
     };
+    let mut session = Session::with_writers(out, io::stderr(), &args.run, "games", progress);
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);

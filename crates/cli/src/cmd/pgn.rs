@@ -20,6 +20,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
+    output::OutputArg,
     parallel::{Sink, Weigh},
     record,
     report::Diagnostic,
@@ -47,13 +48,15 @@ pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) run: RunArgs,
     #[command(flatten)]
+    pub(crate) out: OutputArg,
+    #[command(flatten)]
     pub(crate) form: FormArgs,
 }
 
 /// Runs `tabia pgn`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
-    let mut session = Session::new(&args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;

@@ -15,6 +15,7 @@ use tabia_stats::{FactsVisitor, Stats};
 use crate::{
     cli::{RunArgs, Status},
     input::Source,
+    output::OutputArg,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -31,12 +32,14 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    out: OutputArg,
 }
 
 /// Runs `tabia stats`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let started = Instant::now();
-    let mut session = Session::new(&args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     let mut total = Stats::new();
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {

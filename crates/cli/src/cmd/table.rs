@@ -18,6 +18,7 @@ use tabia_stream::Compression;
 use crate::{
     cli::{RunArgs, Status},
     input::{Input, Source},
+    output,
     parallel::Sink,
     report::Diagnostic,
     session::Session,
@@ -85,6 +86,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         },
         ..TableOptions::default()
     };
+    // Creating the tables empties what is there: never an input.
+    output::refuse_input(&args.output, &args.files)?;
+    if args.moves {
+        output::refuse_input(&tabia_table::moves_path(&args.output), &args.files)?;
+    }
     let mut writer = TableWriter::create(&args.output, options)?;
     let encoder = writer.encoder().clone();
     let read = options.read_options();

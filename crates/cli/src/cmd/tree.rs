@@ -14,6 +14,7 @@ use tabia_position::Position;
 use crate::{
     cli::{RunArgs, Status},
     grow::read_tree,
+    output::OutputArg,
     session::Session,
 };
 
@@ -47,6 +48,8 @@ pub(crate) struct Args {
     html: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    out: OutputArg,
 }
 
 /// Runs `tabia tree`.
@@ -59,7 +62,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
     };
-    let mut session = Session::new(&args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     let tree = read_tree(&mut session, &args.files, &args.run, options)?;
     let table = Table::embedded();
     let depth = args

@@ -107,7 +107,7 @@ fn games_split_on_the_workers_in_small_pieces_give_the_output_of_one_job() {
         &["pgn", "--check"],
         &["epd", "--start"],
         &["eco"],
-        &["filter", "--result", "1-0"],
+        &["filter", "--plies", "5.."],
         &["filter", "--tag", "Event~5"],
         &["filter", "--position", "startpos", "--raw"],
         &["dedup"],
@@ -203,4 +203,105 @@ fn epd_text_and_json_give_the_same_positions() {
     // 6 bad games; 18 long good ones (10 plies and the start), 36 short ones (2 and the start).
     assert_eq!(from_text.len(), 18 * 11 + 36 * 3);
     assert_eq!(from_text, from_json);
+}
+
+/// The commands that write text, with `-o FILE` as with standard output.
+const WRITERS: [&[&str]; 10] = [
+    &["pgn"],
+    &["pgn", "--json"],
+    &["epd"],
+    &["eco"],
+    &["eco", "--json"],
+    &["stats"],
+    &["tree", "--depth", "2"],
+    &["filter", "--plies", "5.."],
+    &["dedup"],
+    &["filter", "--raw", "--commented"],
+];
+
+/// `text` without the line of `tabia stats` that says how long it took.
+fn steady(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("time "))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+#[test]
+fn output_file_holds_what_standard_output_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("games.pgn");
+    std::fs::write(&input, numbered_games(60)).unwrap();
+    let input = input.to_str().unwrap();
+    let out = dir.path().join("out.txt");
+    for command in WRITERS {
+        // Every tenth game is bad: reported on standard error, whatever the output.
+        let (code, stdout, stderr) = run(&[command, &["-q", input]].concat(), Vec::new());
+        assert!(matches!(code, Some(0 | 1)), "{command:?}: {stderr}");
+        assert!(!stdout.is_empty(), "{command:?}");
+        // A file that is there is emptied first.
+        std::fs::write(&out, "old text that is longer than nothing".repeat(1000)).unwrap();
+        let args = [command, &["-q", input, "-o", out.to_str().unwrap()]].concat();
+        assert_eq!(
+            run(&args, Vec::new()),
+            (code, String::new(), stderr),
+            "{command:?}"
+        );
+        let written = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(steady(&written), steady(&stdout), "{command:?}");
+        // `-o -` is standard output.
+        let args = [command, &["-q", input, "-o", "-"]].concat();
+        assert_eq!(
+            steady(&run(&args, Vec::new()).1),
+            steady(&stdout),
+            "{command:?}"
+        );
+    }
+}
+
+#[test]
+fn an_input_is_never_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = numbered_games(5);
+    let input = dir.path().join("games.pgn");
+    std::fs::write(&input, &games).unwrap();
+    let name = input.to_str().unwrap();
+    // The same file by another name (`./` inside the folder) is the same file.
+    let other = dir.path().join(".").join("games.pgn");
+    let other = other.to_str().unwrap();
+    let mut cases: Vec<Vec<&str>> = WRITERS
+        .iter()
+        .map(|command| [*command, &[name, "-o", other]].concat())
+        .collect();
+    cases.push(vec!["dedup", name, "--duplicates", other]);
+    cases.push(vec!["table", name, "-o", other]);
+    cases.push(vec!["book", "build", name, "-o", other]);
+    for args in cases {
+        let (code, stdout, stderr) = run(&args, Vec::new());
+        assert_eq!((code, stdout.as_str()), (Some(2), ""), "{args:?}");
+        assert_eq!(
+            stderr,
+            format!(
+                "tabia: will not write to {other}: it is the input {name}, which would be \
+                 emptied before it is read\n"
+            ),
+            "{args:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), games, "{args:?}");
+    }
+    // The moves table next to the games table is checked too.
+    let moves = dir.path().join("t.moves");
+    std::fs::write(&moves, &games).unwrap();
+    let t = dir.path().join("t");
+    let args = [
+        "table",
+        moves.to_str().unwrap(),
+        "--moves",
+        "-o",
+        t.to_str().unwrap(),
+    ];
+    let (code, _, stderr) = run(&args, Vec::new());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("it is the input"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&moves).unwrap(), games);
 }
