@@ -80,4 +80,4 @@ pub use reader::{Cut, DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGa
 pub use tag::RawTag;
 pub use visitor::{Both, Skip, Visitor};
 pub use warning::{Warning, WarningKind};
-pub use writer::{MoveText, SanText, WriteOptions};
+pub use writer::{MoveText, MovetextWriter, SanText, WriteOptions, write_export_tags};

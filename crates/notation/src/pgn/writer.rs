@@ -1,10 +1,13 @@
 //! The PGN export format: Seven Tag Roster first, movetext lines under 80 characters; and the
 //! output forms around it ([`WriteOptions`], [`MoveText`]).
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
-use super::{Game, Line, Move, tag::write_quoted};
-use crate::san::Pieces;
+use super::{Game, Line, Move, Outcome, tag::write_quoted};
+use crate::{
+    Nag,
+    san::{Pieces, SanPlus},
+};
 
 /// The tags of the Seven Tag Roster, in their export order.
 pub(crate) const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -104,6 +107,62 @@ fn unknown_value(name: &str) -> Option<&'static str> {
     }
 }
 
+/// The tags as the export writes them (see [`Game::roster_tags`]), from `tags` in input order
+/// and the game's termination marker `result`.
+fn roster_tags(tags: &[(String, String)], result: Outcome) -> Vec<(&str, &str)> {
+    let mut roster = Vec::with_capacity(tags.len() + SEVEN_TAG_ROSTER.len());
+    for name in SEVEN_TAG_ROSTER {
+        let before = roster.len();
+        roster.extend(
+            tags.iter()
+                .filter(|(n, _)| n == name)
+                .map(|(n, v)| (n.as_str(), v.as_str())),
+        );
+        if roster.len() == before {
+            let value = unknown_value(name).unwrap_or(result.as_str());
+            roster.push((name, value));
+        }
+    }
+    roster.extend(
+        tags.iter()
+            .filter(|(n, _)| !SEVEN_TAG_ROSTER.contains(&n.as_str()))
+            .map(|(n, v)| (n.as_str(), v.as_str())),
+    );
+    roster
+}
+
+/// Appends the tag pairs of a game's export to `out`, as [`Game`]'s `Display` writes them:
+/// the tags of [`Game::roster_tags`] for these `tags` (in input order) and the termination
+/// marker `result`, one a line, then the blank line before the movetext.
+///
+/// ```
+/// use tabia_notation::pgn::{Game, Outcome, write_export_tags};
+///
+/// let tags = vec![("ECO".to_owned(), "B20".to_owned()), ("White".to_owned(), "Tal".to_owned())];
+/// let mut out = String::new();
+/// write_export_tags(&tags, Outcome::WhiteWins, &mut out);
+/// let game: Game = "[ECO \"B20\"]\n[White \"Tal\"]\n\n1-0".parse()?;
+/// assert_eq!(format!("{out}1-0"), game.to_string());
+/// # Ok::<_, tabia_notation::Error>(())
+/// ```
+pub fn write_export_tags(tags: &[(String, String)], result: Outcome, out: &mut String) {
+    for (name, value) in roster_tags(tags, result) {
+        write_tag(name, value, out);
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Appends `[name "value"]` to `out`, the value quoted and escaped.
+fn write_tag(name: &str, value: &str, out: &mut String) {
+    out.push('[');
+    out.push_str(name);
+    out.push(' ');
+    // Writing to a String cannot fail.
+    let _ = write_quoted(out, value);
+    out.push(']');
+}
+
 impl Game {
     /// The tags as the export writes them: the Seven Tag Roster first, in its order (Event,
     /// Site, Date, Round, White, Black, Result), then the other tags in input order.
@@ -132,27 +191,7 @@ impl Game {
     /// # Ok::<_, tabia_notation::Error>(())
     /// ```
     pub fn roster_tags(&self) -> Vec<(&str, &str)> {
-        let mut tags = Vec::with_capacity(self.tags.len() + SEVEN_TAG_ROSTER.len());
-        for name in SEVEN_TAG_ROSTER {
-            let before = tags.len();
-            tags.extend(
-                self.tags
-                    .iter()
-                    .filter(|(n, _)| n == name)
-                    .map(|(n, v)| (n.as_str(), v.as_str())),
-            );
-            if tags.len() == before {
-                let value = unknown_value(name).unwrap_or(self.result.as_str());
-                tags.push((name, value));
-            }
-        }
-        tags.extend(
-            self.tags
-                .iter()
-                .filter(|(n, _)| !SEVEN_TAG_ROSTER.contains(&n.as_str()))
-                .map(|(n, v)| (n.as_str(), v.as_str())),
-        );
-        tags
+        roster_tags(&self.tags, self.result)
     }
 
     /// The game with its tags as the export writes them ([`Game::roster_tags`]): the Seven
@@ -218,45 +257,35 @@ impl Game {
 
     /// Like [`Game::write`], appending to `out` (no line end after the game).
     pub fn write_into(&self, options: &WriteOptions, moves: &mut dyn MoveText, out: &mut String) {
-        let one_line = options.line_length == 0;
-        let mut w = Wrap {
-            out: std::mem::take(out),
-            max: if one_line {
-                usize::MAX
-            } else {
-                options.line_length
-            },
-            ..Wrap::default()
-        };
+        let mut w = MovetextWriter::new(options);
+        w.wrap.out = std::mem::take(out);
         if options.tags {
             let mut tag = String::new();
             for (name, value) in self.roster_tags() {
-                tag.clear();
-                let _ = write!(tag, "[{name} ");
-                let _ = write_quoted(&mut tag, value);
-                tag.push(']');
-                if one_line {
-                    w.token(&tag);
+                if options.line_length == 0 {
+                    tag.clear();
+                    write_tag(name, value, &mut tag);
+                    w.wrap.token(&tag);
                 } else {
-                    w.out.push_str(&tag);
-                    w.out.push('\n');
+                    write_tag(name, value, &mut w.wrap.out);
+                    w.wrap.out.push('\n');
                 }
             }
-            if !one_line {
-                w.out.push('\n');
+            if options.line_length != 0 {
+                w.wrap.out.push('\n');
             }
         }
-        write_movetext(&mut w, self, options, moves);
-        if options.result {
-            w.token(self.result.as_str());
-        }
-        *out = w.out;
+        w.start(self.tag("FEN"));
+        write_movetext(&mut w, self, &options.pieces, moves);
+        w.end(self.result);
+        *out = w.wrap.out;
     }
 }
 
-/// Where the first move is: fullmove number and whether White moves first, from a `FEN` tag.
-fn first_move(game: &Game) -> (u64, bool) {
-    let Some(fen) = game.tag("FEN") else {
+/// Where the first move is: fullmove number and whether White moves first, from the value of
+/// a `FEN` tag.
+fn first_move(fen: Option<&str>) -> (u64, bool) {
+    let Some(fen) = fen else {
         return (1, true);
     };
     let mut fields = fen.split_ascii_whitespace();
@@ -269,88 +298,214 @@ fn first_move(game: &Game) -> (u64, bool) {
     (number, white)
 }
 
+/// The movetext of a game written as it is read, event by event (no game tree): the writer
+/// behind [`Game`]'s `Display` and [`Game::write`], for a reader that writes games in export
+/// format while it reads them (tabia-position's exporter, which checks the moves as it goes).
+///
+/// It is told each move in text order: the move ([`MovetextWriter::san`]), its NAGs, its
+/// comments, then each of its variations ([`MovetextWriter::begin_variation`], the
+/// variation's comments and moves, [`MovetextWriter::end_variation`]), then the next move. It
+/// numbers the moves (`1.`, and `1...` where Black's move follows a comment or a variation),
+/// and wraps the lines as the export does.
+///
+/// ```
+/// use tabia_notation::pgn::{Game, MovetextWriter, Outcome, WriteOptions};
+/// use tabia_notation::san::SanPlus;
+///
+/// let mut w = MovetextWriter::new(&WriteOptions::default());
+/// w.start(None);
+/// w.san(&"e4".parse::<SanPlus>()?);
+/// w.comment("best");
+/// w.san(&"e5".parse::<SanPlus>()?);
+/// w.begin_variation();
+/// w.san(&"c5".parse::<SanPlus>()?);
+/// w.end_variation();
+/// assert_eq!(w.end(Outcome::Unknown), "1. e4 {best} 1... e5 (1... c5) *");
+/// let game: Game = "1. e4 {best} e5 (c5) *".parse()?;
+/// assert!(game.to_string().ends_with("\n\n1. e4 {best} 1... e5 (1... c5) *"));
+/// # Ok::<_, tabia_notation::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct MovetextWriter {
+    wrap: Wrap,
+    move_numbers: bool,
+    result: bool,
+    pieces: Pieces,
+    /// The ply of the next move of each open line, the mainline first (0 = White's move of
+    /// fullmove 1; in u128: no fullmove number a FEN tag can hold overflows it).
+    plies: Vec<u128>,
+    /// The next move is written with its number even when Black's.
+    need_number: bool,
+    /// Room for a move's text, and for a move number or a NAG.
+    text: String,
+    number: String,
+}
+
+impl MovetextWriter {
+    /// A writer for the form `options` asks for (its tags aside: see [`write_export_tags`]).
+    pub fn new(options: &WriteOptions) -> MovetextWriter {
+        MovetextWriter {
+            wrap: Wrap {
+                max: if options.line_length == 0 {
+                    usize::MAX
+                } else {
+                    options.line_length
+                },
+                ..Wrap::default()
+            },
+            move_numbers: options.move_numbers,
+            result: options.result,
+            pieces: options.pieces,
+            plies: Vec::new(),
+            need_number: true,
+            text: String::new(),
+            number: String::new(),
+        }
+    }
+
+    /// Starts a game's movetext (what was written before is dropped, its room kept), from the
+    /// position of its `FEN` tag when it has one (which says the first move's number and side).
+    pub fn start(&mut self, fen: Option<&str>) {
+        if !self.plies.is_empty() {
+            self.wrap.out.clear();
+            self.wrap.col = 0;
+            self.wrap.open = 0;
+            self.wrap.force_break = false;
+        }
+        let (number, white) = first_move(fen);
+        self.plies.clear();
+        self.plies
+            .push(u128::from(number - 1) * 2 + u128::from(!white));
+        self.need_number = true;
+    }
+
+    /// The next move of the line, in SAN.
+    pub fn san(&mut self, san: &SanPlus) {
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        self.pieces.write_san(san, &mut text);
+        self.move_text(&text);
+        self.text = text;
+    }
+
+    /// The next move of the line, as `text` spells it.
+    pub fn move_text(&mut self, text: &str) {
+        let Some(ply) = self.plies.last_mut() else {
+            return;
+        };
+        let at = *ply;
+        *ply += 1;
+        if self.move_numbers && (at.is_multiple_of(2) || self.need_number) {
+            let mut digits = [0; 39];
+            let mut number = std::mem::take(&mut self.number);
+            number.clear();
+            number.push_str(crate::decimal_digits(at / 2 + 1, &mut digits));
+            number.push_str(if at.is_multiple_of(2) { "." } else { "..." });
+            self.wrap.token(&number);
+            self.number = number;
+        }
+        self.wrap.token(text);
+        self.need_number = false;
+    }
+
+    /// A NAG of the move written last.
+    pub fn nag(&mut self, nag: Nag) {
+        let mut digits = [0; 39];
+        let mut text = std::mem::take(&mut self.number);
+        text.clear();
+        text.push('$');
+        text.push_str(crate::decimal_digits(u128::from(nag.0), &mut digits));
+        self.wrap.token(&text);
+        self.number = text;
+    }
+
+    /// A comment: after the move written last, or before the first move of the line.
+    pub fn comment(&mut self, text: &str) {
+        self.wrap.comment(text);
+        self.need_number = true;
+    }
+
+    /// A variation of the move written last begins: its moves are alternatives to it.
+    pub fn begin_variation(&mut self) {
+        let ply = self.plies.last().map_or(0, |ply| ply.saturating_sub(1));
+        self.plies.push(ply);
+        self.wrap.open();
+        self.need_number = true;
+    }
+
+    /// The innermost open variation ends.
+    pub fn end_variation(&mut self) {
+        if self.plies.len() > 1 {
+            self.plies.pop();
+        }
+        self.wrap.close();
+        self.need_number = true;
+    }
+
+    /// Ends the movetext with the termination marker `result` (unless the options leave it
+    /// out), and gives it (no line end after it).
+    pub fn end(&mut self, result: Outcome) -> &str {
+        if self.result {
+            self.wrap.token(result.as_str());
+        }
+        &self.wrap.out
+    }
+}
+
 /// A line being walked: the next move `i`, and the next variation `v` of move `i` once the
 /// move itself is written.
 struct Frame<'a> {
     line: &'a Line,
-    /// Ply of the line's first move (0 = White's move of fullmove 1).
-    ply: u128,
     i: usize,
     v: usize,
     written: bool,
 }
 
-fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut dyn MoveText) {
-    let (number, white) = first_move(game);
-    // In u128: no fullmove number a FEN tag can hold overflows it.
-    let ply0 = u128::from(number - 1) * 2 + u128::from(!white);
+/// Tells `w` the movetext of `game`, each move spelled by `moves`.
+fn write_movetext(w: &mut MovetextWriter, game: &Game, pieces: &Pieces, moves: &mut dyn MoveText) {
     for comment in &game.mainline.comments {
         w.comment(comment);
     }
-    let mut need_number = true;
     let mut stack = vec![Frame {
         line: &game.mainline,
-        ply: ply0,
         i: 0,
         v: 0,
         written: false,
     }];
     let mut text = String::new();
-    let mut digits = [0; 39];
     while let Some(top) = stack.last_mut() {
         let Some(m) = top.line.moves.get(top.i) else {
             stack.pop();
             if !stack.is_empty() {
                 moves.end_variation();
-                w.close();
-                need_number = true;
+                w.end_variation();
             }
             continue;
         };
-        let ply = top.ply + top.i as u128;
         if !top.written {
             top.written = true;
             text.clear();
-            let number = ply / 2 + 1;
-            if options.move_numbers {
-                if ply.is_multiple_of(2) {
-                    text.push_str(crate::decimal_digits(number, &mut digits));
-                    text.push('.');
-                    w.token(&text);
-                } else if need_number {
-                    text.push_str(crate::decimal_digits(number, &mut digits));
-                    text.push_str("...");
-                    w.token(&text);
-                }
+            moves.write_move(m, pieces, &mut text);
+            w.move_text(&text);
+            for &nag in &m.nags {
+                w.nag(nag);
             }
-            text.clear();
-            moves.write_move(m, &options.pieces, &mut text);
-            w.token(&text);
-            for nag in &m.nags {
-                text.clear();
-                let _ = write!(text, "{nag}");
-                w.token(&text);
-            }
-            need_number = !m.comments.is_empty();
             for comment in &m.comments {
                 w.comment(comment);
             }
             if let Some(comment) = moves.comment_after(m) {
                 w.comment(&comment);
-                need_number = true;
             }
         }
         if let Some(variation) = m.variations.get(top.v) {
             top.v += 1;
             moves.begin_variation();
-            w.open();
+            w.begin_variation();
             for comment in &variation.comments {
                 w.comment(comment);
             }
-            need_number = true;
             stack.push(Frame {
                 line: variation,
-                ply,
                 i: 0,
                 v: 0,
                 written: false,
@@ -364,7 +519,7 @@ fn write_movetext(w: &mut Wrap, game: &Game, options: &WriteOptions, moves: &mut
 }
 
 /// Movetext being wrapped into lines of at most `max` characters.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 struct Wrap {
     out: String,
     /// The longest line.
