@@ -5,6 +5,7 @@
 use std::{cell::RefCell, io::BufRead};
 
 use tabia_notation::pgn::{Game, GameError, RawGame};
+use tabia_position::Exporter;
 use tabia_stream::{Games, Input as Stream};
 pub(crate) use tabia_stream::{Line, Lines, Source};
 
@@ -12,6 +13,17 @@ thread_local! {
     /// A game written and no longer needed, whose memory the next game parsed on this thread
     /// takes ([`parse_game`], [`give_back`]).
     static SPARE: RefCell<Option<Game>> = const { RefCell::new(None) };
+}
+
+thread_local! {
+    /// This thread's exporter ([`with_exporter`]): its memory is kept from game to game.
+    static EXPORTER: RefCell<Exporter> = RefCell::new(Exporter::new());
+}
+
+/// Runs `f` with this thread's [`Exporter`], which checks a game and writes it in export
+/// format as it reads it (what the game's tree, repaired, would write).
+pub(crate) fn with_exporter<T>(f: impl FnOnce(&mut Exporter) -> T) -> T {
+    EXPORTER.with(|exporter| f(&mut exporter.borrow_mut()))
 }
 
 /// Parses a game, into the memory of the last game [given back](give_back) on this thread

@@ -80,6 +80,8 @@ pub struct Checker {
     /// The reader's warnings (they come after those of the moves, as in the tree).
     reader_warnings: Vec<Warning>,
     error: Option<ReplayError>,
+    /// The SAN to write for the move read last, when it was repaired (for the exporter).
+    fixed: Option<SanPlus>,
 }
 
 /// A game that passed every check of a [`Checker`], and its warnings.
@@ -121,7 +123,23 @@ impl Checker {
     fn repaired(&mut self, repair: lenient::Repair, written: SanPlus, at: Origin) {
         let after = &self.lines[self.depth].pos;
         let numbered = lenient::numbered_after(after, written);
+        self.fixed = Some(repair.san);
         self.warnings.push(repair.warning(numbered, written, at));
+    }
+
+    /// The SAN to write for the move read last when it was repaired (a check mark added, a
+    /// move in UCI written in SAN, …), as [`repair_game`](crate::repair_game) writes it.
+    pub(crate) fn take_fixed(&mut self) -> Option<SanPlus> {
+        self.fixed.take()
+    }
+
+    /// Once the movetext begins: the start position and its warnings (what was repaired in
+    /// the `FEN` tag), or `None` when the tags give no legal start.
+    pub(crate) fn start(&self) -> Option<(&Position, &[Warning])> {
+        if self.error.is_some() {
+            return None;
+        }
+        Some((&self.lines.first()?.pos, &self.warnings))
     }
 
     /// Notes an illegal move (`before` is the position before it).
@@ -184,6 +202,7 @@ impl Visitor for Checker {
 
     #[inline]
     fn san(&mut self, san: SanPlus, at: Origin) {
+        self.fixed = None;
         if self.error.is_some() {
             return;
         }

@@ -22,7 +22,8 @@
 //!   repaired or looks wrong) likewise.
 //! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
 //!   positions for the variations, no game tree), and [`check_reader`]: every game of an
-//!   input checked so, what `tabia pgn --check` runs.
+//!   input checked so, what `tabia pgn --check` runs; [`Exporter`]: the same checks, and the
+//!   game written in export format as it is read (what `tabia pgn` writes, with no tree).
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -46,6 +47,7 @@
 mod check;
 mod convert;
 mod edit;
+mod export;
 mod form;
 mod hasher;
 mod key;
@@ -65,6 +67,7 @@ mod write;
 pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
 pub use convert::variant_mode;
 pub use edit::Editor;
+pub use export::Exporter;
 pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use hasher::{BuildKeyHasher, KeyHasher, hash_of};
 pub use key::PositionKey;

@@ -788,45 +788,64 @@ pub fn repair_game(game: &mut Game) -> Result<Replayed, ReplayError> {
 /// As [`check_game`]; the game is then left as it was.
 pub fn repair_game_with(game: &mut Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
     let (replayed, fixes) = replay_tree(game, f)?;
-    let mut fen_repaired = false;
-    let mut result = None;
-    for warning in &replayed.warnings {
-        match warning.kind() {
-            WarningKind::FenClock { .. }
-            | WarningKind::FenFullmoveZero
-            | WarningKind::FenFieldsMissing { .. }
-            | WarningKind::FenCastlingDropped { .. }
-            | WarningKind::FenEpDropped { .. } => fen_repaired = true,
-            WarningKind::MissingResult { read_as }
-            | WarningKind::ResultTagMismatch {
-                marker: read_as, ..
-            } => result = Some(read_as.clone()),
-            _ => {}
-        }
-    }
-    if fen_repaired {
+    let repairs = TagRepairs::of(&replayed.warnings);
+    if repairs.fen {
         let fen = replayed.start.to_fen(EpRule::Always).to_string();
-        set_tag(game, "FEN", fen);
+        set_tag(&mut game.tags, "FEN", fen);
     }
-    if let Some(result) = result {
-        game.result = match result.as_str() {
-            "1-0" => Outcome::WhiteWins,
-            "0-1" => Outcome::BlackWins,
-            "1/2-1/2" => Outcome::Draw,
-            _ => Outcome::Unknown,
-        };
-        set_tag(game, "Result", result);
+    if let Some((marker, tag)) = repairs.result {
+        game.result = marker;
+        set_tag(&mut game.tags, "Result", tag);
     }
     game.warnings.clear();
     apply_fixes(game, &fixes);
     Ok(replayed)
 }
 
+/// What the warnings of a replay say to rewrite in the tags of a repaired game.
+#[derive(Debug, Default)]
+pub(crate) struct TagRepairs {
+    /// The `FEN` tag was read leniently: it gets the FEN of the start position.
+    pub(crate) fen: bool,
+    /// The result the game was read with, when the `Result` tag or the marker said otherwise
+    /// (or was missing): the marker and the tag's value to write.
+    pub(crate) result: Option<(Outcome, String)>,
+}
+
+impl TagRepairs {
+    pub(crate) fn of(warnings: &[Warning]) -> TagRepairs {
+        let mut repairs = TagRepairs::default();
+        for warning in warnings {
+            match warning.kind() {
+                WarningKind::FenClock { .. }
+                | WarningKind::FenFullmoveZero
+                | WarningKind::FenFieldsMissing { .. }
+                | WarningKind::FenCastlingDropped { .. }
+                | WarningKind::FenEpDropped { .. } => repairs.fen = true,
+                WarningKind::MissingResult { read_as }
+                | WarningKind::ResultTagMismatch {
+                    marker: read_as, ..
+                } => {
+                    let marker = match read_as.as_str() {
+                        "1-0" => Outcome::WhiteWins,
+                        "0-1" => Outcome::BlackWins,
+                        "1/2-1/2" => Outcome::Draw,
+                        _ => Outcome::Unknown,
+                    };
+                    repairs.result = Some((marker, read_as.clone()));
+                }
+                _ => {}
+            }
+        }
+        repairs
+    }
+}
+
 /// Sets the value of the first tag named `name`, or adds the tag.
-fn set_tag(game: &mut Game, name: &str, value: String) {
-    match game.tags.iter_mut().find(|(n, _)| n == name) {
+pub(crate) fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: String) {
+    match tags.iter_mut().find(|(n, _)| n == name) {
         Some(tag) => tag.1 = value,
-        None => game.tags.push((name.to_owned(), value)),
+        None => tags.push((name.to_owned(), value)),
     }
 }
 

@@ -153,6 +153,9 @@ fn checked(
 
 /// Parses, checks and writes one game.
 fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw: &RawGame) {
+    if form.is_export() && !args.json && !args.check && export(name, args, sink, number, raw) {
+        return;
+    }
     let mut game = match crate::input::parse_game(raw) {
         Ok(game) => game,
         Err(err) => {
@@ -183,6 +186,38 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
     } else if let Err(err) = form.write(game, &mut sink.out) {
         sink.reject(&form_error(name, number, &err), false);
     }
+}
+
+/// Checks and writes one game in export format as it is read, with no tree (the same text and
+/// diagnostics as from the tree); `false` when its export needs its tree (a NAG or comment
+/// that the tree writes elsewhere than where it is read), which then writes it.
+fn export(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) -> bool {
+    crate::input::with_exporter(|exporter| {
+        let checked = match raw.visit(exporter) {
+            Ok(Ok(checked)) => checked,
+            Ok(Err(err)) => {
+                sink.reject(&replay_diagnostic(name, number, &err), false);
+                return true;
+            }
+            Err(err) => {
+                sink.reject(&Diagnostic::from_game_error(name, number, &err), false);
+                return true;
+            }
+        };
+        let Some(text) = exporter.text() else {
+            return false;
+        };
+        let warnings: Vec<Diagnostic> = checked
+            .warnings
+            .iter()
+            .map(|warning| Diagnostic::from_warning(name, number, warning))
+            .collect();
+        if report_warnings(args, sink, &warnings) {
+            sink.out.extend_from_slice(text.as_bytes());
+            sink.out.extend_from_slice(b"\n\n");
+        }
+        true
+    })
 }
 
 /// Reports the warnings of a game that was read; with `--strict` they are errors and the game

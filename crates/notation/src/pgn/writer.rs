@@ -547,9 +547,25 @@ impl Wrap {
                 }
             }
             (chars, last_line)
+        } else if token.is_ascii() {
+            // Most comments: a character a byte.
+            (token.len(), memchr::memrchr(b'\n', token.as_bytes()))
         } else {
             (token.chars().count(), token.rfind('\n'))
         };
+        let len = self.place(chars);
+        self.out.push_str(token);
+        match last_line {
+            Some(i) => self.col = token[i + 1..].chars().count(),
+            None => self.col += len,
+        }
+    }
+
+    /// Starts a token of `chars` characters on one line: a line end or a space before it as
+    /// the line has room, then the `(` waiting for it. Gives its length with them (the caller
+    /// adds it to the column once the token is written).
+    #[inline]
+    fn place(&mut self, chars: usize) -> usize {
         let len = self.open + chars;
         if self.force_break || (self.col > 0 && self.col + 1 + len > self.max) {
             self.out.push('\n');
@@ -563,14 +579,23 @@ impl Wrap {
             self.out.push('(');
         }
         self.open = 0;
-        self.out.push_str(token);
-        match last_line {
-            Some(i) => self.col = token[i + 1..].chars().count(),
-            None => self.col += len,
-        }
+        len
     }
 
     fn comment(&mut self, text: &str) {
+        // Most comments (`[%clk 0:03:00]`) are ASCII on one line, without `}`: one look at
+        // their bytes, and they are written as the token `{text}` would be.
+        let odd = text.bytes().fold(false, |odd, b| {
+            odd | (b >= 0x80) | (b == b'}') | (b == b'\n')
+        });
+        if !odd {
+            let len = self.place(text.len() + 2);
+            self.out.push('{');
+            self.out.push_str(text);
+            self.out.push('}');
+            self.col += len;
+            return;
+        }
         if !text.contains('}') {
             let mut braced = std::mem::take(&mut self.scratch);
             braced.clear();

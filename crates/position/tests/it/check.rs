@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use tabia_notation::pgn::{GameError, RawGame, Reader};
 use tabia_position::{
-    CheckError, Checked, Checker, ReplayError, Warning, check_game, check_reader,
+    CheckError, Checked, Checker, Exporter, ReplayError, Warning, check_game, check_reader,
+    repair_game,
     shakmaty::{self, Position as _, san::SanPlus},
 };
 
@@ -87,13 +88,43 @@ fn by_raw_games(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
     (fast, slow)
 }
 
-/// All four ways agree on `bytes`.
-fn agree(bytes: &[u8], what: &str) {
+/// The [`Exporter`] on each game of `bytes`, against the tree: the same verdict as the tree's
+/// check, and where it writes the game, the text of `repair_game` then `Display`. Gives how
+/// many games it wrote, and how many good games it left to the tree.
+fn exports(bytes: &[u8], what: &str) -> (usize, usize) {
+    let mut exporter = Exporter::new();
+    let (mut written, mut left) = (0, 0);
+    for raw in Reader::new(bytes).raw_games() {
+        let raw = raw.expect("no read error");
+        let verdict = match raw.visit(&mut exporter) {
+            Ok(result) => checked(result),
+            Err(err) => syntax(&err),
+        };
+        assert_eq!(verdict, tree(raw.parse()), "exporter vs tree: {what}");
+        let Ok(mut game) = raw.parse() else {
+            assert_eq!(exporter.text(), None, "{what}");
+            continue;
+        };
+        match (repair_game(&mut game), exporter.text()) {
+            (Ok(_), Some(text)) => {
+                assert_eq!(text, game.to_string(), "exporter vs tree export: {what}");
+                written += 1;
+            }
+            (Ok(_), None) => left += 1,
+            (Err(_), text) => assert_eq!(text, None, "{what}"),
+        }
+    }
+    (written, left)
+}
+
+/// All four ways agree on `bytes`, and the exporter with them.
+fn agree(bytes: &[u8], what: &str) -> (usize, usize) {
     let expected = by_tree(bytes);
     assert_eq!(by_checker(bytes), expected, "check_reader vs tree: {what}");
     let (fast, slow) = by_raw_games(bytes);
     assert_eq!(fast, slow, "raw game Checker vs raw game tree: {what}");
     assert_eq!(fast, expected, "raw games vs whole input: {what}");
+    exports(bytes, what)
 }
 
 fn pgn_files(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -120,9 +151,12 @@ fn every_fixture_game_gets_the_tree_verdict() {
     files.sort();
     assert!(files.len() > 20, "fixtures found: {}", files.len());
     let mut bad = 0;
+    let (mut written, mut left) = (0, 0);
     for file in &files {
         let bytes = std::fs::read(file).expect("read");
-        agree(&bytes, &file.display().to_string());
+        let (w, l) = agree(&bytes, &file.display().to_string());
+        written += w;
+        left += l;
         bad += by_tree(&bytes)
             .iter()
             .filter(|v| !v.starts_with("ok"))
@@ -130,6 +164,11 @@ fn every_fixture_game_gets_the_tree_verdict() {
     }
     // The fixtures have bad games of both kinds: the comparison sees errors, not only passes.
     assert!(bad > 10, "{bad} bad fixture games");
+    // Nearly every good game is written as it is read; a few are left to the tree.
+    assert!(
+        written > 50 * left.max(1),
+        "{written} written, {left} left to the tree"
+    );
 }
 
 /// A small deterministic generator (xorshift), driven by proptest's seeds.
@@ -225,13 +264,24 @@ fn line(rng: &mut Rng, mut pos: shakmaty::Chess, plies: usize, depth: usize, out
         if rng.chance(8) {
             out.push_str(rng.pick(&["$1 ", "!? ", "{a comment} ", "; to the end\n", "?? "]));
         }
+        if rng.chance(3) {
+            // A comment and a NAG, in the order the tree writes them or not.
+            out.push_str(rng.pick(&["{x} $4 ", "$3 {y} ", "{long} {two} "]));
+        }
         if depth < 3 && rng.chance(12) {
             let count = 1 + rng.below(2);
             for _ in 0..count {
                 out.push('(');
+                if rng.chance(10) {
+                    out.push_str("{before} ");
+                }
                 let plies = 1 + rng.below(6);
                 line(rng, before.clone(), plies, depth + 1, out);
                 out.push_str(") ");
+            }
+            if rng.chance(10) {
+                // After the variations: the tree writes it before them.
+                out.push_str(rng.pick(&["{after} ", "$2 "]));
             }
             first = true;
         }
@@ -292,7 +342,11 @@ fn generated_games_cover_what_they_should() {
     assert!(count("but the game ends in") > 3);
     assert!(count("bad FEN tag") > 3);
     assert!(text.matches(" -- ").count() > 20);
-    agree(text.as_bytes(), "400 generated games");
+    let (written, left) = agree(text.as_bytes(), "400 generated games");
+    assert!(
+        written > 30 && left > 3,
+        "{written} written, {left} left to the tree"
+    );
 }
 
 proptest! {
