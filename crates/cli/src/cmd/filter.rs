@@ -385,6 +385,9 @@ fn selected(
         bytes: bytes.to_vec(),
         start,
     };
+    if ctx.form.is_export() && !json && !ctx.args.mark && export(ctx, sink, number, &raw) {
+        return;
+    }
     let mut game = match crate::input::parse_game(&raw) {
         Ok(game) => game,
         Err(err) => {
@@ -437,6 +440,35 @@ fn selected(
     if let Err(err) = written {
         sink.reject(&crate::cmd::pgn::form_error(ctx.name, number, &err), json);
     }
+}
+
+/// Checks and writes a selected game in export format as it is read, with no tree (the same
+/// text and diagnostics as from the tree, as `tabia pgn` does); `false` when its export needs
+/// its tree, which then writes it.
+fn export(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) -> bool {
+    crate::input::with_exporter(|exporter| {
+        let checked = match raw.visit(exporter) {
+            Ok(Ok(checked)) => checked,
+            Ok(Err(err)) => {
+                sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), false);
+                return true;
+            }
+            Err(err) => {
+                sink.reject(&Diagnostic::from_game_error(ctx.name, number, &err), false);
+                return true;
+            }
+        };
+        let Some(text) = exporter.text() else {
+            return false;
+        };
+        for warning in &checked.warnings {
+            sink.warning(&Diagnostic::from_warning(ctx.name, number, warning));
+        }
+        sink.bump(ctx.matched);
+        sink.out.extend_from_slice(text.as_bytes());
+        sink.out.extend_from_slice(b"\n\n");
+        true
+    })
 }
 
 /// Adds the `MatchPly` tag and the `{match: …}` comment after the move where the game matched.

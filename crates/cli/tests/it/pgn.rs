@@ -222,3 +222,34 @@ fn check_streams_and_says_what_the_game_tree_says() {
     }
     assert!(warned > 3, "{warned}");
 }
+
+#[test]
+fn annotations_out_of_the_export_order_are_written_in_it() {
+    // Games are written as they are read, except those whose NAGs and comments the export puts
+    // elsewhere than the text does (before the variations, NAGs before comments): those are
+    // written from their tree. Both kinds, mixed, on one job and two, from pgn and filter.
+    let games = "1. e4 (1. d4) $1 {c} e5 2. Nf3 *\n\n\
+                 1. e4 $1 {c} (1. d4) e5 2. Nf3 *\n\n\
+                 1. e4 {c} $1 (1. d4) e5 2. Nf3 *\n\n\
+                 1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n";
+    let same = format!(
+        "{}1. e4 $1 {{c}} (1. d4) 1... e5 2. Nf3 *\n\n",
+        unknown_roster("*")
+    );
+    let last = format!("{}1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n", unknown_roster("*"));
+    let expected = format!("{same}{same}{same}{last}");
+    for args in [
+        &["pgn", "-j", "1"][..],
+        &["pgn", "-j", "2"],
+        &["filter", "-j", "1", "--plies", "3.."],
+        &["filter", "-j", "2", "--plies", "3.."],
+    ] {
+        tabia()
+            .args(args)
+            .arg("-q")
+            .write_stdin(games)
+            .assert()
+            .success()
+            .stdout(expected.clone());
+    }
+}
