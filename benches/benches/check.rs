@@ -4,6 +4,10 @@
 //! - `tabia`: [`check_reader`], what `tabia pgn --check -j 1` runs: tabia's reader with the
 //!   [`Checker`](tabia_position::Checker) visitor, every move of the mainline *and of every
 //!   variation* replayed and checked, check marks and the result against the board included;
+//! - `tabia-export`: the [`Exporter`] (issue 11's `tabia filter` and `tabia pgn`): the same
+//!   checks, and each game written in PGN export format as it is read;
+//! - `tabia-tree-export`: what `tabia pgn` ran before it: each game parsed into its tree,
+//!   checked and repaired ([`repair_game`]), then written (`Display`);
 //! - `pgn-reader+shakmaty`: [`peer::Replay`], a pgn-reader 0.29 visitor that replays every
 //!   mainline move with shakmaty's `San::to_move` (from the `FEN` tag when there is one;
 //!   variations skipped), as `benches/examples/peer_check.rs` does.
@@ -18,7 +22,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::Reader as PeerReader;
 use shakmaty::Chess;
 use tabia_benches::peer;
-use tabia_position::check_reader;
+use tabia_notation::pgn::Reader;
+use tabia_position::{Exporter, check_reader, repair_game};
 
 /// The bench inputs: (name, bytes).
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -88,6 +93,47 @@ fn tabia_check(bytes: &[u8]) -> Summary {
     (games, bad, plies)
 }
 
+/// tabia: the [`Exporter`] over the bytes; (games, bad games, bytes written).
+fn tabia_export(bytes: &[u8]) -> Summary {
+    let mut reader = Reader::new(bytes);
+    let mut exporter = Exporter::new();
+    let mut out = String::new();
+    let (mut games, mut bad) = (0, 0);
+    while let Ok(Some(game)) = reader.read_game(&mut exporter) {
+        games += 1;
+        match (game, exporter.text()) {
+            (Ok(_), Some(text)) => {
+                out.push_str(text);
+                out.push_str("\n\n");
+            }
+            // Left to the tree (not in these inputs' games, or seldom).
+            (Ok(_), None) => {}
+            (Err(_), _) => bad += 1,
+        }
+    }
+    (games, bad, out.len() as u64)
+}
+
+/// tabia before the exporter: tree, repair, `Display`; (games, bad games, bytes written).
+fn tabia_tree_export(bytes: &[u8]) -> Summary {
+    let mut out = String::new();
+    let (mut games, mut bad) = (0, 0);
+    for game in Reader::new(bytes).games() {
+        games += 1;
+        let Ok(mut game) = game else {
+            bad += 1;
+            continue;
+        };
+        if repair_game(&mut game).is_ok() {
+            out.push_str(&game.to_string());
+            out.push_str("\n\n");
+        } else {
+            bad += 1;
+        }
+    }
+    (games, bad, out.len() as u64)
+}
+
 /// The peer: [`peer::Replay`], every mainline move replayed with shakmaty (a closure that looks
 /// at no position, inlined).
 fn peer_check(bytes: &[u8]) -> Summary {
@@ -120,9 +166,20 @@ fn bench_check(c: &mut Criterion) {
              peer {} games, {} bad, {} mainline plies",
             ours.0, ours.1, ours.2, theirs.0, theirs.1, theirs.2
         );
+        let (fast, slow) = (tabia_export(&bytes), tabia_tree_export(&bytes));
+        eprintln!(
+            "export {name}: exporter {} games, {} bad, {} bytes; tree {} games, {} bad, {} bytes",
+            fast.0, fast.1, fast.2, slow.0, slow.1, slow.2
+        );
         let mut group = c.benchmark_group(format!("check/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("tabia", |b| b.iter(|| tabia_check(black_box(&bytes))));
+        group.bench_function("tabia-export", |b| {
+            b.iter(|| tabia_export(black_box(&bytes)))
+        });
+        group.bench_function("tabia-tree-export", |b| {
+            b.iter(|| tabia_tree_export(black_box(&bytes)))
+        });
         group.bench_function("pgn-reader+shakmaty", |b| {
             b.iter(|| peer_check(black_box(&bytes)))
         });

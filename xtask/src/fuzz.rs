@@ -43,6 +43,8 @@ const SEEDS: &[(&str, &str, &str, Cut)] = &[
     ("table", "table", "pgn", Cut::Whole),
     ("table", "pgn", "pgn", Cut::Whole),
     ("comment", "pgn", "pgn", Cut::Whole),
+    ("export", "pgn", "pgn", Cut::Whole),
+    ("export", "select", "pgn", Cut::Whole),
 ];
 
 /// How a fixture file becomes seed inputs.

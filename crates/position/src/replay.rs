@@ -32,6 +32,8 @@ use crate::{
 /// tags.tag(b"White", RawTag(b"Carlsen"));
 /// assert!(tags.is_default());
 /// tags.tag(b"Variant", RawTag(b"Chess960"));
+/// // A second tag of the same name is ignored, as by the game tree.
+/// tags.tag(b"Variant", RawTag(b"Atomic"));
 /// assert_eq!(tags.variant.as_deref(), Some("Chess960"));
 /// assert!(!tags.is_default());
 /// tags.clear();
@@ -52,11 +54,14 @@ impl StartTags {
         self.variant = None;
     }
 
-    /// Remembers the tag if it is `FEN` or `Variant`; ignores any other.
+    /// Remembers the tag if it is the first `FEN` or `Variant` tag of the game (the one
+    /// [`Game::tag`] gives, which the tree starts from); ignores any other.
     pub fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         match name {
-            b"FEN" => self.fen = Some(value.decode().into_owned()),
-            b"Variant" => self.variant = Some(value.decode().into_owned()),
+            b"FEN" if self.fen.is_none() => self.fen = Some(value.decode().into_owned()),
+            b"Variant" if self.variant.is_none() => {
+                self.variant = Some(value.decode().into_owned());
+            }
             _ => {}
         }
     }

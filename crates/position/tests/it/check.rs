@@ -171,6 +171,22 @@ fn every_fixture_game_gets_the_tree_verdict() {
     );
 }
 
+#[test]
+fn the_first_fen_and_variant_tags_start_the_game() {
+    // Found by the `export` fuzz target: the checker started from the last `FEN` tag, the tree
+    // from the first; `tabia pgn --check` and `tabia pgn` disagreed on such a game.
+    let pgn = "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBR\"]\n\
+               [FEN \"8/8/3k4/8/3K4/4R3/3P4/7r w - - 0 1\"]\n\n1. Kc4 *\n\n\
+               [FEN \"8/8/3k4/8/3K4/4R3/3P4/7r w - - 0 1\"]\n\
+               [FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBR\"]\n\n1. Kc4 *\n\n\
+               [Variant \"Atomic\"]\n[Variant \"Standard\"]\n\n1. e4 *\n";
+    let verdicts = by_tree(pgn.as_bytes());
+    assert!(verdicts[0].contains("rank does not have exactly 8 squares"), "{verdicts:?}");
+    assert_eq!(verdicts[1..], ["ok, 1 plies", "ok, 1 plies"]);
+    let (written, _) = agree(pgn.as_bytes(), pgn);
+    assert_eq!(written, 2);
+}
+
 /// A small deterministic generator (xorshift), driven by proptest's seeds.
 struct Rng(u64);
 
