@@ -5,7 +5,7 @@ use tabia_notation::{
     decode,
     pgn::{
         MovetextWriter, Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor,
-        Warning as ReaderWarning, WriteOptions, write_export_tags,
+        Warning as ReaderWarning, WriteOptions, push_tag, write_export_tags,
     },
 };
 
@@ -128,12 +128,7 @@ impl Visitor for Exporter {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        let (mut n, mut v) = self.spare.pop().unwrap_or_default();
-        n.clear();
-        n.push_str(&decode(name));
-        v.clear();
-        v.push_str(&value.decode());
-        self.tags.push((n, v));
+        push_tag(&mut self.tags, &mut self.spare, name, value);
         self.checker.tag(name, value);
     }
 

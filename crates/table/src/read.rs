@@ -14,7 +14,7 @@ use tabia_notation::{
     decode,
     pgn::{
         Command, Comment, Eval, GameError, Nag, Origin, Outcome, Piece, Pieces, RawComment,
-        RawGame, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning,
+        RawGame, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
     },
 };
 use tabia_position::{
@@ -252,12 +252,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        let (mut n, mut v) = self.spare.pop().unwrap_or_default();
-        n.clear();
-        n.push_str(&decode(name));
-        v.clear();
-        v.push_str(&value.decode());
-        self.tags.push((n, v));
+        push_tag(self.tags, self.spare, name, value);
         self.replayer.tag(name, value);
     }
 

@@ -77,7 +77,7 @@ pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
 pub use reader::{Cut, DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
-pub use tag::RawTag;
+pub use tag::{RawTag, push_tag};
 pub use visitor::{Both, Skip, Visitor};
 pub use warning::{Warning, WarningKind};
 pub use writer::{MoveText, MovetextWriter, SanText, WriteOptions, write_export_tags};

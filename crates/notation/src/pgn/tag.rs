@@ -32,6 +32,36 @@ impl<'a> RawTag<'a> {
     }
 }
 
+/// Appends the tag pair `name`, `value` to `tags` as the game tree holds it ([`Game::tags`]:
+/// decoded, the value unescaped), in strings taken from `spare` (the pairs of an earlier game,
+/// their room kept) when it has some: a visitor that keeps every game's tags allocates for the
+/// first games only.
+///
+/// ```
+/// use tabia_notation::pgn::{RawTag, push_tag};
+///
+/// let mut spare = vec![("Old".to_owned(), "a longer value".to_owned())];
+/// let mut tags = Vec::new();
+/// push_tag(&mut tags, &mut spare, b"White", RawTag(br#"Fischer, \"Bobby\""#));
+/// assert_eq!(tags, [("White".to_owned(), r#"Fischer, "Bobby""#.to_owned())]);
+/// assert!(spare.is_empty());
+/// ```
+///
+/// [`Game::tags`]: super::Game::tags
+pub fn push_tag(
+    tags: &mut Vec<(String, String)>,
+    spare: &mut Vec<(String, String)>,
+    name: &[u8],
+    value: RawTag<'_>,
+) {
+    let (mut n, mut v) = spare.pop().unwrap_or_default();
+    n.clear();
+    n.push_str(&decode(name));
+    v.clear();
+    v.push_str(&value.decode());
+    tags.push((n, v));
+}
+
 impl fmt::Debug for RawTag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "RawTag({:?})", decode(self.0))

@@ -181,7 +181,10 @@ fn the_first_fen_and_variant_tags_start_the_game() {
                [FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBR\"]\n\n1. Kc4 *\n\n\
                [Variant \"Atomic\"]\n[Variant \"Standard\"]\n\n1. e4 *\n";
     let verdicts = by_tree(pgn.as_bytes());
-    assert!(verdicts[0].contains("rank does not have exactly 8 squares"), "{verdicts:?}");
+    assert!(
+        verdicts[0].contains("rank does not have exactly 8 squares"),
+        "{verdicts:?}"
+    );
     assert_eq!(verdicts[1..], ["ok, 1 plies", "ok, 1 plies"]);
     let (written, _) = agree(pgn.as_bytes(), pgn);
     assert_eq!(written, 2);
