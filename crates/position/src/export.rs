@@ -182,7 +182,7 @@ impl Visitor for Exporter {
             self.tree_only = true;
         }
         if self.partial.is_empty() {
-            self.movetext.comment(&comment.decode());
+            self.movetext.comment_bytes(comment.as_bytes());
         } else {
             self.partial.extend_from_slice(comment.as_bytes());
             self.movetext.comment(&decode(&self.partial));

@@ -401,7 +401,7 @@ impl MovetextWriter {
             number.clear();
             number.push_str(crate::decimal_digits(at / 2 + 1, &mut digits));
             number.push_str(if at.is_multiple_of(2) { "." } else { "..." });
-            self.wrap.token(&number);
+            self.wrap.ascii_token(&number);
             self.number = number;
         }
         self.wrap.token(text);
@@ -415,13 +415,33 @@ impl MovetextWriter {
         text.clear();
         text.push('$');
         text.push_str(crate::decimal_digits(u128::from(nag.0), &mut digits));
-        self.wrap.token(&text);
+        self.wrap.ascii_token(&text);
         self.number = text;
     }
 
     /// A comment: after the move written last, or before the first move of the line.
     pub fn comment(&mut self, text: &str) {
         self.wrap.comment(text);
+        self.need_number = true;
+    }
+
+    /// A comment as the reader gives it, in bytes (UTF-8, or else Latin-1): what
+    /// [`MovetextWriter::comment`] writes of its text decoded ([`crate::decode`]), without
+    /// decoding the plain ASCII comments most games have.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{MovetextWriter, Outcome, WriteOptions};
+    ///
+    /// let mut w = MovetextWriter::new(&WriteOptions::default());
+    /// w.start(None);
+    /// w.comment_bytes(b"[%clk 0:03:00]");
+    /// w.comment_bytes(b"caf\xe9");
+    /// assert_eq!(w.end(Outcome::Unknown), "{[%clk 0:03:00]} {caf\u{e9}} *");
+    /// ```
+    pub fn comment_bytes(&mut self, bytes: &[u8]) {
+        if !self.wrap.plain_comment(bytes) {
+            self.wrap.comment(&crate::decode(bytes));
+        }
         self.need_number = true;
     }
 
@@ -559,6 +579,33 @@ impl Wrap {
             Some(i) => self.col = token[i + 1..].chars().count(),
             None => self.col += len,
         }
+    }
+
+    /// [`Wrap::token`] for a token known to be ASCII on one line (a move number, a NAG).
+    #[inline]
+    fn ascii_token(&mut self, token: &str) {
+        let len = self.place(token.len());
+        self.out.push_str(token);
+        self.col += len;
+    }
+
+    /// Writes the comment `bytes` as [`Wrap::comment`] writes it when it is plain (ASCII, on
+    /// one line, without `}`), and says whether it was; writes nothing when it is not.
+    #[inline]
+    fn plain_comment(&mut self, bytes: &[u8]) -> bool {
+        let odd = bytes.iter().fold(false, |odd, &b| {
+            odd | (b >= 0x80) | (b == b'}') | (b == b'\n')
+        });
+        if odd {
+            return false;
+        }
+        let len = self.place(bytes.len() + 2);
+        self.out.reserve(bytes.len() + 2);
+        self.out.push('{');
+        self.out.extend(bytes.iter().map(|&b| char::from(b)));
+        self.out.push('}');
+        self.col += len;
+        true
     }
 
     /// Starts a token of `chars` characters on one line: a line end or a space before it as
