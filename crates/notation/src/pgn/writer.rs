@@ -258,27 +258,27 @@ impl Game {
     /// Like [`Game::write`], appending to `out` (no line end after the game).
     pub fn write_into(&self, options: &WriteOptions, moves: &mut dyn MoveText, out: &mut String) {
         let mut w = MovetextWriter::new(options);
-        w.wrap.out = std::mem::take(out);
+        w.wrap.out = std::mem::take(out).into_bytes();
         if options.tags {
             let mut tag = String::new();
             for (name, value) in self.roster_tags() {
+                tag.clear();
+                write_tag(name, value, &mut tag);
                 if options.line_length == 0 {
-                    tag.clear();
-                    write_tag(name, value, &mut tag);
                     w.wrap.token(&tag);
                 } else {
-                    write_tag(name, value, &mut w.wrap.out);
-                    w.wrap.out.push('\n');
+                    w.wrap.out.extend_from_slice(tag.as_bytes());
+                    w.wrap.out.push(b'\n');
                 }
             }
             if options.line_length != 0 {
-                w.wrap.out.push('\n');
+                w.wrap.out.push(b'\n');
             }
         }
         w.start(self.tag("FEN"));
         write_movetext(&mut w, self, &options.pieces, moves);
         w.end(self.result);
-        *out = w.wrap.out;
+        *out = w.wrap.into_string();
     }
 }
 
@@ -468,7 +468,7 @@ impl MovetextWriter {
         if self.result {
             self.wrap.token(result.as_str());
         }
-        &self.wrap.out
+        self.wrap.as_str()
     }
 }
 
@@ -541,7 +541,8 @@ fn write_movetext(w: &mut MovetextWriter, game: &Game, pieces: &Pieces, moves: &
 /// Movetext being wrapped into lines of at most `max` characters.
 #[derive(Debug, Clone, Default)]
 struct Wrap {
-    out: String,
+    /// The text: UTF-8, as every byte written comes from a `str` or is ASCII.
+    out: Vec<u8>,
     /// The longest line.
     max: usize,
     /// Characters on the current line.
@@ -555,6 +556,18 @@ struct Wrap {
 }
 
 impl Wrap {
+    /// The text written.
+    fn as_str(&self) -> &str {
+        // Always UTF-8 (see `out`); were it not, an empty text rather than a panic.
+        std::str::from_utf8(&self.out).unwrap_or_default()
+    }
+
+    /// The text written, as a `String`.
+    fn into_string(self) -> String {
+        String::from_utf8(self.out)
+            .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
+    }
+
     fn token(&mut self, token: &str) {
         // Most tokens are moves and move numbers: short, ASCII, on one line.
         let (chars, last_line) = if token.len() <= 16 {
@@ -574,7 +587,7 @@ impl Wrap {
             (token.chars().count(), token.rfind('\n'))
         };
         let len = self.place(chars);
-        self.out.push_str(token);
+        self.out.extend_from_slice(token.as_bytes());
         match last_line {
             Some(i) => self.col = token[i + 1..].chars().count(),
             None => self.col += len,
@@ -585,7 +598,7 @@ impl Wrap {
     #[inline]
     fn ascii_token(&mut self, token: &str) {
         let len = self.place(token.len());
-        self.out.push_str(token);
+        self.out.extend_from_slice(token.as_bytes());
         self.col += len;
     }
 
@@ -600,10 +613,9 @@ impl Wrap {
             return false;
         }
         let len = self.place(bytes.len() + 2);
-        self.out.reserve(bytes.len() + 2);
-        self.out.push('{');
-        self.out.extend(bytes.iter().map(|&b| char::from(b)));
-        self.out.push('}');
+        self.out.push(b'{');
+        self.out.extend_from_slice(bytes);
+        self.out.push(b'}');
         self.col += len;
         true
     }
@@ -615,15 +627,15 @@ impl Wrap {
     fn place(&mut self, chars: usize) -> usize {
         let len = self.open + chars;
         if self.force_break || (self.col > 0 && self.col + 1 + len > self.max) {
-            self.out.push('\n');
+            self.out.push(b'\n');
             self.col = 0;
             self.force_break = false;
         } else if self.col > 0 {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.col += 1;
         }
         for _ in 0..self.open {
-            self.out.push('(');
+            self.out.push(b'(');
         }
         self.open = 0;
         len
@@ -632,15 +644,7 @@ impl Wrap {
     fn comment(&mut self, text: &str) {
         // Most comments (`[%clk 0:03:00]`) are ASCII on one line, without `}`: one look at
         // their bytes, and they are written as the token `{text}` would be.
-        let odd = text.bytes().fold(false, |odd, b| {
-            odd | (b >= 0x80) | (b == b'}') | (b == b'\n')
-        });
-        if !odd {
-            let len = self.place(text.len() + 2);
-            self.out.push('{');
-            self.out.push_str(text);
-            self.out.push('}');
-            self.col += len;
+        if self.plain_comment(text.as_bytes()) {
             return;
         }
         if !text.contains('}') {
@@ -668,12 +672,12 @@ impl Wrap {
             self.open -= 1;
             self.token("()");
         } else if self.force_break || self.col + 1 > self.max {
-            self.out.push('\n');
-            self.out.push(')');
+            self.out.push(b'\n');
+            self.out.push(b')');
             self.col = 1;
             self.force_break = false;
         } else {
-            self.out.push(')');
+            self.out.push(b')');
             self.col += 1;
         }
     }
