@@ -6,8 +6,10 @@
 //! is read no further once decided. Every game is matched in the one pass that reads it,
 //! keeping the bytes of the selected ones only: with one job or with `--limit` (so that reading
 //! stops right after the N-th match) on the one thread, with several jobs by each worker on the
-//! games of its piece of the input. A selected game is then parsed, checked like `tabia pgn`
-//! checks it, marked (`--mark`) and written — or written as it was read with `--raw`.
+//! games of its piece of the input. A selected game is then checked like `tabia pgn` checks it
+//! and written, in export format by the [`Exporter`](tabia_position::Exporter) as it is read
+//! again, else from its tree (other output forms, `--json`, `--mark`) — or written as it was
+//! read with `--raw`.
 
 use std::{
     io::{self, BufRead, IsTerminal as _, Write},

@@ -4,7 +4,10 @@
 //! (on any worker thread) with its absolute line numbers. A game that parses is replayed
 //! ([`check_game`]: legal moves), its warnings are reported (what was read leniently, a result
 //! that contradicts the board), then it is written out, repaired where the warnings say;
-//! `--strict` reports warnings as errors and drops the game.
+//! `--strict` reports warnings as errors and drops the game. In export format (no `--json`, no
+//! output form option) no tree is built: the [`Exporter`](tabia_position::Exporter) checks the
+//! game and writes it, repaired, as it reads it, the same text and diagnostics; a game whose
+//! NAGs or comments the export puts elsewhere than the text is still written from its tree.
 //!
 //! `--check` builds no game tree: [`Checker`] makes the same checks, with the same warnings,
 //! while the reader reads the game, on the workers; with one job the reader thread checks the
