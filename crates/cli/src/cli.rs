@@ -116,7 +116,8 @@ every -j.";
 
 const PGN_EXAMPLES: &str = "\
 Examples:
-  tabia pgn games.pgn > clean.pgn          re-emit every game that can be read, in export format
+  tabia pgn games.pgn -o clean.pgn         re-emit every game that can be read, in export format
+                                           (-o never names an input: that is refused, status 2)
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
   tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
   tabia pgn --check --warnings count tcec.pgn  errors a line each, warnings only in the summary
@@ -157,6 +158,7 @@ Examples:
 const EPD_EXAMPLES: &str = "\
 Examples:
   tabia epd game.pgn                       the EPD after every ply, a blank line between games
+  tabia epd big.pgn.zst -o big.epd         the same, into a file
   tabia epd --fen --start game.pgn         full FEN, starting with the initial position
   xzcat games.pgn.xz | tabia epd -j 2 > positions.epd";
 

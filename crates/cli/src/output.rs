@@ -80,24 +80,27 @@ pub(crate) struct OutputArg {
 }
 
 impl OutputArg {
-    /// The file asked for (`None` for standard output).
-    pub(crate) fn path(&self) -> Option<&Path> {
-        self.output
-            .as_deref()
-            .filter(|path| path.as_os_str() != "-")
-    }
-
     /// Standard output, or the file asked for, created (or emptied) and buffered.
     ///
     /// # Errors
     ///
-    /// The file is one of `inputs`, or cannot be created.
+    /// As [`open`].
     pub(crate) fn open(&self, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
-        Ok(match self.path() {
-            Some(path) => Box::new(create(path, inputs)?),
-            None => Box::new(stdout()),
-        })
+        open(self.output.as_deref(), inputs)
     }
+}
+
+/// Where a command writes: the file `path` (created, or emptied, and buffered) unless it is
+/// `None` or `-`, standard output.
+///
+/// # Errors
+///
+/// The file is one of `inputs`, or cannot be created.
+pub(crate) fn open(path: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
+    Ok(match path.filter(|path| path.as_os_str() != "-") {
+        Some(path) => Box::new(create(path, inputs)?),
+        None => Box::new(stdout()),
+    })
 }
 
 /// Creates (or empties) `path` for writing, buffered, unless it is one of `inputs`.

@@ -1,12 +1,9 @@
 //! [`Exporter`]: each game checked as a [`Checker`] checks it and written in PGN export format
 //! while the reader reads it, with no game tree.
 
-use tabia_notation::{
-    decode,
-    pgn::{
-        MovetextWriter, Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor,
-        Warning as ReaderWarning, WriteOptions, push_tag, write_export_tags,
-    },
+use tabia_notation::pgn::{
+    MovetextWriter, Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor,
+    Warning as ReaderWarning, WriteOptions, push_tag, write_export_tags,
 };
 
 use crate::{
@@ -185,7 +182,7 @@ impl Visitor for Exporter {
             self.movetext.comment_bytes(comment.as_bytes());
         } else {
             self.partial.extend_from_slice(comment.as_bytes());
-            self.movetext.comment(&decode(&self.partial));
+            self.movetext.comment_bytes(&self.partial);
             self.partial.clear();
         }
         if line.moved {

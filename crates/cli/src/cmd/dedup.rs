@@ -258,14 +258,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if most_annotated && sources.iter().any(|s| matches!(s, Source::Stdin)) {
         bail!("--keep most-annotated reads its inputs twice: name files, not standard input");
     }
-    let out = match args
-        .output
-        .as_deref()
-        .filter(|path| path.as_os_str() != "-")
-    {
-        Some(path) => create(path, &args.files)?,
-        None => Box::new(output::stdout()),
-    };
+    let out = output::open(args.output.as_deref(), &args.files)?;
     let duplicates = args
         .duplicates
         .as_deref()

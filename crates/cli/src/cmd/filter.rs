@@ -303,14 +303,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
     let progress = !args.run.quiet && io::stderr().is_terminal();
-    let out = match args
-        .output
-        .as_deref()
-        .filter(|path| path.as_os_str() != "-")
-    {
-        Some(path) => Box::new(output::create(path, &args.files)?) as Box<dyn Write>,
-        None => Box::new(output::stdout()),
-    };
+    let out = output::open(args.output.as_deref(), &args.files)?;
     let mut session = Session::with_writers(out, io::stderr(), &args.run, "games", progress);
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");

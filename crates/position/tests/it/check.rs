@@ -190,6 +190,20 @@ fn the_first_fen_and_variant_tags_start_the_game() {
     assert_eq!(written, 2);
 }
 
+#[test]
+fn long_comments_read_in_pieces_are_written_as_the_tree_writes_them() {
+    // Comments longer than the reader's buffer come in pieces (`partial_comment`): plain ASCII,
+    // Latin-1 (not UTF-8), and one with line ends.
+    let long = "a plain word ".repeat(40_000);
+    let latin1: Vec<u8> = b"caf\xe9 ".repeat(100_000);
+    let lines = "line\nend ".repeat(50_000);
+    let mut pgn = format!("1. e4 {{{long}}} e5 2. Nf3 {{").into_bytes();
+    pgn.extend_from_slice(&latin1);
+    pgn.extend_from_slice(format!("}} Nc6 {{{lines}}} *\n").as_bytes());
+    assert!(pgn.len() > 3 * tabia_notation::pgn::DEFAULT_CAPACITY);
+    assert_eq!(agree(&pgn, "long comments"), (1, 0));
+}
+
 /// A small deterministic generator (xorshift), driven by proptest's seeds.
 struct Rng(u64);
 
