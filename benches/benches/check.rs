@@ -97,14 +97,14 @@ fn tabia_check(bytes: &[u8]) -> Summary {
 fn tabia_export(bytes: &[u8]) -> Summary {
     let mut reader = Reader::new(bytes);
     let mut exporter = Exporter::new();
-    let mut out = String::new();
+    let mut out = Vec::new();
     let (mut games, mut bad) = (0, 0);
     while let Ok(Some(game)) = reader.read_game(&mut exporter) {
         games += 1;
-        match (game, exporter.text()) {
+        match (game, exporter.bytes()) {
             (Ok(_), Some(text)) => {
-                out.push_str(text);
-                out.push_str("\n\n");
+                out.extend_from_slice(text);
+                out.extend_from_slice(b"\n\n");
             }
             // Left to the tree (not in these inputs' games, or seldom).
             (Ok(_), None) => {}

@@ -560,6 +560,69 @@ impl SanPlus {
     }
 }
 
+impl SanPlus {
+    /// The move in SAN with the PGN standard's letters, as ASCII bytes on the stack and their
+    /// length: what [`SanPlus::write_to`] writes, for a move or castling (`None` for the rest,
+    /// which a writer spells through [`fmt::Write`]).
+    ///
+    /// ```
+    /// use tabia_notation::san::SanPlus;
+    ///
+    /// let mv: SanPlus = "exd8=Q#".parse()?;
+    /// let (bytes, len) = mv.ascii().expect("a move");
+    /// assert_eq!(&bytes[..len], b"exd8=Q#");
+    /// # Ok::<(), tabia_notation::Error>(())
+    /// ```
+    #[inline]
+    pub fn ascii(&self) -> Option<([u8; 16], usize)> {
+        // Gathered in a register, stored once: bytes stored one at a time and then copied
+        // as a whole wait for each other.
+        let mut acc = 0_u128;
+        let mut len = 0;
+        let mut push = |b: u8| {
+            acc |= u128::from(b) << (8 * len);
+            len += 1;
+        };
+        match self.san {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    push(role.upper_byte());
+                }
+                if let Some(file) = file {
+                    push(b'a' + file.min(7));
+                }
+                if let Some(rank) = rank {
+                    push(b'1' + rank.min(7));
+                }
+                if capture {
+                    push(b'x');
+                }
+                push(b'a' + to.file());
+                push(b'1' + to.rank());
+                if let Some(promotion) = promotion {
+                    push(b'=');
+                    push(promotion.upper_byte());
+                }
+            }
+            San::Castle(side) => side.san().bytes().for_each(&mut push),
+            _ => return None,
+        }
+        match self.suffix {
+            Some(Suffix::Check) => push(b'+'),
+            Some(Suffix::Checkmate) => push(b'#'),
+            None => {}
+        }
+        Some((acc.to_le_bytes(), len))
+    }
+}
+
 impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_to(f)

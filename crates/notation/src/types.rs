@@ -134,6 +134,18 @@ impl Role {
         self.char().to_ascii_uppercase()
     }
 
+    /// [`Role::upper_char`] as an ASCII byte.
+    pub(crate) fn upper_byte(self) -> u8 {
+        match self {
+            Role::Pawn => b'P',
+            Role::Knight => b'N',
+            Role::Bishop => b'B',
+            Role::Rook => b'R',
+            Role::Queen => b'Q',
+            Role::King => b'K',
+        }
+    }
+
     /// The role of a letter of either case.
     ///
     /// ```

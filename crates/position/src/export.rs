@@ -68,7 +68,10 @@ pub struct Exporter {
     partial: Vec<u8>,
     /// The game's export can only be written from its tree.
     tree_only: bool,
-    text: String,
+    /// The tags of the game written last.
+    tag_text: String,
+    /// The game written last: its tags, a blank line, its movetext (UTF-8).
+    text: Vec<u8>,
 }
 
 impl Default for Exporter {
@@ -82,7 +85,8 @@ impl Default for Exporter {
             lines: Vec::new(),
             partial: Vec::new(),
             tree_only: false,
-            text: String::new(),
+            tag_text: String::new(),
+            text: Vec::new(),
         }
     }
 }
@@ -97,7 +101,13 @@ impl Exporter {
     /// movetext, no line end after the result), or `None` when it did not, or when it is to be
     /// written from its tree (see [`Exporter`]).
     pub fn text(&self) -> Option<&str> {
-        (!self.tree_only && !self.text.is_empty()).then_some(self.text.as_str())
+        self.bytes()
+            .map(|bytes| std::str::from_utf8(bytes).unwrap_or_default())
+    }
+
+    /// [`Exporter::text`] as bytes (always UTF-8), for a writer of bytes: not looked at again.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        (!self.tree_only && !self.text.is_empty()).then_some(self.text.as_slice())
     }
 
     /// The line being read.
@@ -228,8 +238,11 @@ impl Visitor for Exporter {
             self.result = marker;
             set_tag(&mut self.tags, "Result", tag);
         }
-        write_export_tags(&self.tags, self.result, &mut self.text);
-        self.text.push_str(self.movetext.end(self.result));
+        self.tag_text.clear();
+        write_export_tags(&self.tags, self.result, &mut self.tag_text);
+        self.text.extend_from_slice(self.tag_text.as_bytes());
+        self.text
+            .extend_from_slice(self.movetext.end_bytes(self.result));
         Ok(checked)
     }
 }

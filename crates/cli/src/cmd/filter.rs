@@ -453,14 +453,14 @@ fn export(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) -> boo
                 return true;
             }
         };
-        let Some(text) = exporter.text() else {
+        let Some(text) = exporter.bytes() else {
             return false;
         };
         for warning in &checked.warnings {
             sink.warning(&Diagnostic::from_warning(ctx.name, number, warning));
         }
         sink.bump(ctx.matched);
-        sink.out.extend_from_slice(text.as_bytes());
+        sink.out.extend_from_slice(text);
         sink.out.extend_from_slice(b"\n\n");
         true
     })

@@ -207,7 +207,7 @@ fn export(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) 
                 return true;
             }
         };
-        let Some(text) = exporter.text() else {
+        let Some(text) = exporter.bytes() else {
             return false;
         };
         let warnings: Vec<Diagnostic> = checked
@@ -216,7 +216,7 @@ fn export(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) 
             .map(|warning| Diagnostic::from_warning(name, number, warning))
             .collect();
         if report_warnings(args, sink, &warnings) {
-            sink.out.extend_from_slice(text.as_bytes());
+            sink.out.extend_from_slice(text);
             sink.out.extend_from_slice(b"\n\n");
         }
         true

@@ -381,6 +381,16 @@ impl MovetextWriter {
 
     /// The next move of the line, in SAN.
     pub fn san(&mut self, san: &SanPlus) {
+        // Most moves, in the PGN standard's letters: ASCII, spelled on the stack.
+        if self.pieces.is_english()
+            && let Some((bytes, len)) = san.ascii()
+        {
+            if self.number() {
+                self.wrap.short_token(&bytes, len);
+                self.need_number = false;
+            }
+            return;
+        }
         let mut text = std::mem::take(&mut self.text);
         text.clear();
         self.pieces.write_san(san, &mut text);
@@ -390,22 +400,56 @@ impl MovetextWriter {
 
     /// The next move of the line, as `text` spells it.
     pub fn move_text(&mut self, text: &str) {
+        if self.number() {
+            self.wrap.token(text);
+            self.need_number = false;
+        }
+    }
+
+    /// Counts the ply of the next move and writes its number when it needs one; `false` when no
+    /// line is open (before [`MovetextWriter::start`]).
+    #[inline]
+    fn number(&mut self) -> bool {
         let Some(ply) = self.plies.last_mut() else {
-            return;
+            return false;
         };
         let at = *ply;
         *ply += 1;
-        if self.move_numbers && (at.is_multiple_of(2) || self.need_number) {
-            let mut digits = [0; 39];
-            let mut number = std::mem::take(&mut self.number);
-            number.clear();
-            number.push_str(crate::decimal_digits(at / 2 + 1, &mut digits));
-            number.push_str(if at.is_multiple_of(2) { "." } else { "..." });
-            self.wrap.ascii_token(&number);
-            self.number = number;
+        let white = at.is_multiple_of(2);
+        if self.move_numbers && (white || self.need_number) {
+            match u16::try_from(at / 2 + 1) {
+                // Up to five digits and three dots, gathered in a register (see
+                // `SanPlus::ascii`).
+                Ok(number) => {
+                    let mut acc = if white {
+                        u64::from(b'.')
+                    } else {
+                        u64::from_le_bytes(*b"...\0\0\0\0\0")
+                    };
+                    let mut len = if white { 1 } else { 3 };
+                    let mut n = number;
+                    loop {
+                        acc = (acc << 8) | u64::from(b'0' + (n % 10) as u8);
+                        len += 1;
+                        n /= 10;
+                        if n == 0 {
+                            break;
+                        }
+                    }
+                    self.wrap.short_token(&acc.to_le_bytes(), len);
+                }
+                Err(_) => {
+                    let mut digits = [0; 39];
+                    let mut number = std::mem::take(&mut self.number);
+                    number.clear();
+                    number.push_str(crate::decimal_digits(at / 2 + 1, &mut digits));
+                    number.push_str(if white { "." } else { "..." });
+                    self.wrap.ascii_token(number.as_bytes());
+                    self.number = number;
+                }
+            }
         }
-        self.wrap.token(text);
-        self.need_number = false;
+        true
     }
 
     /// A NAG of the move written last.
@@ -415,7 +459,7 @@ impl MovetextWriter {
         text.clear();
         text.push('$');
         text.push_str(crate::decimal_digits(u128::from(nag.0), &mut digits));
-        self.wrap.ascii_token(&text);
+        self.wrap.ascii_token(text.as_bytes());
         self.number = text;
     }
 
@@ -465,10 +509,31 @@ impl MovetextWriter {
     /// Ends the movetext with the termination marker `result` (unless the options leave it
     /// out), and gives it (no line end after it).
     pub fn end(&mut self, result: Outcome) -> &str {
-        if self.result {
-            self.wrap.token(result.as_str());
-        }
+        self.end_marker(result);
         self.wrap.as_str()
+    }
+
+    /// [`MovetextWriter::end`] as bytes (always UTF-8), for a writer of bytes that need not
+    /// look at them again.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{MovetextWriter, Outcome, WriteOptions};
+    ///
+    /// let mut w = MovetextWriter::new(&WriteOptions::default());
+    /// w.start(None);
+    /// w.san(&"e4".parse()?);
+    /// assert_eq!(w.end_bytes(Outcome::Draw), b"1. e4 1/2-1/2");
+    /// # Ok::<(), tabia_notation::Error>(())
+    /// ```
+    pub fn end_bytes(&mut self, result: Outcome) -> &[u8] {
+        self.end_marker(result);
+        &self.wrap.out
+    }
+
+    fn end_marker(&mut self, result: Outcome) {
+        if self.result {
+            self.wrap.ascii_token(result.as_str().as_bytes());
+        }
     }
 }
 
@@ -596,10 +661,22 @@ impl Wrap {
 
     /// [`Wrap::token`] for a token known to be ASCII on one line (a move number, a NAG).
     #[inline]
-    fn ascii_token(&mut self, token: &str) {
+    fn ascii_token(&mut self, token: &[u8]) {
         let len = self.place(token.len());
-        self.out.extend_from_slice(token.as_bytes());
+        self.out.extend_from_slice(token);
         self.col += len;
+    }
+
+    /// [`Wrap::ascii_token`] for the first `len` bytes of a short token on the stack: copied
+    /// whole (a copy of a size known when compiling, with no call), the rest then cut off.
+    #[inline]
+    fn short_token<const N: usize>(&mut self, token: &[u8; N], len: usize) {
+        let len = len.min(N);
+        let placed = self.place(len);
+        let end = self.out.len() + len;
+        self.out.extend_from_slice(token);
+        self.out.truncate(end);
+        self.col += placed;
     }
 
     /// Writes the comment `bytes` as [`Wrap::comment`] writes it when it is plain (ASCII, on
@@ -746,6 +823,34 @@ mod tests {
             out.ends_with("\n\n18446744073709551615. Kb1 Kg1 *"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn numbers_of_every_width() {
+        // The numbers of five digits and less are spelled in a register, the longer ones
+        // through `decimal_digits`: both sides of the boundary, for each side to move.
+        for (fen, moves, expected) in [
+            ("w - - 0 9", "Kb1 Kg1 Ka1", "9. Kb1 Kg1 10. Ka1 *"),
+            ("b - - 0 99", "Kg1 Kb1 Kh1", "99... Kg1 100. Kb1 Kh1 *"),
+            (
+                "w - - 0 65535",
+                "Kb1 Kg1 Ka1",
+                "65535. Kb1 Kg1 65536. Ka1 *",
+            ),
+            (
+                "b - - 0 65535",
+                "Kg1 {x} Kb1 Kh1",
+                "65535... Kg1 {x} 65536. Kb1 Kh1 *",
+            ),
+            (
+                "b - - 0 65536",
+                "Kg1 {x} Kb1",
+                "65536... Kg1 {x} 65537. Kb1 *",
+            ),
+        ] {
+            let out = export(&format!("[FEN \"8/8/8/8/8/8/8/K6k {fen}\"]\n\n{moves} *"));
+            assert!(out.ends_with(&format!("\n\n{expected}")), "{out}");
+        }
     }
 
     #[test]

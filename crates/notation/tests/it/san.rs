@@ -116,6 +116,30 @@ proptest! {
     }
 
     #[test]
+    fn ascii_spells_what_display_writes(mv in san_plus(), file in proptest::option::of(0u8..8), rank in proptest::option::of(0u8..8)) {
+        // With both disambiguations and a promotion too: the longest move a `San` can hold.
+        let widened = match mv.san {
+            San::Normal { role, capture, to, promotion, .. } => SanPlus {
+                san: San::Normal { role, file, rank, capture, to, promotion: promotion.or(Some(Role::Queen)) },
+                suffix: mv.suffix,
+            },
+            _ => mv,
+        };
+        for mv in [mv, widened] {
+            match mv.ascii() {
+                Some((bytes, len)) => {
+                    let text = mv.to_string();
+                    prop_assert_eq!(&bytes[..len], text.as_bytes());
+                }
+                None => {
+                    let spelled_otherwise = matches!(mv.san, San::Null | San::Put { .. } | San::Long { .. });
+                    prop_assert!(spelled_otherwise);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn san_parse_write_parse(text in "[NBRQKa-h1-8xO0=Z+#!?-]{1,8}") {
         if let Ok((mv, _, used)) = san::annotated_prefix(text.as_bytes()) {
             prop_assert!(used <= text.len());
