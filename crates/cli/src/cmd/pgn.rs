@@ -19,10 +19,12 @@ use tabia_collect::Form;
 use tabia_notation::pgn::{Game, RawGame};
 use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
 
+use tabia_stream::Visited;
+
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
-    input::Source,
+    input::{Exported, Exporting, Source},
     output::OutputArg,
     parallel::{Sink, Weigh},
     record,
@@ -70,13 +72,20 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 checked(&name, args, sink, number, &verdict.result);
             })?;
         } else if args.check {
-            session.games(input, |sink, number, raw| {
-                let result = match raw.visit(&mut Checker::new()) {
+            // Each worker checks the games of its piece of the input as it reads them.
+            session.games_visiting(input, Checker::new, |sink, number, game| {
+                let result = match game.output {
                     Ok(Ok(done)) => Ok(done),
                     Ok(Err(err)) => Err(CheckError::Rules(err)),
                     Err(err) => Err(CheckError::Syntax(err)),
                 };
                 checked(&name, args, sink, number, &result);
+            })?;
+        } else if form.is_export() && !args.json {
+            // Each worker checks and writes the games of its piece of the input as it reads
+            // them: one pass over their bytes.
+            session.games_visiting(input, Exporting::default, |sink, number, game| {
+                exported(&name, args, &form, sink, number, game);
             })?;
         } else {
             session.games(input, |sink, number, raw| {
@@ -154,11 +163,36 @@ fn checked(
     report_warnings(args, sink, &warnings);
 }
 
+/// Writes one game that the [`Exporting`] visitor checked and wrote as it read it, or reports
+/// it; a game whose export needs its tree is parsed and written from it.
+fn exported(
+    name: &str,
+    args: &Args,
+    form: &Form,
+    sink: &mut Sink,
+    number: u64,
+    game: Visited<'_, Exported>,
+) {
+    match game.output {
+        Err(err) => sink.reject(&Diagnostic::from_game_error(name, number, &err), false),
+        Ok((Err(err), _)) => sink.reject(&replay_diagnostic(name, number, &err), false),
+        Ok((Ok(checked), Some(text))) => {
+            let warnings: Vec<Diagnostic> = checked
+                .warnings
+                .iter()
+                .map(|warning| Diagnostic::from_warning(name, number, warning))
+                .collect();
+            if report_warnings(args, sink, &warnings) {
+                sink.out.extend_from_slice(&text);
+                sink.out.extend_from_slice(b"\n\n");
+            }
+        }
+        Ok((Ok(_), None)) => self::game(name, args, form, sink, number, &game.to_raw()),
+    }
+}
+
 /// Parses, checks and writes one game.
 fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw: &RawGame) {
-    if form.is_export() && !args.json && !args.check && export(name, args, sink, number, raw) {
-        return;
-    }
     let mut game = match crate::input::parse_game(raw) {
         Ok(game) => game,
         Err(err) => {
@@ -189,38 +223,6 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
     } else if let Err(err) = form.write(game, &mut sink.out) {
         sink.reject(&form_error(name, number, &err), false);
     }
-}
-
-/// Checks and writes one game in export format as it is read, with no tree (the same text and
-/// diagnostics as from the tree); `false` when its export needs its tree (a NAG or comment
-/// that the tree writes elsewhere than where it is read), which then writes it.
-fn export(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &RawGame) -> bool {
-    crate::input::with_exporter(|exporter| {
-        let checked = match raw.visit(exporter) {
-            Ok(Ok(checked)) => checked,
-            Ok(Err(err)) => {
-                sink.reject(&replay_diagnostic(name, number, &err), false);
-                return true;
-            }
-            Err(err) => {
-                sink.reject(&Diagnostic::from_game_error(name, number, &err), false);
-                return true;
-            }
-        };
-        let Some(text) = exporter.bytes() else {
-            return false;
-        };
-        let warnings: Vec<Diagnostic> = checked
-            .warnings
-            .iter()
-            .map(|warning| Diagnostic::from_warning(name, number, warning))
-            .collect();
-        if report_warnings(args, sink, &warnings) {
-            sink.out.extend_from_slice(text);
-            sink.out.extend_from_slice(b"\n\n");
-        }
-        true
-    })
 }
 
 /// Reports the warnings of a game that was read; with `--strict` they are errors and the game
