@@ -1,13 +1,14 @@
 //! `tabia pgn`: re-emit games in PGN export format, or only check them.
 //!
-//! The input is split into raw games by the notation crate's splitter, and each game is parsed
-//! (on any worker thread) with its absolute line numbers. A game that parses is replayed
-//! ([`check_game`]: legal moves), its warnings are reported (what was read leniently, a result
-//! that contradicts the board), then it is written out, repaired where the warnings say;
-//! `--strict` reports warnings as errors and drops the game. In export format (no `--json`, no
-//! output form option) no tree is built: the [`Exporter`](tabia_position::Exporter) checks the
-//! game and writes it, repaired, as it reads it, the same text and diagnostics; a game whose
-//! NAGs or comments the export puts elsewhere than the text is still written from its tree.
+//! In export format (no `--json`, no output form option) each worker reads its piece of the
+//! input once with the [`Exporter`](tabia_position::Exporter) (through
+//! [`Exporting`]): each game is checked ([`check_game`]'s checks:
+//! legal moves) and written, repaired where its warnings say, as it is read, with no tree; its
+//! warnings are reported (what was read leniently, a result that contradicts the board), and
+//! `--strict` reports them as errors and drops the game. A game whose NAGs or comments the
+//! export puts elsewhere than the text is parsed and written from its tree, as every game is
+//! for `--json` and the other output forms (the input split into raw games, each parsed on any
+//! worker with its absolute line numbers).
 //!
 //! `--check` builds no game tree: [`Checker`] makes the same checks, with the same warnings,
 //! while the reader reads the game, on the workers; with one job the reader thread checks the
