@@ -457,34 +457,11 @@ impl San {
             out.write_char(sq.rank_char())
         };
         match *self {
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
-                if role != Role::Pawn {
-                    out.write_char(role.upper_char())?;
-                }
-                if let Some(file) = file {
-                    out.write_char(char::from(b'a' + file.min(7)))?;
-                }
-                if let Some(rank) = rank {
-                    out.write_char(char::from(b'1' + rank.min(7)))?;
-                }
-                if capture {
-                    out.write_char('x')?;
-                }
-                square(out, to)?;
-                if let Some(promotion) = promotion {
-                    out.write_char('=')?;
-                    out.write_char(promotion.upper_char())?;
-                }
-                Ok(())
+            San::Normal { .. } | San::Castle(_) => {
+                let (bytes, len) = self.ascii().unwrap_or_default();
+                // ASCII: always UTF-8.
+                out.write_str(std::str::from_utf8(&bytes[..len]).unwrap_or_default())
             }
-            San::Castle(side) => out.write_str(side.san()),
             San::Put { role, to } => {
                 if role != Role::Pawn {
                     out.write_char(role.upper_char())?;
@@ -560,17 +537,17 @@ impl SanPlus {
     }
 }
 
-impl SanPlus {
+impl San {
     /// The move in SAN with the PGN standard's letters, as ASCII bytes on the stack and their
-    /// length: what [`SanPlus::write_to`] writes, for a move or castling (`None` for the rest,
-    /// which a writer spells through [`fmt::Write`]).
+    /// length: what [`San::write_to`] writes, for a move or castling (`None` for the rest,
+    /// which [`San::write_to`] spells itself).
     ///
     /// ```
-    /// use tabia_notation::san::SanPlus;
+    /// use tabia_notation::san::San;
     ///
-    /// let mv: SanPlus = "exd8=Q#".parse()?;
+    /// let mv: San = "exd8=Q".parse()?;
     /// let (bytes, len) = mv.ascii().expect("a move");
-    /// assert_eq!(&bytes[..len], b"exd8=Q#");
+    /// assert_eq!(&bytes[..len], b"exd8=Q");
     /// # Ok::<(), tabia_notation::Error>(())
     /// ```
     #[inline]
@@ -583,7 +560,7 @@ impl SanPlus {
             acc |= u128::from(b) << (8 * len);
             len += 1;
         };
-        match self.san {
+        match *self {
             San::Normal {
                 role,
                 file,
@@ -614,12 +591,32 @@ impl SanPlus {
             San::Castle(side) => side.san().bytes().for_each(&mut push),
             _ => return None,
         }
-        match self.suffix {
-            Some(Suffix::Check) => push(b'+'),
-            Some(Suffix::Checkmate) => push(b'#'),
-            None => {}
-        }
         Some((acc.to_le_bytes(), len))
+    }
+}
+
+impl SanPlus {
+    /// [`San::ascii`] with the check mark: what [`SanPlus::write_to`] writes, for a move or
+    /// castling.
+    ///
+    /// ```
+    /// use tabia_notation::san::SanPlus;
+    ///
+    /// let mv: SanPlus = "exd8=Q#".parse()?;
+    /// let (bytes, len) = mv.ascii().expect("a move");
+    /// assert_eq!(&bytes[..len], b"exd8=Q#");
+    /// # Ok::<(), tabia_notation::Error>(())
+    /// ```
+    #[inline]
+    pub fn ascii(&self) -> Option<([u8; 16], usize)> {
+        let (bytes, len) = self.san.ascii()?;
+        let mark = match self.suffix {
+            Some(Suffix::Check) => b'+',
+            Some(Suffix::Checkmate) => b'#',
+            None => return Some((bytes, len)),
+        };
+        let acc = u128::from_le_bytes(bytes) | (u128::from(mark) << (8 * len));
+        Some((acc.to_le_bytes(), len + 1))
     }
 }
 
@@ -804,40 +801,19 @@ impl Pieces {
 
     /// Appends `mv` in SAN with these letters to `out`.
     pub fn write_san(&self, mv: &SanPlus, out: &mut String) {
-        match mv.san {
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
-                if role != Role::Pawn {
-                    out.push(self.char(role));
+        match mv.ascii() {
+            // The standard spelling, each piece letter (the capitals: files are small letters,
+            // castling's `O` is no piece's) replaced by this one.
+            Some((bytes, len)) => out.extend(bytes[..len].iter().map(|&b| {
+                match Role::from_char(char::from(b)).filter(|_| b.is_ascii_uppercase()) {
+                    Some(role) => self.char(role),
+                    None => char::from(b),
                 }
-                if let Some(file) = file {
-                    out.push(char::from(b'a' + file.min(7)));
-                }
-                if let Some(rank) = rank {
-                    out.push(char::from(b'1' + rank.min(7)));
-                }
-                if capture {
-                    out.push('x');
-                }
-                out.push(to.file_char());
-                out.push(to.rank_char());
-                if let Some(promotion) = promotion {
-                    out.push('=');
-                    out.push(self.char(promotion));
-                }
+            })),
+            // Drops, null moves and moves by their squares: the standard letters.
+            None => {
+                let _ = mv.write_to(out);
             }
-            other => {
-                let _ = other.write_to(out);
-            }
-        }
-        if let Some(suffix) = mv.suffix {
-            out.push(suffix.char());
         }
     }
 

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use tabia_notation::{
     CastlingSide, Role,
-    san::{self, Lan, LanPlus, San, SanPlus, Suffix, Uci},
+    san::{self, Lan, LanPlus, Pieces, San, SanPlus, Suffix, Uci},
 };
 
 use crate::{expect_file, fen::square, fixtures};
@@ -105,8 +105,56 @@ fn san_plus() -> impl Strategy<Value = SanPlus> {
     (san_move(), suffix).prop_map(|(san, suffix)| SanPlus { san, suffix })
 }
 
+/// `mv` in SAN spelled the plain way, a character at a time, with `pieces`' letters: what the
+/// writers' spellings are held to.
+fn spelled(mv: &SanPlus, pieces: &Pieces) -> String {
+    let letter = |role: Role| pieces.char(role);
+    let square = |sq: tabia_notation::Square| format!("{}{}", sq.file_char(), sq.rank_char());
+    let mut out = match mv.san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            let mut out = String::new();
+            if role != Role::Pawn {
+                out.push(letter(role));
+            }
+            out.extend(file.map(|f| char::from(b'a' + f)));
+            out.extend(rank.map(|r| char::from(b'1' + r)));
+            if capture {
+                out.push('x');
+            }
+            out.push_str(&square(to));
+            if let Some(promotion) = promotion {
+                out.push('=');
+                out.push(letter(promotion));
+            }
+            out
+        }
+        San::Castle(CastlingSide::KingSide) => "O-O".to_owned(),
+        San::Castle(CastlingSide::QueenSide) => "O-O-O".to_owned(),
+        other => other.to_string(),
+    };
+    out.extend(mv.suffix.map(Suffix::char));
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_language_spells_as_written_by_hand(mv in san_plus(), language in 0..=Pieces::LANGUAGES.len()) {
+        let pieces = match Pieces::LANGUAGES.get(language) {
+            Some((code, _)) => Pieces::language(code).expect("a language"),
+            None => Pieces::FIGURINE,
+        };
+        prop_assert_eq!(pieces.san(&mv), spelled(&mv, &pieces));
+        prop_assert_eq!(mv.to_string(), spelled(&mv, &Pieces::ENGLISH));
+    }
 
     #[test]
     fn san_write_then_parse_is_identity(mv in san_plus()) {
