@@ -12,6 +12,9 @@ pub enum ParseErrorKind {
     TagName,
     /// No comparison operator after the tag name.
     Operator,
+    /// An operator that is not one (`==`, `<>`, `=>`): an operator followed by a bare value
+    /// that starts with an operator's character.
+    UnknownOperator,
     /// A regular expression that does not compile (the `regex` crate's reason).
     Regex(String),
     /// Not a number.
@@ -48,6 +51,10 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::Empty => f.write_str("nothing given"),
             ParseErrorKind::TagName => f.write_str("expected a tag name (letters, digits and `_`)"),
             ParseErrorKind::Operator => f.write_str("expected an operator: = != < <= > >= ~ !~"),
+            ParseErrorKind::UnknownOperator => f.write_str(
+                "not an operator: use one of = != < <= > >= ~ !~ (a value that starts with \
+                 one of their characters goes in quotes: Event=\"=x\")",
+            ),
             ParseErrorKind::Regex(reason) => write!(f, "bad regular expression: {reason}"),
             ParseErrorKind::Number => f.write_str("expected a number"),
             ParseErrorKind::Date => {

@@ -250,7 +250,16 @@ impl FromStr for TagCriterion {
         // A value may be quoted, as in a PGN tag pair.
         let (value, value_offset) = match raw.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
             Some(inner) => (inner, value_offset + 1),
-            None => (raw, value_offset),
+            None => {
+                // `==`, `<>`, `=>`: a bare value that starts with an operator's character is a
+                // mistyped operator far more often than a value (which can be quoted).
+                let extra = raw.len() - raw.trim_start_matches(OPERATOR_CHARS).len();
+                if extra > 0 {
+                    let end = value_offset + extra;
+                    return Err(err(ParseErrorKind::UnknownOperator, op_start, end));
+                }
+                (raw, value_offset)
+            }
         };
         let value_span = value_offset..value_offset + value.len();
         let compare = match op {
@@ -280,13 +289,17 @@ impl FromStr for TagCriterion {
     }
 }
 
+/// The characters of the operators: a bare value may not start with one.
+const OPERATOR_CHARS: &[char] = &['=', '!', '<', '>', '~'];
+
 impl fmt::Display for TagCriterion {
     /// `NAME OP VALUE`, the value in quotes when it would not read back bare: with white space
-    /// at an end, or quoted itself (`Event="x"` is the value `x`; `"x"` is written `""x""`).
+    /// at an end, quoted itself (`Event="x"` is the value `x`; `"x"` is written `""x""`), or
+    /// starting with an operator's character (`Event="=x"`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let value = &self.value;
         let quoted = value.len() >= 2 && value.starts_with('"') && value.ends_with('"');
-        if quoted || value.trim() != value {
+        if quoted || value.trim() != value || value.starts_with(OPERATOR_CHARS) {
             write!(f, "{}{}\"{value}\"", self.name, self.op)
         } else {
             write!(f, "{}{}{value}", self.name, self.op)
@@ -378,5 +391,25 @@ mod tests {
         insta::assert_snapshot!("=Kasparov".parse::<TagCriterion>().unwrap_err());
         insta::assert_snapshot!("Event~(Tata".parse::<TagCriterion>().unwrap_err());
         insta::assert_snapshot!("Date>=last year".parse::<TagCriterion>().unwrap_err());
+        insta::assert_snapshot!("WhiteElo==2500".parse::<TagCriterion>().unwrap_err());
+        insta::assert_snapshot!("WhiteElo <> 2500".parse::<TagCriterion>().unwrap_err());
+        for mistyped in [
+            "WhiteElo=>2500",
+            "WhiteElo = =2500",
+            "Event!==x",
+            "Event~=x",
+        ] {
+            let err = mistyped.parse::<TagCriterion>().unwrap_err();
+            assert_eq!(err.kind(), &ParseErrorKind::UnknownOperator, "{mistyped}");
+        }
+    }
+
+    #[test]
+    fn values_that_start_like_operators_are_quoted() {
+        let criterion = tag("Event=\"=x\"");
+        assert_eq!((criterion.op(), criterion.value()), (TagOp::Eq, "=x"));
+        assert_eq!(criterion.to_string(), "Event=\"=x\"");
+        assert!(criterion.matches(Some("=x")));
+        assert!(tag("Round~\"<1\"").matches(Some("<1")));
     }
 }

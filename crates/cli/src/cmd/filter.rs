@@ -58,7 +58,8 @@ pub(crate) struct Args {
 
     /// A tag compared with a value: `NAME OP VALUE`, OP one of `= != < <= > >= ~ !~` (`~`: a
     /// regular expression). Numbers compare as numbers, Date/UTCDate/EventDate as dates with
-    /// `??` parts, TimeControl by its base time; a missing tag only matches `!=` and `!~`.
+    /// `??` parts, TimeControl by its base time; a missing tag only matches `!=` and `!~`. A
+    /// value that starts with an operator's character goes in double quotes (`Event="=x"`).
     #[arg(long, value_name = "NAME OP VALUE")]
     tag: Vec<TagCriterion>,
     /// White or Black contains NAME (case and accents ignored); `~REGEX` for a regular
