@@ -25,6 +25,8 @@ pub enum ParseErrorKind {
     Range,
     /// A range whose minimum is above its maximum.
     EmptyRange,
+    /// A range written with a dash (`2500-2700`) instead of `..`.
+    DashRange,
     /// Not a result.
     Result,
     /// Not an ECO code, prefix or range.
@@ -64,6 +66,9 @@ impl fmt::Display for ParseErrorKind {
                 f.write_str("expected a range: MIN..MAX, MIN.., ..MAX or one value")
             }
             ParseErrorKind::EmptyRange => f.write_str("the minimum is above the maximum"),
+            ParseErrorKind::DashRange => {
+                f.write_str("a range is written with `..`: MIN..MAX (2500..2700, not 2500-2700)")
+            }
             ParseErrorKind::Result => {
                 f.write_str("expected a result: 1-0, 0-1, 1/2-1/2, *, decisive or draw")
             }

@@ -74,6 +74,20 @@ impl Bounds {
                 number(&text[dots + 2..], dots + 2)?,
             ),
             None => {
+                // `2500-2700`: a range written with a dash (no bound is negative).
+                if let Some((low, high)) = text.split_once('-')
+                    && [low, high]
+                        .iter()
+                        .all(|part| part.trim().parse::<u32>().is_ok())
+                {
+                    let dash = low.len();
+                    return Err(ParseError::new(
+                        what,
+                        ParseErrorKind::DashRange,
+                        text,
+                        dash..dash + 1,
+                    ));
+                }
                 let value = number(text, 0)?;
                 Bounds::new(value, if single_is_min { None } else { value })
             }
@@ -139,6 +153,7 @@ mod tests {
     fn bad_ranges() {
         insta::assert_snapshot!("10..x".parse::<Bounds>().unwrap_err());
         insta::assert_snapshot!("9..3".parse::<Bounds>().unwrap_err());
+        insta::assert_snapshot!("40-60".parse::<Bounds>().unwrap_err());
         insta::assert_snapshot!("".parse::<Bounds>().unwrap_err());
     }
 }
