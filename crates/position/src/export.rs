@@ -106,6 +106,22 @@ impl Exporter {
     }
 
     /// [`Exporter::text`] as bytes (always UTF-8), for a writer of bytes: not looked at again.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::Reader;
+    /// use tabia_position::Exporter;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut reader = Reader::new(&b"1. e4 e5 *\n\n1. d4 1-0\n"[..]);
+    /// let mut exporter = Exporter::new();
+    /// while let Some(checked) = reader.read_game(&mut exporter)? {
+    ///     checked.expect("legal");
+    ///     out.extend_from_slice(exporter.bytes().expect("written"));
+    ///     out.extend_from_slice(b"\n\n");
+    /// }
+    /// assert!(out.ends_with(b"[Result \"1-0\"]\n\n1. d4 1-0\n\n"));
+    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// ```
     pub fn bytes(&self) -> Option<&[u8]> {
         (!self.tree_only && !self.text.is_empty()).then_some(self.text.as_slice())
     }
