@@ -68,8 +68,6 @@ pub struct Exporter {
     partial: Vec<u8>,
     /// The game's export can only be written from its tree.
     tree_only: bool,
-    /// The tags of the game written last.
-    tag_text: String,
     /// The game written last: its tags, a blank line, its movetext (UTF-8).
     text: Vec<u8>,
 }
@@ -85,7 +83,6 @@ impl Default for Exporter {
             lines: Vec::new(),
             partial: Vec::new(),
             tree_only: false,
-            tag_text: String::new(),
             text: Vec::new(),
         }
     }
@@ -254,9 +251,11 @@ impl Visitor for Exporter {
             self.result = marker;
             set_tag(&mut self.tags, "Result", tag);
         }
-        self.tag_text.clear();
-        write_export_tags(&self.tags, self.result, &mut self.tag_text);
-        self.text.extend_from_slice(self.tag_text.as_bytes());
+        // The tags are written as text, into the game's (empty) buffer, its room kept.
+        self.text.clear();
+        let mut text = String::from_utf8(std::mem::take(&mut self.text)).unwrap_or_default();
+        write_export_tags(&self.tags, self.result, &mut text);
+        self.text = text.into_bytes();
         self.text
             .extend_from_slice(self.movetext.end_bytes(self.result));
         Ok(checked)

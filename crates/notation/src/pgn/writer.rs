@@ -336,8 +336,9 @@ pub struct MovetextWriter {
     plies: Vec<u128>,
     /// The next move is written with its number even when Black's.
     need_number: bool,
-    /// Room for a move's text, and for a move number or a NAG.
+    /// Room for a move's text in other letters than the standard's.
     text: String,
+    /// Room for a move number of more than five digits.
     number: String,
 }
 
@@ -417,25 +418,14 @@ impl MovetextWriter {
         *ply += 1;
         let white = at.is_multiple_of(2);
         if self.move_numbers && (white || self.need_number) {
+            let dots: (u64, usize) = if white {
+                (u64::from(b'.'), 1)
+            } else {
+                (u64::from_le_bytes(*b"...\0\0\0\0\0"), 3)
+            };
             match u16::try_from(at / 2 + 1) {
-                // Up to five digits and three dots, gathered in a register (see
-                // `SanPlus::ascii`).
                 Ok(number) => {
-                    let mut acc = if white {
-                        u64::from(b'.')
-                    } else {
-                        u64::from_le_bytes(*b"...\0\0\0\0\0")
-                    };
-                    let mut len = if white { 1 } else { 3 };
-                    let mut n = number;
-                    loop {
-                        acc = (acc << 8) | u64::from(b'0' + (n % 10) as u8);
-                        len += 1;
-                        n /= 10;
-                        if n == 0 {
-                            break;
-                        }
-                    }
+                    let (acc, len) = prepend_digits(dots, number);
                     self.wrap.short_token(&acc.to_le_bytes(), len);
                 }
                 Err(_) => {
@@ -454,13 +444,9 @@ impl MovetextWriter {
 
     /// A NAG of the move written last.
     pub fn nag(&mut self, nag: Nag) {
-        let mut digits = [0; 39];
-        let mut text = std::mem::take(&mut self.number);
-        text.clear();
-        text.push('$');
-        text.push_str(crate::decimal_digits(u128::from(nag.0), &mut digits));
-        self.wrap.ascii_token(text.as_bytes());
-        self.number = text;
+        let (digits, len) = prepend_digits((0, 0), u16::from(nag.0));
+        let acc = (digits << 8) | u64::from(b'$');
+        self.wrap.short_token(&acc.to_le_bytes(), len + 1);
     }
 
     /// A comment: after the move written last, or before the first move of the line.
@@ -533,6 +519,22 @@ impl MovetextWriter {
     fn end_marker(&mut self, result: Outcome) {
         if self.result {
             self.wrap.ascii_token(result.as_str().as_bytes());
+        }
+    }
+}
+
+/// The decimal digits of `n` put before the ASCII bytes `(acc, len)` (little-endian: the first
+/// byte lowest), gathered in a register: bytes stored one at a time and then copied as a whole
+/// would wait for each other. Five digits at most, so with up to three bytes after them (a
+/// move number's dots) they fit.
+#[inline]
+fn prepend_digits((mut acc, mut len): (u64, usize), mut n: u16) -> (u64, usize) {
+    loop {
+        acc = (acc << 8) | u64::from(b'0' + (n % 10) as u8);
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            return (acc, len);
         }
     }
 }
@@ -851,6 +853,14 @@ mod tests {
             let out = export(&format!("[FEN \"8/8/8/8/8/8/8/K6k {fen}\"]\n\n{moves} *"));
             assert!(out.ends_with(&format!("\n\n{expected}")), "{out}");
         }
+    }
+
+    #[test]
+    fn nags_of_every_width() {
+        assert_eq!(
+            movetext("1. e4 $0 $7 $10 $99 $100 $255 e5 *"),
+            "1. e4 $0 $7 $10 $99 $100 $255 e5 *"
+        );
     }
 
     #[test]
