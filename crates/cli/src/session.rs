@@ -51,12 +51,9 @@ impl Session<'static> {
     /// A session on standard output and standard error; the progress meter is shown when
     /// standard error is a terminal and `--quiet` was not given.
     pub(crate) fn new(args: &RunArgs, noun: &'static str) -> Session<'static> {
-        let progress = !args.quiet && io::stderr().is_terminal();
-        Session::with_writers(output::stdout(), io::stderr(), args, noun, progress)
+        Session::with_output(output::stdout(), args, noun)
     }
-}
 
-impl Session<'static> {
     /// A session writing to `-o FILE` when it was given (refused when it is one of `inputs`),
     /// else to standard output.
     ///

@@ -9,7 +9,7 @@ use std::{
     cell::RefCell,
     collections::HashMap,
     io::{self, Write},
-    path::{Path, PathBuf},
+    path::PathBuf,
 };
 
 use anyhow::bail;
@@ -237,11 +237,6 @@ impl Stage {
     }
 }
 
-/// A file to write, buffered.
-fn create(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
-    Ok(Box::new(output::create(path, inputs)?))
-}
-
 /// Runs `tabia dedup`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
@@ -262,8 +257,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let duplicates = args
         .duplicates
         .as_deref()
-        .map(|path| create(path, &args.files))
-        .transpose()?;
+        .map(|path| output::create(path, &args.files))
+        .transpose()?
+        .map(|file| Box::new(file) as Box<dyn Write>);
     let json = args.json;
     let stage = RefCell::new(Stage {
         form: form.clone(),

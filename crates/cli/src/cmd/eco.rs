@@ -12,8 +12,7 @@ use tabia_position::{Checker, ParsePositionError, Position};
 use crate::{
     cli::{RunArgs, Status},
     input::Source,
-    output,
-    output::OutputArg,
+    output::{self, OutputArg},
     parallel::Sink,
     report::Diagnostic,
     session::Session,

@@ -12,7 +12,7 @@
 //! read with `--raw`.
 
 use std::{
-    io::{self, BufRead, IsTerminal as _, Write},
+    io::{BufRead, Write},
     mem,
     num::NonZeroU64,
     path::PathBuf,
@@ -303,9 +303,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if args.raw && !form.is_export() {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
-    let progress = !args.run.quiet && io::stderr().is_terminal();
     let out = output::open(args.output.as_deref(), &args.files)?;
-    let mut session = Session::with_writers(out, io::stderr(), &args.run, "games", progress);
+    let mut session = Session::with_output(out, &args.run, "games");
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
