@@ -96,9 +96,13 @@ struct Compiled {
     allowed: [Bitboard; KINDS],
     /// The ranks matched square by square: (rank, tokens).
     others: Vec<(Rank, Vec<Token>)>,
-    /// How many pawns and pieces of each colour the fixed squares need (white, black).
-    pawns: [u32; 2],
+    /// How many pieces of each colour the fixed squares need (white, black).
     pieces: [u32; 2],
+    /// For each square fixed to a pawn of a colour (white, black): where a pawn of that colour
+    /// must stand now to get there ([`pawn_cone`]).
+    cones: [Vec<Bitboard>; 2],
+    /// All of a colour's cones together.
+    cone_union: [Bitboard; 2],
 }
 
 impl Compiled {
@@ -106,8 +110,9 @@ impl Compiled {
         let mut compiled = Compiled {
             allowed: [Bitboard::FULL; KINDS],
             others: Vec::new(),
-            pawns: [0; 2],
             pieces: [0; 2],
+            cones: [Vec::new(), Vec::new()],
+            cone_union: [Bitboard::EMPTY; 2],
         };
         for (i, tokens) in ranks.iter().enumerate() {
             let rank = Rank::new(7 - i as u32);
@@ -137,12 +142,18 @@ impl Compiled {
                 allowed.discard(square);
             }
         }
-        for (c, (pieces, pawn)) in [(WHITE, 1 << 1), (BLACK, 1 << 7)].into_iter().enumerate() {
+        for (c, (color, pieces, pawn)) in
+            [(Color::White, WHITE, 1 << 1), (Color::Black, BLACK, 1 << 7)]
+                .into_iter()
+                .enumerate()
+        {
             if set & !pieces == 0 {
                 self.pieces[c] += 1;
             }
             if set & !pawn == 0 {
-                self.pawns[c] += 1;
+                let cone = pawn_cone(color, square);
+                self.cones[c].push(cone);
+                self.cone_union[c] |= cone;
             }
         }
     }
@@ -158,15 +169,41 @@ impl Compiled {
                 .all(|(rank, tokens)| rank_matches(tokens, &rank_squares(board, *rank)))
     }
 
-    /// Whether a standard chess game now at `board` may still fit: pawns and pieces are never
-    /// regained.
+    /// Whether a standard chess game now at `board` may still fit: pieces are never regained,
+    /// and a pawn only goes forward, a file aside for each capture. Each square fixed to a
+    /// pawn needs a pawn in its cone, and the squares fixed to a colour's pawns as many pawns
+    /// in their cones together (a necessary condition for each to get its own pawn).
     fn reachable(&self, board: &Board) -> bool {
         Color::ALL.into_iter().enumerate().all(|(c, color)| {
             let ours = board.by_color(color);
+            let pawns = ours & board.pawns();
             ours.count() as u32 >= self.pieces[c]
-                && (ours & board.pawns()).count() as u32 >= self.pawns[c]
+                && (pawns & self.cone_union[c]).count() >= self.cones[c].len()
+                && self.cones[c].iter().all(|cone| (pawns & *cone).any())
         })
     }
+}
+
+/// The squares from which a pawn of `color` can still get to `target`: on its rank or behind
+/// it, at most as many files aside as ranks behind (a pawn moves a rank forward, a file aside
+/// when it captures). Empty where such a pawn can never stand (the first and last ranks).
+fn pawn_cone(color: Color, target: Square) -> Bitboard {
+    // Ranks counted from the colour's own side: a white pawn stands on ranks 2–7.
+    let rank_from_home = |square: Square| match color {
+        Color::White => square.rank() as u32,
+        Color::Black => 7 - square.rank() as u32,
+    };
+    let to = rank_from_home(target);
+    if !(1..=6).contains(&to) {
+        return Bitboard::EMPTY;
+    }
+    Square::ALL
+        .into_iter()
+        .filter(|&from| {
+            let rank = rank_from_home(from);
+            (1..=to).contains(&rank) && target.file().distance(from.file()) <= to - rank
+        })
+        .collect()
 }
 
 /// The contents of the eight squares of `rank`, as sets of one kind each.
@@ -215,8 +252,10 @@ impl FenPattern {
     }
 
     /// Whether a standard chess game now at `board` may still reach a position that matches
-    /// (a game that cannot can stop being searched): the squares the pattern fixes to pawns or
-    /// to a colour's pieces need as many, and pawns and pieces are never regained.
+    /// (a game that cannot can stop being searched): the squares the pattern fixes to a
+    /// colour's pieces need as many (pieces are never regained), and those it fixes to pawns
+    /// need pawns that can still walk there (a pawn goes forward only, a file aside for each
+    /// capture).
     ///
     /// ```
     /// use tabia_select::FenPattern;
@@ -226,6 +265,13 @@ impl FenPattern {
     /// assert!(doubled.reachable(Position::new().board()));
     /// let one_pawn = Position::from_arg("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
     /// assert!(!doubled.reachable(one_pawn.board()));
+    ///
+    /// // A pawn on d4 and one on e4: the e4 pawn cannot go back, the c2 pawn can take twice.
+    /// let center: FenPattern = "*/*/*/*/???PP???/*/*/*".parse()?;
+    /// let c2 = Position::from_arg("4k3/8/8/8/4P3/8/2P5/4K3 w - - 0 1")?;
+    /// assert!(center.reachable(c2.board()));
+    /// let a2 = Position::from_arg("4k3/8/8/8/4P3/8/P7/4K3 w - - 0 1")?;
+    /// assert!(!center.reachable(a2.board()));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn reachable(&self, board: &Board) -> bool {
@@ -510,6 +556,24 @@ mod tests {
             }
         }
         assert!(hits > 20, "{hits}");
+    }
+
+    #[test]
+    fn pawn_cones_go_back_a_file_aside_per_rank() {
+        use Square::*;
+        let cone = |color, square| pawn_cone(color, square).into_iter().collect::<Vec<_>>();
+        assert_eq!(cone(Color::White, D4), [B2, C2, D2, E2, F2, C3, D3, E3, D4]);
+        assert_eq!(cone(Color::Black, E5), [E5, D6, E6, F6, C7, D7, E7, F7, G7]);
+        assert_eq!(cone(Color::White, A3), [A2, B2, A3]);
+        assert_eq!(cone(Color::Black, H7), [H7]);
+        // No pawn ever stands on the first or the last rank.
+        for square in [A1, E1, H8, D8] {
+            assert!(pawn_cone(Color::White, square).is_empty());
+            assert!(pawn_cone(Color::Black, square).is_empty());
+        }
+        // A pattern with a white pawn on the eighth rank can never be reached.
+        let promoted: FenPattern = "P*/*/*/*/*/*/*/*".parse().unwrap();
+        assert!(!promoted.reachable(&board("startpos")));
     }
 
     #[test]

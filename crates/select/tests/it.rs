@@ -95,6 +95,40 @@ proptest! {
     }
 
     #[test]
+    fn a_game_reaches_the_pawns_of_each_of_its_positions(choices in proptest::collection::vec(any::<u16>(), 0..120), k in any::<usize>(), keep in any::<u64>()) {
+        // Pruning (no pawn left that can walk to a square the pattern fixes to a pawn) never
+        // hides a pattern the game matches later: a pattern of some of the pawns of one of its
+        // positions, `?` elsewhere, is reachable before and matches.
+        let (pgn, positions) = random_game(&choices);
+        let k = k % positions.len();
+        let board = positions[k].chess().board().clone();
+        let mut text = String::new();
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let square = tabia_position::shakmaty::Square::from_coords(
+                    tabia_position::shakmaty::File::new(file),
+                    tabia_position::shakmaty::Rank::new(rank),
+                );
+                let kept = keep & (1 << (square as u32)) != 0;
+                text.push(match board.piece_at(square) {
+                    Some(p) if kept && p.role == tabia_position::shakmaty::Role::Pawn => p.char(),
+                    _ => '?',
+                });
+            }
+            if rank > 0 {
+                text.push('/');
+            }
+        }
+        let pattern: tabia_select::FenPattern = text.parse().expect("a pattern");
+        for (ply, earlier) in positions[..=k].iter().enumerate() {
+            prop_assert!(pattern.reachable(earlier.chess().board()), "{text} unreachable at ply {ply} of {pgn}");
+        }
+        let v = verdict(&one(Criterion::FenPattern(pattern)), &pgn);
+        prop_assert!(v.matched, "{text} in {pgn}");
+        prop_assert!(v.hit.and_then(|h| h.ply).expect("a ply") as usize <= k);
+    }
+
+    #[test]
     fn piece_counts_and_patterns_agree_with_the_positions(choices in proptest::collection::vec(any::<u16>(), 0..80), n in 2u32..33) {
         let (pgn, positions) = random_game(&choices);
         let reached = positions.iter().any(|p| p.chess().board().occupied().count() as u32 == n);
