@@ -5,7 +5,7 @@ use std::{fmt, str::FromStr};
 use tabia_position::shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Square};
 
 use crate::{
-    board::{KINDS, contents, kind},
+    board::{KINDS, PawnCones, contents, kind},
     error::{ParseError, ParseErrorKind},
 };
 
@@ -98,11 +98,8 @@ struct Compiled {
     others: Vec<(Rank, Vec<Token>)>,
     /// How many pieces of each colour the fixed squares need (white, black).
     pieces: [u32; 2],
-    /// For each square fixed to a pawn of a colour (white, black): where a pawn of that colour
-    /// must stand now to get there ([`pawn_cone`]).
-    cones: [Vec<Bitboard>; 2],
-    /// All of a colour's cones together.
-    cone_union: [Bitboard; 2],
+    /// The squares fixed to a pawn of a colour.
+    pawns: PawnCones,
 }
 
 impl Compiled {
@@ -111,8 +108,7 @@ impl Compiled {
             allowed: [Bitboard::FULL; KINDS],
             others: Vec::new(),
             pieces: [0; 2],
-            cones: [Vec::new(), Vec::new()],
-            cone_union: [Bitboard::EMPTY; 2],
+            pawns: PawnCones::default(),
         };
         for (i, tokens) in ranks.iter().enumerate() {
             let rank = Rank::new(7 - i as u32);
@@ -151,9 +147,7 @@ impl Compiled {
                 self.pieces[c] += 1;
             }
             if set & !pawn == 0 {
-                let cone = pawn_cone(color, square);
-                self.cones[c].push(cone);
-                self.cone_union[c] |= cone;
+                self.pawns.push(color, square);
             }
         }
     }
@@ -170,40 +164,14 @@ impl Compiled {
     }
 
     /// Whether a standard chess game now at `board` may still fit: pieces are never regained,
-    /// and a pawn only goes forward, a file aside for each capture. Each square fixed to a
-    /// pawn needs a pawn in its cone, and the squares fixed to a colour's pawns as many pawns
-    /// in their cones together (a necessary condition for each to get its own pawn).
+    /// and a pawn only goes forward, a file aside for each capture.
     fn reachable(&self, board: &Board) -> bool {
-        Color::ALL.into_iter().enumerate().all(|(c, color)| {
-            let ours = board.by_color(color);
-            let pawns = ours & board.pawns();
-            ours.count() as u32 >= self.pieces[c]
-                && (pawns & self.cone_union[c]).count() >= self.cones[c].len()
-                && self.cones[c].iter().all(|cone| (pawns & *cone).any())
-        })
+        Color::ALL
+            .into_iter()
+            .enumerate()
+            .all(|(c, color)| board.by_color(color).count() as u32 >= self.pieces[c])
+            && self.pawns.allow(board)
     }
-}
-
-/// The squares from which a pawn of `color` can still get to `target`: on its rank or behind
-/// it, at most as many files aside as ranks behind (a pawn moves a rank forward, a file aside
-/// when it captures). Empty where such a pawn can never stand (the first and last ranks).
-fn pawn_cone(color: Color, target: Square) -> Bitboard {
-    // Ranks counted from the colour's own side: a white pawn stands on ranks 2–7.
-    let rank_from_home = |square: Square| match color {
-        Color::White => square.rank() as u32,
-        Color::Black => 7 - square.rank() as u32,
-    };
-    let to = rank_from_home(target);
-    if !(1..=6).contains(&to) {
-        return Bitboard::EMPTY;
-    }
-    Square::ALL
-        .into_iter()
-        .filter(|&from| {
-            let rank = rank_from_home(from);
-            (1..=to).contains(&rank) && target.file().distance(from.file()) <= to - rank
-        })
-        .collect()
 }
 
 /// The contents of the eight squares of `rank`, as sets of one kind each.
@@ -560,6 +528,7 @@ mod tests {
 
     #[test]
     fn pawn_cones_go_back_a_file_aside_per_rank() {
+        use crate::board::pawn_cone;
         use Square::*;
         let cone = |color, square| pawn_cone(color, square).into_iter().collect::<Vec<_>>();
         assert_eq!(cone(Color::White, D4), [B2, C2, D2, E2, F2, C3, D3, E3, D4]);

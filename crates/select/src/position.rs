@@ -4,42 +4,50 @@ use std::{fmt, str::FromStr};
 
 use tabia_position::{
     ParsePositionError, Position, PositionKey,
-    shakmaty::{Bitboard, Board, Color, Move, Position as _, Rank},
+    shakmaty::{Bitboard, Board, Color, Move, Position as _},
 };
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::{
+    board::PawnCones,
+    error::{ParseError, ParseErrorKind},
+};
 
 /// What a position still has that no later position can get back: pieces of each colour,
-/// pawns of each colour, pawns on their home ranks, castling rights. A position that lacks any
-/// of a target's can no longer reach the target, so the search of that game can stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// pawns of each colour, castling rights, and pawns that can walk to the target's pawns' squares
+/// ([`PawnCones`]: a pawn goes forward only, a file aside for each capture, so a pawn on its
+/// home rank is one no other pawn can replace). A position that lacks any of a target's can no
+/// longer reach the target, so the search of that game can stop.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Reach {
     pieces: [u32; 2],
     pawns: [u32; 2],
-    /// White pawns on the second rank, black pawns on the seventh.
-    home: [Bitboard; 2],
     castling: Bitboard,
+    /// The target's pawns' squares (for a target; empty for a position now).
+    cones: PawnCones,
 }
 
 impl Reach {
-    pub(crate) fn of(board: &Board, castling: Bitboard) -> Reach {
+    /// The counts and castling rights of `board`, without cones (a position now).
+    fn counts(board: &Board, castling: Bitboard) -> Reach {
         let side = |color: Color| {
             let ours = board.by_color(color);
-            let pawns = ours & board.pawns();
-            let home = color.fold_wb(Rank::Second, Rank::Seventh);
-            (
-                ours.count() as u32,
-                pawns.count() as u32,
-                pawns & Bitboard::from_rank(home),
-            )
+            (ours.count() as u32, (ours & board.pawns()).count() as u32)
         };
-        let (wp, wpawns, whome) = side(Color::White);
-        let (bp, bpawns, bhome) = side(Color::Black);
+        let (wp, wpawns) = side(Color::White);
+        let (bp, bpawns) = side(Color::Black);
         Reach {
             pieces: [wp, bp],
             pawns: [wpawns, bpawns],
-            home: [whome, bhome],
             castling,
+            cones: PawnCones::default(),
+        }
+    }
+
+    /// What a target on `board` with `castling` rights needs.
+    pub(crate) fn of(board: &Board, castling: Bitboard) -> Reach {
+        Reach {
+            cones: PawnCones::of(board),
+            ..Reach::counts(board, castling)
         }
     }
 
@@ -50,12 +58,10 @@ impl Reach {
             return true;
         };
         let board = chess.board();
-        let now = Reach::of(board, chess.castles().castling_rights());
-        (0..2).all(|c| {
-            now.pieces[c] >= self.pieces[c]
-                && now.pawns[c] >= self.pawns[c]
-                && (self.home[c] & !now.home[c]).is_empty()
-        }) && (self.castling & !now.castling).is_empty()
+        let now = Reach::counts(board, chess.castles().castling_rights());
+        (0..2).all(|c| now.pieces[c] >= self.pieces[c] && now.pawns[c] >= self.pawns[c])
+            && (self.castling & !now.castling).is_empty()
+            && self.cones.allow(board)
     }
 }
 
@@ -95,7 +101,7 @@ impl PositionTarget {
     }
 
     /// Whether the target can still be reached from `pos` (pieces, pawns and castling rights
-    /// are never regained, and pawns never go back to their home rank).
+    /// are never regained, and a pawn goes forward only, a file aside for each capture).
     pub fn reachable_from(&self, pos: &Position) -> bool {
         self.reach.reachable_from(pos)
     }
