@@ -29,6 +29,20 @@ pub(crate) fn with_exporter<T>(f: impl FnOnce(&mut Exporter) -> T) -> T {
     EXPORTER.with(|exporter| f(&mut exporter.borrow_mut()))
 }
 
+thread_local! {
+    /// This thread's buffer for the bytes of the game being visited ([`visit`]).
+    static GAME_BYTES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// [`RawGame::visit`] in this thread's buffer, kept from game to game (a visit within a visit
+/// gets a buffer of its own).
+pub(crate) fn visit<V: Visitor>(raw: &RawGame, visitor: &mut V) -> Result<V::Output, GameError> {
+    GAME_BYTES.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut buffer) => raw.visit_in(visitor, &mut buffer),
+        Err(_) => raw.visit(visitor),
+    })
+}
+
 /// An [`Exporter`] whose verdict on each game carries the game's text: for a visitor that
 /// reads a piece of the input on a worker, whose games are written once the piece is read
 /// ([`Session::games_visiting`](crate::session::Session::games_visiting)).

@@ -74,6 +74,8 @@ pub struct Stats {
     pub(crate) with_evals: u64,
     /// The facts of the game being read (buffers reused from game to game).
     scratch: GameFacts,
+    /// The bytes of the game being read ([`RawGame::visit_in`]), kept from game to game.
+    game_bytes: Vec<u8>,
 }
 
 /// The figures a pipeline counted, or the read error that ended its input.
@@ -163,7 +165,7 @@ impl Stats {
     /// warnings of a game that was read, or its syntax error (counted as an error).
     pub fn add_raw(&mut self, game: &RawGame) -> Result<&[Warning], GameError> {
         let bytes = game.bytes.len() as u64;
-        match game.visit(&mut self.scratch) {
+        match game.visit_in(&mut self.scratch, &mut self.game_bytes) {
             Ok(()) => {
                 let facts = std::mem::take(&mut self.scratch);
                 self.add(&facts, bytes);

@@ -346,13 +346,15 @@ fn classified(tags: &[(String, String)]) -> bool {
 }
 
 /// Reads game `number` (`raw`) into `record` (everything but its moves and its movetext, see
-/// [`movetext`]) and `scratch` (its plies, when it reads).
+/// [`movetext`]) and `scratch` (its plies, when it reads), in `buffer` (kept from game to
+/// game, see [`RawGame::visit_in`]).
 pub(crate) fn read_game(
     raw: &RawGame,
     number: u64,
     options: ReadOptions,
     scratch: &RefCell<Scratch>,
     spare: &mut Vec<(String, String)>,
+    buffer: &mut Vec<u8>,
 ) -> GameRecord {
     let mut record = GameRecord {
         number,
@@ -380,7 +382,7 @@ pub(crate) fn read_game(
         partial: Vec::new(),
         moves: options.moves,
     };
-    let read = raw.visit(&mut visitor);
+    let read = raw.visit_in(&mut visitor, buffer);
     let variations = visitor.variations;
     match read {
         Ok(Ok(replayed)) => {

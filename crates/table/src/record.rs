@@ -127,7 +127,14 @@ impl GameRecord {
     /// ```
     pub fn read(raw: &RawGame, number: u64, options: ReadOptions) -> GameRecord {
         let scratch = std::cell::RefCell::new(Scratch::default());
-        let mut record = read_game(raw, number, options, &scratch, &mut Vec::new());
+        let mut record = read_game(
+            raw,
+            number,
+            options,
+            &scratch,
+            &mut Vec::new(),
+            &mut Vec::new(),
+        );
         record.movetext = movetext(&raw.bytes);
         if options.moves {
             record.moves = scratch.borrow().records();

@@ -76,6 +76,8 @@ pub struct Rows {
     /// The last game [`Rows::read`] read; its tag pairs' strings are reused for the next.
     record: Option<GameRecord>,
     spare_tags: Vec<(String, String)>,
+    /// The bytes of the game being read ([`RawGame::visit_in`]), kept from game to game.
+    game_bytes: Vec<u8>,
     /// Which tags of a game have a column of their own (reused from game to game).
     used: Vec<bool>,
 }
@@ -118,6 +120,7 @@ impl Rows {
             scratch: RefCell::new(Scratch::default()),
             record: None,
             spare_tags: Vec::new(),
+            game_bytes: Vec::new(),
             used: Vec::new(),
         }
         .started()
@@ -328,7 +331,14 @@ impl Rows {
         if let Some(last) = self.record.take() {
             self.spare_tags.extend(last.tags);
         }
-        let record = read_game(raw, number, options, &self.scratch, &mut self.spare_tags);
+        let record = read_game(
+            raw,
+            number,
+            options,
+            &self.scratch,
+            &mut self.spare_tags,
+            &mut self.game_bytes,
+        );
         self.push_game(file, &record, movetext_text(&raw.bytes).as_deref());
         if options.moves {
             let scratch = self.scratch.get_mut();

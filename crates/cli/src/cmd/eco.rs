@@ -136,10 +136,10 @@ enum ItemError {
 /// has no warnings). Without it, the movetext after the opening is skipped unread.
 fn classify<'t>(table: &'t Table, raw: &RawGame, check: bool) -> Item<'t> {
     let read = if check {
-        raw.visit(&mut Both::new(GameVisitor::new(table), Checker::new()))
+        crate::input::visit(raw, &mut Both::new(GameVisitor::new(table), Checker::new()))
             .map(checked_item)
     } else {
-        raw.visit(&mut GameVisitor::new(table)).map(classified_item)
+        crate::input::visit(raw, &mut GameVisitor::new(table)).map(classified_item)
     };
     read.unwrap_or_else(|err| Item(Err(ItemError::Game(err))))
 }

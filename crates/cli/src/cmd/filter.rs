@@ -442,7 +442,7 @@ fn selected(
 /// its tree, which then writes it.
 fn export(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) -> bool {
     crate::input::with_exporter(|exporter| {
-        let checked = match raw.visit(exporter) {
+        let checked = match crate::input::visit(raw, exporter) {
             Ok(Ok(checked)) => checked,
             Ok(Err(err)) => {
                 sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), false);

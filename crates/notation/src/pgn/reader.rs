@@ -176,11 +176,54 @@ impl RawGame {
     /// # Ok::<(), tabia_notation::pgn::GameError>(())
     /// ```
     pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
+        self.visit_in(visitor, &mut Vec::new())
+    }
+
+    /// [`RawGame::visit`], reading the game in `buffer` (what it held is replaced): a loop
+    /// that visits game after game with the same buffer allocates once, not once a game.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, Reader, SanPlus, Visitor};
+    ///
+    /// /// Counts the moves, variations included.
+    /// #[derive(Default)]
+    /// struct Moves(usize);
+    /// impl Visitor for Moves {
+    ///     type Output = usize;
+    ///     fn san(&mut self, _: SanPlus, _: Origin) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn end_game(&mut self) -> usize {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    ///
+    /// let pgn = b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n";
+    /// let mut buffer = Vec::new();
+    /// let mut counts = Vec::new();
+    /// for raw in Reader::new(&pgn[..]).raw_games() {
+    ///     let raw = raw?;
+    ///     let n = raw.visit_in(&mut Moves::default(), &mut buffer)?;
+    ///     assert_eq!(n, raw.visit(&mut Moves::default())?);
+    ///     counts.push(n);
+    /// }
+    /// assert_eq!(counts, [3, 2]);
+    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// ```
+    pub fn visit_in<V: Visitor>(
+        &self,
+        visitor: &mut V,
+        buffer: &mut Vec<u8>,
+    ) -> Result<V::Output, GameError> {
         // A copy of the game as the reader's whole buffer: the end of the input is known from
         // the start, so nothing is read or refilled (a reader over the bytes refilled near the
         // game's end, and looked back over its last line there), and nothing is cleared.
-        let mut reader = Reader::from_bytes(self.bytes.clone()).with_origin(self.start);
-        match reader.read_game(visitor)? {
+        buffer.clear();
+        buffer.extend_from_slice(&self.bytes);
+        let mut reader = Reader::from_bytes(std::mem::take(buffer)).with_origin(self.start);
+        let read = reader.read_game(visitor);
+        *buffer = reader.into_bytes();
+        match read? {
             Some(out) => Ok(out),
             None => Err(GameError::Syntax {
                 error: Error::new(ErrorKind::UnexpectedEof, 0..0),

@@ -57,6 +57,47 @@ fn summary(bytes: &[u8], split: bool) -> Vec<Result<String, String>> {
     }
 }
 
+/// Every event of a game, written down.
+#[derive(Default)]
+struct Trace(String);
+
+impl tabia_notation::pgn::Visitor for Trace {
+    type Output = String;
+
+    fn tag(&mut self, name: &[u8], value: tabia_notation::pgn::RawTag<'_>) {
+        self.0 += &format!("[{}={:?}]", String::from_utf8_lossy(name), value.as_bytes());
+    }
+
+    fn san(&mut self, san: SanPlus, at: tabia_notation::pgn::Origin) {
+        self.0 += &format!(" {san}@{}:{}", at.line, at.column);
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        self.0 += &format!(" ${nag:?}");
+    }
+
+    fn comment(&mut self, comment: tabia_notation::pgn::RawComment<'_>) {
+        self.0 += &format!(" {{{:?}}}", comment.as_bytes());
+    }
+
+    fn begin_variation(&mut self) -> tabia_notation::pgn::Skip {
+        self.0 += " (";
+        tabia_notation::pgn::Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.0 += " )";
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.0 += &format!(" {outcome:?}");
+    }
+
+    fn end_game(&mut self) -> String {
+        std::mem::take(&mut self.0)
+    }
+}
+
 fn check_fixture(path: &Path, want_errors: bool) {
     let bytes = std::fs::read(path).expect("readable fixture");
     let (out, err) = read_all(&bytes);
@@ -386,6 +427,20 @@ proptest! {
                 (Err(fresh), Err(reused)) => prop_assert_eq!(reused.to_string(), fresh.to_string()),
                 (fresh, reused) => prop_assert!(false, "{:?} against {:?}", reused.map(|_| ()), fresh.map(|_| ())),
             }
+        }
+    }
+
+    /// Visiting game after game in one buffer (`visit_in`) sees what a fresh visit sees, after
+    /// longer and shorter games, good and bad ones.
+    #[test]
+    fn visit_in_is_visit(bytes in prop::collection::vec(prop::sample::select(
+        b"[]{}();%$!?*.\"\\ \n\r\t1-0/2e4Nf3O#+xQa\xe9".to_vec()), 0..400)) {
+        let mut buffer = b"[Event \"left over\"]\n\n1. e4 {".repeat(50);
+        for raw in Reader::new(&bytes[..]).raw_games() {
+            let Ok(raw) = raw else { continue };
+            let fresh = raw.visit(&mut Trace::default()).map_err(|e| e.to_string());
+            let reused = raw.visit_in(&mut Trace::default(), &mut buffer).map_err(|e| e.to_string());
+            prop_assert_eq!(reused, fresh);
         }
     }
 
