@@ -119,30 +119,28 @@ impl Role {
 
     /// The lower-case letter (`p n b r q k`), as in FEN for black and in UCI promotions.
     pub fn char(self) -> char {
-        match self {
-            Role::Pawn => 'p',
-            Role::Knight => 'n',
-            Role::Bishop => 'b',
-            Role::Rook => 'r',
-            Role::Queen => 'q',
-            Role::King => 'k',
-        }
+        char::from(self.byte())
     }
 
     /// The upper-case letter (`P N B R Q K`), as in SAN and in FEN for white.
     pub fn upper_char(self) -> char {
-        self.char().to_ascii_uppercase()
+        char::from(self.upper_byte())
     }
 
     /// [`Role::upper_char`] as an ASCII byte.
     pub(crate) fn upper_byte(self) -> u8 {
+        self.byte().to_ascii_uppercase()
+    }
+
+    /// [`Role::char`] as an ASCII byte: the one table of the letters.
+    fn byte(self) -> u8 {
         match self {
-            Role::Pawn => b'P',
-            Role::Knight => b'N',
-            Role::Bishop => b'B',
-            Role::Rook => b'R',
-            Role::Queen => b'Q',
-            Role::King => b'K',
+            Role::Pawn => b'p',
+            Role::Knight => b'n',
+            Role::Bishop => b'b',
+            Role::Rook => b'r',
+            Role::Queen => b'q',
+            Role::King => b'k',
         }
     }
 
