@@ -5,7 +5,7 @@
 //! (RFC 8878: a frame header, then blocks of 3-byte headers that give each block's size, then
 //! an optional checksum; skippable frames give their size), without decompressing. The frames
 //! are then decompressed by the [`Pipeline`]'s workers and handed back in order through a
-//! bounded channel, read as one [`BufRead`].
+//! bounded channel, read as one [`BufRead`], which hands each buffer back to be filled again.
 //!
 //! Memory stays bounded: a frame is taken whole only when it is at most [`MAX_FRAME`]
 //! compressed and at most [`MAX_OUTPUT`] decompressed (each block's header bounds what it
@@ -14,6 +14,7 @@
 
 use std::{
     io::{self, BufRead, BufReader, Read},
+    mem,
     sync::mpsc::{Receiver, SyncSender, sync_channel},
     sync::{Arc, Mutex, PoisonError},
     thread,
@@ -29,6 +30,8 @@ pub(crate) const MAX_OUTPUT: usize = 64 << 20;
 const MAX_BLOCK: usize = 128 << 10;
 /// Decompressed frames waiting to be read.
 const CHANNEL: usize = 2;
+/// The size of a piece of a frame decompressed as a stream.
+const PIECE: usize = 1 << 20;
 const MAGIC: u32 = 0xFD2F_B528;
 
 /// The largest frame taken whole, compressed and decompressed.
@@ -109,7 +112,17 @@ fn frame_after_magic(
         _ => 8,
     };
     let header = usize::from(!single_segment) + dictionary + content_size;
-    read_more(reader, &mut bytes, header)?;
+    let fields = read_more(reader, &mut bytes, header)?;
+    // A frame that says it decompresses to more than the limit (`zstd` says so of a file it
+    // compressed) is a stream from its header on: no need to walk its blocks to know.
+    let declared = fields[header - content_size..]
+        .iter()
+        .rev()
+        .fold(0u64, |size, &byte| size << 8 | u64::from(byte))
+        + if content_size == 2 { 256 } else { 0 };
+    if content_size > 0 && declared > limits.output as u64 {
+        return Ok(Next::TooLarge(bytes));
+    }
     let mut bound = 0;
     loop {
         let block = read_more(reader, &mut bytes, 3)?;
@@ -150,9 +163,13 @@ fn read_more<'a>(reader: &mut impl Read, bytes: &'a mut Vec<u8>, n: usize) -> io
     Ok(&bytes[start..])
 }
 
-/// Decompresses one frame.
-fn decompress_frame(frame: &Frame) -> io::Result<Vec<u8>> {
-    zstd::bulk::decompress(&frame.bytes, frame.bound)
+/// Decompresses one frame into `into` (emptied first; it grows to the frame's bound if it
+/// must).
+fn decompress_frame(frame: &Frame, mut into: Vec<u8>) -> io::Result<Vec<u8>> {
+    into.clear();
+    into.reserve(frame.bound);
+    zstd::bulk::Decompressor::new()?.decompress_to_buffer(&frame.bytes, &mut into)?;
+    Ok(into)
 }
 
 /// The frames of a reader, for the pipeline; at a frame too large to take whole, the frames end
@@ -205,21 +222,27 @@ where
     R: BufRead + Send + 'static,
 {
     let (sender, receiver) = sync_channel(CHANNEL);
-    thread::spawn(move || decode(raw, jobs, limits, &sender));
+    // Room for every buffer in flight to come back; one more is freed instead.
+    let (used, reuse) = sync_channel(CHANNEL + 1);
+    thread::spawn(move || decode(raw, jobs, limits, &sender, &Mutex::new(reuse)));
     Box::new(ChannelReader {
         receiver,
+        used,
         chunk: Vec::new(),
         pos: 0,
         done: false,
     })
 }
 
-/// The decoding thread: frames in parallel, then the rest (if any) as a stream.
+/// The decoding thread: frames in parallel, then the rest (if any) as a stream, into the
+/// buffers the reader has emptied when there are any (`reuse`: memory already mapped and in
+/// the caches, where a fresh buffer costs a page fault a page, 25,000 for 100 MB).
 fn decode<R: BufRead + Send>(
     raw: R,
     jobs: usize,
     limits: Limits,
     sender: &SyncSender<io::Result<Vec<u8>>>,
+    reuse: &Mutex<Receiver<Vec<u8>>>,
 ) {
     let rest = Arc::new(Mutex::new(None));
     let frames = Frames {
@@ -229,7 +252,10 @@ fn decode<R: BufRead + Send>(
     };
     let run = Pipeline::new().with_jobs(jobs).with_batch_bytes(1).map(
         frames,
-        |_, frame| decompress_frame(frame),
+        |_, frame| {
+            let used = reuse.lock().ok().and_then(|reuse| reuse.try_recv().ok());
+            decompress_frame(frame, used.unwrap_or_default())
+        },
         |_, output| {
             let failed = output.is_err();
             // A closed receiver: nobody reads any more.
@@ -255,7 +281,13 @@ fn decode<R: BufRead + Send>(
         }
     };
     loop {
-        let mut chunk = vec![0; 1 << 20];
+        let mut chunk = reuse
+            .lock()
+            .ok()
+            .and_then(|reuse| reuse.try_recv().ok())
+            .unwrap_or_default();
+        // Only a buffer never used, or a short one, has anything to zero.
+        chunk.resize(PIECE, 0);
         match read_full(&mut decoder, &mut chunk) {
             Ok(0) => return,
             Ok(n) => {
@@ -286,9 +318,11 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// The reading end: decompressed chunks, in order.
+/// The reading end: decompressed chunks, in order; each chunk read is handed back to the
+/// decoding thread to fill again.
 struct ChannelReader {
     receiver: Receiver<io::Result<Vec<u8>>>,
+    used: SyncSender<Vec<u8>>,
     chunk: Vec<u8>,
     pos: usize,
     done: bool,
@@ -309,7 +343,12 @@ impl BufRead for ChannelReader {
         while self.pos == self.chunk.len() && !self.done {
             match self.receiver.recv() {
                 Ok(Ok(chunk)) => {
-                    self.chunk = chunk;
+                    let used = mem::replace(&mut self.chunk, chunk);
+                    // When the decoding thread is gone, or has buffers enough, it is freed
+                    // here.
+                    if used.capacity() > 0 {
+                        let _ = self.used.try_send(used);
+                    }
                     self.pos = 0;
                 }
                 Ok(Err(err)) => {
@@ -366,7 +405,7 @@ mod tests {
         let mut total = 0;
         while let Next::Frame(frame) = next_frame(&mut reader, LIMITS).unwrap() {
             n += 1;
-            let out = decompress_frame(&frame).unwrap();
+            let out = decompress_frame(&frame, Vec::new()).unwrap();
             assert!(out.len() <= frame.bound);
             total += out.len();
         }
@@ -401,6 +440,50 @@ mod tests {
                 .unwrap();
             assert!(out == [&text[..], b"the end"].concat(), "{limits:?}");
         }
+    }
+
+    #[test]
+    fn a_frame_that_declares_a_large_size_is_a_stream_from_its_header() {
+        let text = text(1000);
+        // The bulk API knows the size, and writes it in the frame header (as `zstd FILE` does).
+        let bytes = zstd::bulk::compress(&text, 3).unwrap();
+        let limits = Limits {
+            frame: 1 << 20,
+            output: text.len() - 1,
+        };
+        let Next::TooLarge(read) = next_frame(&mut io::Cursor::new(&bytes[..]), limits).unwrap()
+        else {
+            panic!("taken whole");
+        };
+        // The magic number, the descriptor (one segment: no window byte) and the 2-byte size
+        // (less 256): no block was read.
+        assert_eq!(read, bytes[..7]);
+        assert_eq!(
+            u16::from_le_bytes([read[5], read[6]]) as usize + 256,
+            text.len()
+        );
+        let mut out = Vec::new();
+        decoder_with(io::Cursor::new(bytes.clone()), 2, limits)
+            .read_to_end(&mut out)
+            .unwrap();
+        assert!(out == text);
+    }
+
+    #[test]
+    fn a_stream_of_many_pieces_comes_out_whole_in_reused_buffers() {
+        // Some 7 MiB: pieces are decompressed into the buffers the reader gave back.
+        let text = text(150_000);
+        assert!(text.len() > 6 * PIECE);
+        let bytes = zstd::encode_all(&text[..], 1).unwrap();
+        let limits = Limits {
+            frame: 1 << 10,
+            output: 1 << 10,
+        };
+        let mut out = Vec::new();
+        decoder_with(io::Cursor::new(bytes), 2, limits)
+            .read_to_end(&mut out)
+            .unwrap();
+        assert!(out == text);
     }
 
     #[test]
