@@ -92,7 +92,9 @@ Examples:
 
 Inputs:
   Files, or standard input when there are none and for `-`. Compressed inputs (zstd, gzip,
-  bzip2, xz) are recognised by their first bytes, whatever their names.
+  bzip2, xz) are recognised by their first bytes, whatever their names. A zip archive (a file,
+  as TWIC ships) is an input per PGN entry (`*.pgn`, every file when there is none), named
+  ARCHIVE/ENTRY.
 
 Exit status:
   0  all input good

@@ -12,6 +12,7 @@ use std::{
 };
 
 use crate::{
+    archive,
     error::{Error, ErrorKind},
     pipeline::Pipeline,
     split::{Games, Lines},
@@ -44,22 +45,79 @@ pub enum Source {
     Stdin,
     /// A file.
     File(PathBuf),
+    /// An entry of a zip archive (see [`Source::from_args`]).
+    ZipEntry {
+        /// The archive's file.
+        archive: PathBuf,
+        /// The entry's index in the archive's directory.
+        index: usize,
+        /// The entry's name in the archive.
+        entry: String,
+    },
 }
 
 impl Source {
-    /// The sources named on a command line: none, or `-`, is standard input.
+    /// The sources named on a command line: none, or `-`, is standard input. A zip archive
+    /// (by its first bytes, whatever its name) gives one source for each of its PGN entries
+    /// (named `.pgn`, or `.pgn` and a compression suffix, in any case; every file when there is
+    /// none), in the archive's order, each named `ARCHIVE/ENTRY`; an archive whose directory
+    /// cannot be read stays a file, whose opening says why.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    ///
+    /// use tabia_stream::Source;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("twic.zip");
+    /// let mut zip = zip::ZipWriter::new(std::fs::File::create(&path)?);
+    /// zip.start_file("readme.txt", zip::write::SimpleFileOptions::default())?;
+    /// zip.write_all(b"Games of the week")?;
+    /// zip.start_file("twic1599.pgn", zip::write::SimpleFileOptions::default())?;
+    /// zip.write_all(b"1. e4 e5 1-0\n")?;
+    /// zip.finish()?;
+    ///
+    /// let sources = Source::from_args(&[path.clone()]);
+    /// assert_eq!(sources.len(), 1);
+    /// assert_eq!(sources[0].name(), format!("{}/twic1599.pgn", path.display()));
+    /// let mut text = String::new();
+    /// sources[0].open()?.read_to_string(&mut text)?;
+    /// assert_eq!(text, "1. e4 e5 1-0\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_args(files: &[PathBuf]) -> Vec<Source> {
         if files.is_empty() {
             return vec![Source::Stdin];
         }
-        files.iter().map(|f| Source::from(f.as_path())).collect()
+        let mut sources = Vec::new();
+        for file in files {
+            let source = Source::from(file.as_path());
+            match &source {
+                Source::File(path) if archive::looks_like_zip(path) => {
+                    match archive::entries(path) {
+                        Ok(entries) => sources.extend(entries.into_iter().map(|(index, entry)| {
+                            Source::ZipEntry {
+                                archive: path.clone(),
+                                index,
+                                entry,
+                            }
+                        })),
+                        Err(_) => sources.push(source),
+                    }
+                }
+                _ => sources.push(source),
+            }
+        }
+        sources
     }
 
-    /// The name used in diagnostics (`<stdin>` for standard input).
+    /// The name used in diagnostics (`<stdin>` for standard input, `ARCHIVE/ENTRY` for an
+    /// entry of a zip archive).
     pub fn name(&self) -> String {
         match self {
             Source::Stdin => "<stdin>".to_owned(),
             Source::File(path) => path.display().to_string(),
+            Source::ZipEntry { archive, entry, .. } => format!("{}/{entry}", archive.display()),
         }
     }
 
@@ -74,6 +132,16 @@ impl Source {
         match self {
             Source::Stdin => Input::from_reader_with("<stdin>", io::stdin(), decoders),
             Source::File(path) => Input::open_with(path, decoders),
+            Source::ZipEntry { archive, index, .. } => {
+                let name = self.name();
+                let entry = archive::open_entry(archive, *index)
+                    .map_err(|io| Error::new(ErrorKind::Read, Some(io)).named(Some(&name)))?;
+                let mut input = Input::with_size(name, entry.reader, Some(entry.size), decoders)?;
+                if entry.compressed && input.compression == Compression::None {
+                    input.compression = Compression::Zip;
+                }
+                Ok(input)
+            }
         }
     }
 }
@@ -164,6 +232,14 @@ impl Input {
             .map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
         if meta.is_dir() {
             return Err(named(Error::new(ErrorKind::IsADirectory, None)));
+        }
+        if meta.is_file() && archive::looks_like_zip(path) {
+            // Its PGN entries one after the other ([`Source::from_args`] makes each an input).
+            let (entries, size) = archive::open_all(path)
+                .map_err(|io| named(Error::new(ErrorKind::Read, Some(io))))?;
+            let mut input = Input::with_size(name, entries, Some(size), decoders)?;
+            input.compression = Compression::Zip;
+            return Ok(input);
         }
         // A pipe or a device has no meaningful size.
         let size = meta.is_file().then_some(meta.len());
@@ -315,6 +391,9 @@ pub enum Compression {
     Bzip2,
     /// xz: `FD 37 7A 58 5A 00`.
     Xz,
+    /// A zip archive (`PK 03 04`), read from a file: its entries are the inputs (see
+    /// [`Source::from_args`]); on standard input it is an error.
+    Zip,
 }
 
 impl Compression {
@@ -339,6 +418,7 @@ impl Compression {
             [0x1F, 0x8B, 0x08, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', b'1'..=b'9', ..] => Compression::Bzip2,
             [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
+            head if archive::is_zip(head) => Compression::Zip,
             _ => Compression::None,
         }
     }
@@ -409,6 +489,13 @@ pub fn decompress_with<R: Read + Send + 'static>(
             BUFFER,
             liblzma::bufread::XzDecoder::new_multi_decoder(buffered),
         )),
+        Compression::Zip => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a zip archive is read from a file, not a stream (its directory is at its end): \
+                 name the file",
+            ));
+        }
     };
     Ok((compression, reader))
 }

@@ -6,7 +6,8 @@
 //! 1. **Open** an input: [`Input::open`] (a path), [`Input::stdin`], [`Input::from_reader`]
 //!    (anything that reads), or [`Source`] for the command-line convention (`-` is standard
 //!    input). zstd, gzip, bzip2 and xz are recognised by their magic bytes whatever the name,
-//!    concatenated frames and members included ([`Compression`], [`decompress`]).
+//!    concatenated frames and members included ([`Compression`], [`decompress`]); a zip
+//!    archive is a source per PGN entry ([`Source::from_args`]).
 //! 2. **Split** it into items: [`Games`] gives each PGN game as raw bytes with its byte offset
 //!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`Lines`]
 //!    gives lines for FEN and EPD files.
@@ -62,6 +63,7 @@
 
 #![deny(missing_docs)]
 
+mod archive;
 mod chunk;
 mod error;
 mod input;

@@ -192,7 +192,8 @@ impl Batch {
 fn pgn_size(input: &Input) -> Option<u64> {
     let size = input.stream.size()?;
     Some(match input.stream.compression() {
-        Compression::None => size,
+        // A zip entry's size is that of its text.
+        Compression::None | Compression::Zip => size,
         _ => size.saturating_mul(5),
     })
 }

@@ -35,6 +35,45 @@ fn each_compression_from_a_file_whatever_its_name() {
 }
 
 #[test]
+fn a_zip_archive_is_an_input_per_pgn_entry_named_in_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twic1599g.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("readme.txt", deflated).unwrap();
+    zip.write_all(b"Not games").unwrap();
+    zip.start_file("twic1599.pgn", deflated).unwrap();
+    zip.write_all(&sample()).unwrap();
+    zip.start_file("bad.pgn", deflated).unwrap();
+    zip.write_all(b"1. e4 e5\n2. Kxe8 *\n").unwrap();
+    zip.finish().unwrap();
+    let games = sample_out().matches("[Event ").count();
+    tabia()
+        .arg("pgn")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(sample_out())
+        .stderr(format!(
+            "{}/bad.pgn:2:4: game 1: illegal move 2. Kxe8 (ply 3): no white king can go to e8\n\
+             games {}, errors 1, warnings 0\n",
+            path.display(),
+            games + 1
+        ));
+    // On standard input there is no directory to read: the message says to name the file.
+    tabia()
+        .args(["pgn", "-q"])
+        .write_stdin(std::fs::read(&path).unwrap())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a zip archive is read from a file, not a stream (its directory is at its end): \
+             name the file",
+        ));
+}
+
+#[test]
 fn each_compression_on_standard_input() {
     for codec in CODECS {
         tabia()

@@ -19,6 +19,8 @@ use std::{
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 use tabia_stream::{Compression, ErrorKind, Games, Input, Pipeline, RawGame};
 
+mod archives;
+
 #[global_allocator]
 static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
 
