@@ -24,13 +24,17 @@ pub(crate) fn is_zip(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
 }
 
-/// Whether the file at `path` starts as a zip archive does (`false` when it cannot be read:
-/// opening it will say why).
+/// Whether `path` is a regular file that starts as a zip archive does (`false` when it cannot
+/// be read: opening it will say why). Only a regular file is looked at: a pipe
+/// (`<(zcat games.pgn.gz)`, `/dev/stdin`) would give its first bytes to the look.
 pub(crate) fn looks_like_zip(path: &Path) -> bool {
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
     let mut head = [0; 4];
-    File::open(path)
-        .and_then(|mut file| file.read_exact(&mut head))
-        .is_ok_and(|()| is_zip(&head))
+    file.metadata().is_ok_and(|meta| meta.is_file())
+        && file.read_exact(&mut head).is_ok()
+        && is_zip(&head)
 }
 
 /// The entries of the archive at `path` that are read, with their indices: those named as PGN

@@ -73,6 +73,21 @@ fn a_zip_archive_is_an_input_per_pgn_entry_named_in_diagnostics() {
         ));
 }
 
+/// A pipe named as a file is read from its first byte: looking for a zip archive's first
+/// bytes reads regular files only.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pipe_named_as_a_file_loses_no_byte() {
+    for codec in CODECS {
+        tabia()
+            .args(["pgn", "-q", "/dev/stdin"])
+            .write_stdin(compress(codec, &sample()))
+            .assert()
+            .success()
+            .stdout(sample_out());
+    }
+}
+
 #[test]
 fn each_compression_on_standard_input() {
     for codec in CODECS {
