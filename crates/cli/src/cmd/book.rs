@@ -39,7 +39,8 @@ enum Action {
 /// `tabia book build`.
 #[derive(Debug, clap::Args)]
 struct BuildArgs {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// The book to write.

@@ -21,7 +21,8 @@ use crate::{
 /// Arguments of `tabia eco`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// One JSON object per game (or position) instead of TSV.

@@ -26,7 +26,8 @@ use crate::{
 /// Arguments of `tabia epd` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Print full FEN (with the clocks) instead of EPD.

@@ -52,7 +52,8 @@ const BATCH_BYTES: usize = 1 << 20;
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Criteria on tags")]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 

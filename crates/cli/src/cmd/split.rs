@@ -30,7 +30,8 @@ use crate::{
 #[derive(Debug, clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["games", "by"])))]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     /// The folder to write to (created if needed).

@@ -21,7 +21,8 @@ use crate::{
 /// Arguments of `tabia tree` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files are recognised.
+    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
+    /// recognised.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// The position to show: a FEN, a partial FEN, an EPD or `startpos`.
