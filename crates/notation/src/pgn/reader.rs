@@ -1359,7 +1359,8 @@ impl<R: Read> Reader<R> {
     #[inline(never)]
     fn figurine_san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         let data = &self.buf[self.pos..self.end];
-        let token = &data[..token_len(data)];
+        // What is always buffered of it: a longer token is no move anyway.
+        let token = &data[..token_len(data).min(LOOKAHEAD)];
         // The move in letters, and for each of its bytes where it ends in the text.
         let (mut letters, mut ends) = (Vec::with_capacity(token.len()), Vec::new());
         let mut i = 0;
@@ -1432,8 +1433,8 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
         }
-        // `bxa8=♕`: a figurine after the first byte.
-        if data[..token_len(data)]
+        // `bxa8=♕`: a figurine after the first byte (in the bytes that are always buffered).
+        if data[..token_len(data).min(LOOKAHEAD)]
             .windows(2)
             .any(|w| w == [0xE2, 0x99])
         {
@@ -2536,6 +2537,42 @@ mod tests {
                     "capacity {}", capacity
                 );
             }
+        }
+    }
+
+    /// A token longer than [`LOOKAHEAD`] is judged on its first `LOOKAHEAD` bytes: a figurine's
+    /// bytes further on (the fuzzer's `K` and 255 bytes, then `E2 99`) made it an unexpected
+    /// token where the whole input was buffered and an invalid move where the buffer ended
+    /// before them.
+    #[test]
+    fn a_long_token_is_the_same_error_wherever_the_buffer_ends() {
+        let mut token = b"K".to_vec();
+        token.extend([0u8; 300]);
+        token.extend("♕".as_bytes());
+        for filler in (0..5000).step_by(97) {
+            let mut input = format!("{{{}}} 1. e4 ", "x".repeat(filler)).into_bytes();
+            input.extend(&token);
+            input.extend(b" *\n");
+            let errors = |capacity| -> Vec<_> {
+                Reader::with_capacity(capacity, &input[..])
+                    .games()
+                    .filter_map(Result::err)
+                    .map(|err| match err {
+                        GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+                        other => panic!("{other}"),
+                    })
+                    .collect()
+            };
+            let whole = errors(DEFAULT_CAPACITY);
+            assert_eq!(errors(MIN_CAPACITY), whole, "filler {filler}");
+            let start = filler + 9;
+            assert_eq!(
+                whole
+                    .iter()
+                    .map(|(kind, span, _)| (*kind, span.clone()))
+                    .collect::<Vec<_>>(),
+                [(ErrorKind::InvalidSan, start..start + LOOKAHEAD)]
+            );
         }
     }
 
