@@ -9,7 +9,7 @@ use tabia_notation::pgn::{
     Warning,
 };
 use tabia_position::{Checked, Exporter, ReplayError};
-use tabia_stream::{Games, Input as Stream};
+use tabia_stream::{Compression, Games, Input as Stream};
 pub(crate) use tabia_stream::{Line, Lines, Source};
 
 thread_local! {
@@ -136,6 +136,19 @@ pub(crate) struct Input {
     pub(crate) name: String,
     /// The decompressed bytes, and what the progress meter needs.
     pub(crate) stream: Stream,
+}
+
+impl Input {
+    /// About how many bytes of PGN the input holds: its size, times 5 when it is compressed (a
+    /// guess: zstd and xz make PGN some 5 to 8 times smaller; a zip entry's size is its text's);
+    /// unknown for standard input and pipes.
+    pub(crate) fn text_size(&self) -> Option<u64> {
+        let size = self.stream.size()?;
+        Some(match self.stream.compression() {
+            Compression::None | Compression::Zip => size,
+            _ => size.saturating_mul(5),
+        })
+    }
 }
 
 impl From<Stream> for Input {

@@ -181,10 +181,11 @@ impl<'a> Session<'a> {
         G: Fn(A) -> B + Sync,
         C: FnMut(B) -> anyhow::Result<()>,
     {
+        let config = self.config_for(&input);
         self.start_input(&input);
         let items = split(input.stream.into_reader());
         let outcome = parallel::run_finish(
-            &self.config,
+            &config,
             items,
             work,
             finish,
@@ -240,12 +241,13 @@ impl<'a> Session<'a> {
         G: Fn(A) -> B + Sync,
         C: FnMut(B) -> anyhow::Result<()>,
     {
-        if self.config.jobs() <= 1 {
+        let config = self.config_for(&input);
+        if config.jobs() <= 1 {
             return self.pipeline_finish(input, crate::input::raw_games, work, finish, consume);
         }
         self.start_input(&input);
         let outcome = parallel::run_games(
-            &self.config,
+            &config,
             input.stream.into_reader(),
             work,
             finish,
@@ -295,9 +297,10 @@ impl<'a> Session<'a> {
         F: Fn(&mut Sink, &mut A, u64, Visited<'_, V::Output>) + Sync,
         C: FnMut(A) -> anyhow::Result<()>,
     {
+        let config = self.config_for(&input);
         self.start_input(&input);
         let outcome = parallel::run_games_visiting(
-            &self.config,
+            &config,
             input.stream.into_reader(),
             visitor,
             work,
@@ -402,6 +405,17 @@ impl<'a> Session<'a> {
     /// How many workers the pipeline runs (1: everything on the calling thread).
     pub(crate) fn jobs(&self) -> usize {
         self.config.jobs()
+    }
+
+    /// The pipeline for `input`: on this thread when it holds no more than one batch of PGN
+    /// (one batch gives the other workers nothing to do, and starting them costs more than
+    /// reading it: a zip archive of 20,000 one-game entries took 1.8 s on two cores, 0.2 s on
+    /// one). The output is the same whatever the jobs.
+    fn config_for(&self, input: &Input) -> Pipeline {
+        match input.text_size() {
+            Some(size) if size <= self.config.batch_bytes() as u64 => self.config.with_jobs(1),
+            _ => self.config,
+        }
     }
 
     /// Standard output, for what a subcommand writes outside the pipeline.

@@ -37,23 +37,62 @@ pub(crate) fn looks_like_zip(path: &Path) -> bool {
         && is_zip(&head)
 }
 
-/// The entries of the archive at `path` that are read, with their indices: those named as PGN
-/// (`.pgn`, or `.pgn` and a compression suffix, in any case), or every file when none is.
-pub(crate) fn entries(path: &Path) -> io::Result<Vec<(usize, String)>> {
+/// An entry of a zip archive (a [`Source::Zip`](crate::Source::Zip)): its name, and where and
+/// how its bytes lie in the archive's file, all read from the directory once for the whole
+/// archive (an archive of a game per entry may have 100,000 of them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZipEntry {
+    archive: PathBuf,
+    name: String,
+    /// Where its bytes start in the file, and how many there are.
+    start: u64,
+    stored: u64,
+    /// Its size and CRC-32 once decompressed.
+    size: u64,
+    crc: u32,
+    method: CompressionMethod,
+    encrypted: bool,
+}
+
+impl ZipEntry {
+    /// The archive's file.
+    pub fn archive(&self) -> &Path {
+        &self.archive
+    }
+
+    /// The entry's name in the archive.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// The entries of the archive at `path` that are read: those named as PGN (`.pgn`, or `.pgn`
+/// and a compression suffix, in any case), or every file when none is.
+pub(crate) fn entries(path: &Path) -> io::Result<Vec<ZipEntry>> {
     let mut archive = ZipArchive::new(File::open(path)?).map_err(invalid)?;
     let mut files = Vec::new();
     for index in 0..archive.len() {
         let entry = archive.by_index_raw(index).map_err(invalid)?;
-        if entry.is_file() {
-            files.push((index, entry.name().map_err(invalid)?.into_owned()));
+        if !entry.is_file() {
+            continue;
         }
+        files.push(ZipEntry {
+            archive: path.to_path_buf(),
+            name: entry.name().map_err(invalid)?.into_owned(),
+            start: entry
+                .data_start()
+                .ok_or_else(|| invalid("an entry's data was not found"))?,
+            stored: entry.compressed_size(),
+            size: entry.size(),
+            crc: entry.crc32(),
+            method: entry.compression(),
+            encrypted: entry.encrypted(),
+        });
     }
-    let pgn: Vec<_> = files
-        .iter()
-        .filter(|(_, name)| is_pgn_name(name))
-        .cloned()
-        .collect();
-    Ok(if pgn.is_empty() { files } else { pgn })
+    if files.iter().any(|entry| is_pgn_name(&entry.name)) {
+        files.retain(|entry| is_pgn_name(&entry.name));
+    }
+    Ok(files)
 }
 
 /// `games.pgn`, `GAMES.PGN`, `games.pgn.zst`: a name for PGN.
@@ -77,15 +116,9 @@ pub(crate) struct Entry {
 /// blank line between them, as one reader (an archive opened as one input), and the size of
 /// them all. Each entry's file is opened when the one before it ends.
 pub(crate) fn open_all(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64)> {
-    let mut archive = ZipArchive::new(File::open(path)?).map_err(invalid)?;
-    let mut size = 0;
-    let mut pending = VecDeque::new();
-    for (index, _) in entries(path)? {
-        size += archive.by_index_raw(index).map_err(invalid)?.size();
-        pending.push_back(index);
-    }
+    let pending: VecDeque<ZipEntry> = entries(path)?.into();
+    let size = pending.iter().map(|entry| entry.size).sum();
     let all = AllEntries {
-        path: path.to_path_buf(),
         pending,
         current: None,
         gap: b"",
@@ -95,8 +128,7 @@ pub(crate) fn open_all(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64)> {
 
 /// The entries of an archive read one after the other.
 struct AllEntries {
-    path: PathBuf,
-    pending: VecDeque<usize>,
+    pending: VecDeque<ZipEntry>,
     current: Option<Box<dyn Read + Send>>,
     /// What is left to give of the blank line between two entries.
     gap: &'static [u8],
@@ -121,38 +153,27 @@ impl Read for AllEntries {
                 self.gap = &self.gap[n..];
                 return Ok(n);
             }
-            let Some(index) = self.pending.pop_front() else {
+            let Some(entry) = self.pending.pop_front() else {
                 return Ok(0);
             };
             // Each entry by its own magic bytes (a `.pgn.gz` in the archive, or a zstd entry).
-            let (_, reader) = decompress_with(open_entry(&self.path, index)?.reader, 1)?;
+            let (_, reader) = decompress_with(open_entry(&entry)?.reader, 1)?;
             self.current = Some(Box::new(reader));
         }
     }
 }
 
-/// Opens entry `index` of the archive at `path`.
-pub(crate) fn open_entry(path: &Path, index: usize) -> io::Result<Entry> {
-    let mut archive = ZipArchive::new(File::open(path)?).map_err(invalid)?;
-    let entry = archive.by_index_raw(index).map_err(invalid)?;
-    if entry.encrypted() {
+/// Opens `entry` for reading.
+pub(crate) fn open_entry(entry: &ZipEntry) -> io::Result<Entry> {
+    if entry.encrypted {
         return Err(io::Error::new(
             io::ErrorKind::Unsupported,
             "the entry is encrypted",
         ));
     }
-    let start = entry
-        .data_start()
-        .ok_or_else(|| invalid("the entry's data was not found"))?;
-    let (method, stored, size, crc) = (
-        entry.compression(),
-        entry.compressed_size(),
-        entry.size(),
-        entry.crc32(),
-    );
-    drop(entry);
-    let mut file = archive.into_inner();
-    file.seek(SeekFrom::Start(start))?;
+    let (method, stored, size, crc) = (entry.method, entry.stored, entry.size, entry.crc);
+    let mut file = File::open(&entry.archive)?;
+    file.seek(SeekFrom::Start(entry.start))?;
     let raw = BufReader::with_capacity(1 << 16, file).take(stored);
     let reader: Box<dyn Read + Send> = if method == CompressionMethod::STORE {
         Box::new(raw)

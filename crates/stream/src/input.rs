@@ -12,7 +12,7 @@ use std::{
 };
 
 use crate::{
-    archive,
+    archive::{self, ZipEntry},
     error::{Error, ErrorKind},
     pipeline::Pipeline,
     split::{Games, Lines},
@@ -21,6 +21,9 @@ use crate::{
 
 /// Size of the read buffers, before and after decompression.
 const BUFFER: usize = 1 << 16;
+
+/// A file this small (compressed) gets no decoding threads.
+const SMALL_INPUT: u64 = 1 << 20;
 
 /// Where an input comes from: a file, or standard input.
 ///
@@ -46,14 +49,7 @@ pub enum Source {
     /// A file.
     File(PathBuf),
     /// An entry of a zip archive (see [`Source::from_args`]).
-    ZipEntry {
-        /// The archive's file.
-        archive: PathBuf,
-        /// The entry's index in the archive's directory.
-        index: usize,
-        /// The entry's name in the archive.
-        entry: String,
-    },
+    Zip(ZipEntry),
 }
 
 impl Source {
@@ -95,13 +91,7 @@ impl Source {
             match &source {
                 Source::File(path) if archive::looks_like_zip(path) => {
                     match archive::entries(path) {
-                        Ok(entries) => sources.extend(entries.into_iter().map(|(index, entry)| {
-                            Source::ZipEntry {
-                                archive: path.clone(),
-                                index,
-                                entry,
-                            }
-                        })),
+                        Ok(entries) => sources.extend(entries.into_iter().map(Source::Zip)),
                         Err(_) => sources.push(source),
                     }
                 }
@@ -117,7 +107,7 @@ impl Source {
         match self {
             Source::Stdin => "<stdin>".to_owned(),
             Source::File(path) => path.display().to_string(),
-            Source::ZipEntry { archive, entry, .. } => format!("{}/{entry}", archive.display()),
+            Source::Zip(entry) => format!("{}/{}", entry.archive().display(), entry.name()),
         }
     }
 
@@ -132,9 +122,9 @@ impl Source {
         match self {
             Source::Stdin => Input::from_reader_with("<stdin>", io::stdin(), decoders),
             Source::File(path) => Input::open_with(path, decoders),
-            Source::ZipEntry { archive, index, .. } => {
+            Source::Zip(entry) => {
                 let name = self.name();
-                let entry = archive::open_entry(archive, *index)
+                let entry = archive::open_entry(entry)
                     .map_err(|io| Error::new(ErrorKind::Read, Some(io)).named(Some(&name)))?;
                 let mut input = Input::with_size(name, entry.reader, Some(entry.size), decoders)?;
                 if entry.compressed && input.compression == Compression::None {
@@ -203,7 +193,8 @@ impl Input {
     /// input of several frames. The frames are found from their headers, decompressed in
     /// parallel and read in order; memory stays bounded (a frame larger than 32 MiB compressed
     /// or 64 MiB decompressed, and everything after it, is decompressed as a stream). With 1,
-    /// or for other formats, the input is decompressed as a stream on the reading thread.
+    /// for a file of at most 1 MiB, or for other formats, the input is decompressed as a
+    /// stream on the reading thread.
     ///
     /// ```
     /// use std::io::Read;
@@ -275,6 +266,12 @@ impl Input {
         size: Option<u64>,
         decoders: usize,
     ) -> Result<Input, Error> {
+        // A small file is decompressed on the thread that reads it: a decoding thread would
+        // cost more than it saves.
+        let decoders = match size {
+            Some(size) if size <= SMALL_INPUT => 1,
+            _ => decoders,
+        };
         let read = BytesRead::default();
         let counted = Counting {
             inner: raw,

@@ -71,6 +71,7 @@ mod pipeline;
 mod split;
 mod zstd_frames;
 
+pub use archive::ZipEntry;
 pub use chunk::Visited;
 pub use error::{Error, ErrorKind};
 pub use input::{BytesRead, Compression, Input, Source, decompress, decompress_with};

@@ -13,11 +13,9 @@ use tabia_table::{
     Columns, Encoded, Encoding, Format, Partition, Problem, Rows, TableOptions, TableWriter,
 };
 
-use tabia_stream::Compression;
-
 use crate::{
     cli::{RunArgs, Status},
-    input::{Input, Source},
+    input::Source,
     output,
     parallel::Sink,
     report::Diagnostic,
@@ -101,7 +99,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         // Batches by the input's size (row groups grow with it), a piece of them at a time.
-        session.prefer_batch_bytes(options.batch_bytes_for(pgn_size(&input), session.jobs()));
+        session.prefer_batch_bytes(options.batch_bytes_for(input.text_size(), session.jobs()));
         let piece = piece_bytes(options.piece_bytes, session.batch_bytes());
         // The columns' room: for a piece, or a whole batch when it is read as one.
         let room = piece.min(session.batch_bytes());
@@ -186,17 +184,6 @@ impl Batch {
             self.error = Some(err);
         }
     }
-}
-
-/// About how many bytes of PGN `input` holds: its size, times 5 when it is compressed (a
-/// guess: zstd and xz make PGN some 5 to 8 times smaller); unknown for standard input.
-fn pgn_size(input: &Input) -> Option<u64> {
-    let size = input.stream.size()?;
-    Some(match input.stream.compression() {
-        // A zip entry's size is that of its text.
-        Compression::None | Compression::Zip => size,
-        _ => size.saturating_mul(5),
-    })
 }
 
 /// How many bytes of a batch of `batch` bytes are read before they are encoded: `piece`; no
