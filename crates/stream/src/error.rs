@@ -105,8 +105,10 @@ impl fmt::Display for Error {
                     write!(f, "{name}: ")?;
                 }
                 f.write_str("read error")?;
-                if let Some(line) = self.line {
-                    write!(f, " after line {line}")?;
+                match self.line {
+                    Some(0) => f.write_str(" before its first line")?,
+                    Some(line) => write!(f, " after line {line}")?,
+                    None => {}
                 }
                 Ok(())
             }
@@ -137,6 +139,13 @@ mod tests {
             "g.zst: read error after line 7"
         );
         assert_eq!(Error::read(eof()).to_string(), "read error");
+        assert_eq!(
+            Error::read(eof())
+                .named(Some("g.zip"))
+                .after_line(0)
+                .to_string(),
+            "g.zip: read error before its first line"
+        );
         assert_eq!(
             Error::new(ErrorKind::IsADirectory, None)
                 .named(Some("d"))

@@ -185,7 +185,7 @@ fn a_zip_archive_on_standard_input_is_an_error_that_says_to_name_the_file() {
     let err = Input::from_reader("<stdin>", std::io::Cursor::new(bytes)).unwrap_err();
     assert_eq!(
         format!("{err}: {}", err.io().unwrap()),
-        "<stdin>: read error after line 0: a zip archive is read from a file, not a stream \
+        "<stdin>: read error before its first line: a zip archive is read from a file, not a stream \
          (its directory is at its end): name the file"
     );
 }
