@@ -32,6 +32,8 @@ const MAX_BLOCK: usize = 128 << 10;
 const CHANNEL: usize = 2;
 /// The size of a piece of a frame decompressed as a stream.
 const PIECE: usize = 1 << 20;
+/// The largest buffer handed back to be filled again.
+const MAX_REUSED: usize = 16 << 20;
 const MAGIC: u32 = 0xFD2F_B528;
 
 /// The largest frame taken whole, compressed and decompressed.
@@ -222,8 +224,8 @@ where
     R: BufRead + Send + 'static,
 {
     let (sender, receiver) = sync_channel(CHANNEL);
-    // Room for every buffer in flight to come back; one more is freed instead.
-    let (used, reuse) = sync_channel(CHANNEL + 1);
+    // Room for as many buffers as wait to be read; one more is freed instead.
+    let (used, reuse) = sync_channel(CHANNEL);
     thread::spawn(move || decode(raw, jobs, limits, &sender, &Mutex::new(reuse)));
     Box::new(ChannelReader {
         receiver,
@@ -345,8 +347,9 @@ impl BufRead for ChannelReader {
                 Ok(Ok(chunk)) => {
                     let used = mem::replace(&mut self.chunk, chunk);
                     // When the decoding thread is gone, or has buffers enough, it is freed
-                    // here.
-                    if used.capacity() > 0 {
+                    // here; so is the output of a large frame (the memory that waits is at
+                    // most `CHANNEL` × `MAX_REUSED`).
+                    if (1..=MAX_REUSED).contains(&used.capacity()) {
                         let _ = self.used.try_send(used);
                     }
                     self.pos = 0;
