@@ -226,6 +226,12 @@ impl Read for Checked {
         let n = self.inner.read(buf)?;
         self.hasher.update(&buf[..n]);
         self.read += n as u64;
+        if self.read > self.size {
+            return Err(invalid(format!(
+                "the entry gives more than its {} bytes: the archive is damaged",
+                self.size
+            )));
+        }
         if n == 0 && !buf.is_empty() {
             if self.read != self.size {
                 return Err(invalid(format!(

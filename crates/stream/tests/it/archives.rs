@@ -152,6 +152,51 @@ fn a_damaged_entry_is_an_error_that_says_so() {
     );
 }
 
+#[test]
+fn an_entry_longer_or_shorter_than_its_directory_says_is_an_error_that_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sizes.zip");
+    let text = games(50);
+    archive(&path, &[("a.pgn", CompressionMethod::Stored, text.clone())]);
+    let bytes = fs::read(&path).unwrap();
+    // The central directory's record of the entry: its uncompressed size at offset 24.
+    let record = bytes.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+    let size = |n: u32| {
+        let mut bytes = bytes.clone();
+        bytes[record + 24..record + 28].copy_from_slice(&n.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        let sources = Source::from_args(std::slice::from_ref(&path));
+        let mut read = Vec::new();
+        let err = sources[0]
+            .open()
+            .unwrap()
+            .read_to_end(&mut read)
+            .unwrap_err();
+        (read.len(), err.to_string())
+    };
+    let n = u32::try_from(text.len()).unwrap();
+    let (read, message) = size(n - 100);
+    assert!(read <= text.len());
+    assert_eq!(
+        message,
+        format!(
+            "the entry gives more than its {} bytes: the archive is damaged",
+            n - 100
+        )
+    );
+    // Stored bytes are read as far as the directory's compressed size says (the same as the
+    // text here), so an entry said to be longer ends short.
+    let (read, message) = size(n + 7);
+    assert_eq!(read, text.len());
+    assert_eq!(
+        message,
+        format!(
+            "the entry ends after {n} of its {} bytes: the archive is damaged",
+            n + 7
+        )
+    );
+}
+
 fn crc(bytes: &[u8]) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     hasher.update(bytes);
