@@ -94,7 +94,8 @@ Inputs:
   Files, or standard input when there are none and for `-`. Compressed inputs (zstd, gzip,
   bzip2, xz) are recognised by their first bytes, whatever their names. A zip archive (a file,
   as TWIC ships) is an input per PGN entry (`*.pgn`, every file when there is none), named
-  ARCHIVE/ENTRY.
+  ARCHIVE/ENTRY. A folder is its files named `*.pgn[.gz|.zst|.bz2|.xz]` or `*.zip`, and
+  those of the folders in it, in the order of their paths.
 
 Exit status:
   0  all input good

@@ -39,10 +39,10 @@ enum Action {
 /// `tabia book build`.
 #[derive(Debug, clap::Args)]
 struct BuildArgs {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// The book to write.
     #[arg(short, long, value_name = "BOOK")]
     output: PathBuf,
@@ -119,6 +119,16 @@ enum WeightArg {
     Games,
     Score,
     Wins,
+}
+
+impl Args {
+    /// The PGN files named, for `tabia book build`.
+    pub(crate) fn files_mut(&mut self) -> Option<&mut Vec<PathBuf>> {
+        match &mut self.action {
+            Action::Build(args) => Some(&mut args.files),
+            _ => None,
+        }
+    }
 }
 
 /// Runs `tabia book`.

@@ -32,8 +32,8 @@ use crate::{
 /// Arguments of `tabia dedup` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     /// Write the kept games to FILE instead of standard output (`-`: standard output); not one

@@ -21,10 +21,10 @@ use crate::{
 /// Arguments of `tabia eco`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// One JSON object per game (or position) instead of TSV.
     #[arg(long, conflicts_with = "tag")]
     json: bool,

@@ -52,10 +52,10 @@ const BATCH_BYTES: usize = 1 << 20;
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Criteria on tags")]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 
     /// A tag compared with a value: `NAME OP VALUE`, OP one of `= != < <= > >= ~ !~` (`~`: a
     /// regular expression). Numbers compare as numbers, Date/UTCDate/EventDate as dates with

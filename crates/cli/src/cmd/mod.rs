@@ -16,8 +16,13 @@ pub(crate) mod validate;
 
 use crate::cli::{Cli, Command, Status};
 
-/// Runs the chosen subcommand.
-pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
+/// Runs the chosen subcommand, its folders of PGN files named file by file first.
+pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
+    if let Some(files) = pgn_files(&mut cli.command) {
+        // Before any output is made: a file the command is about to write in a folder it
+        // reads is no input, and one already there is refused as any input would be.
+        *files = crate::input::expand_folders(files);
+    }
     match cli.command {
         Command::Pgn(args) => pgn::run(&args),
         Command::Dedup(args) => dedup::run(&args),
@@ -32,5 +37,22 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Book(args) => book::run(&args),
         Command::Filter(args) => filter::run(&args),
         Command::Stats(args) => stats::run(&args),
+    }
+}
+
+/// The PGN files a subcommand reads, when it reads PGN files.
+fn pgn_files(command: &mut Command) -> Option<&mut Vec<std::path::PathBuf>> {
+    match command {
+        Command::Pgn(args) => Some(&mut args.files),
+        Command::Dedup(args) => Some(&mut args.files),
+        Command::Split(args) => Some(&mut args.files),
+        Command::Epd(args) => Some(&mut args.files),
+        Command::Eco(args) => Some(&mut args.files),
+        Command::Table(args) => Some(&mut args.files),
+        Command::Tree(args) => Some(&mut args.files),
+        Command::Book(args) => args.files_mut(),
+        Command::Filter(args) => Some(&mut args.files),
+        Command::Stats(args) => Some(&mut args.files),
+        Command::Fen(_) | Command::Validate(_) | Command::Show(_) => None,
     }
 }

@@ -34,8 +34,8 @@ use crate::{
 /// Arguments of `tabia pgn` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     /// Only check the games: write nothing on standard output, report each bad game on

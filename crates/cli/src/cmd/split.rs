@@ -5,7 +5,12 @@
 //! ([`crate::frames`]) writes them, in input order, through a cache of open files
 //! ([`Files`]). Games in error go to `DIR/errors.pgn` as they were read.
 
-use std::{cell::RefCell, io, num::NonZeroU64, path::PathBuf};
+use std::{
+    cell::RefCell,
+    io,
+    num::NonZeroU64,
+    path::{Path, PathBuf},
+};
 
 use clap::ArgGroup;
 use tabia_collect::{
@@ -30,8 +35,8 @@ use crate::{
 #[derive(Debug, clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["games", "by"])))]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     /// The folder to write to (created if needed).
@@ -129,6 +134,29 @@ impl Stage {
     }
 }
 
+/// Refuses to split into `dir` when an input is in it: the files split into could be inputs
+/// of the same run (read while they are appended to, or emptied before they are read).
+fn refuse_inputs_inside(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let Ok(dir) = dir.canonicalize() else {
+        // A folder that does not exist yet holds no input.
+        return Ok(());
+    };
+    for input in inputs.iter().filter(|input| input.as_os_str() != "-") {
+        if input
+            .canonicalize()
+            .is_ok_and(|input| input.starts_with(&dir))
+        {
+            anyhow::bail!(
+                "will not split into {}: it holds the input {}, which could be written to \
+                 before it is read",
+                dir.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Runs `tabia split`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
@@ -137,6 +165,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Some(Compress::Zst) => Compression::Zstd,
         Some(Compress::Gz) => Compression::Gzip,
     };
+    refuse_inputs_inside(&args.output, &args.files)?;
     let existing = if args.append {
         Existing::Append
     } else if args.force {

@@ -24,10 +24,10 @@ use crate::{
 /// Arguments of `tabia stats` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// One JSON object instead of the text (shape in the README).
     #[arg(long)]
     json: bool,

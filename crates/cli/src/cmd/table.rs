@@ -25,10 +25,10 @@ use crate::{
 /// Arguments of `tabia table` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// The games table: a file, or with --partition a folder. The moves table goes next to it
     /// (`games.parquet` → `games.moves.parquet`, `games/` → `games.moves/`).
     #[arg(short, long, value_name = "OUT")]

@@ -21,10 +21,10 @@ use crate::{
 /// Arguments of `tabia tree` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files (none, or `-`: standard input); compressed files and zip archives are
-    /// recognised.
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// The position to show: a FEN, a partial FEN, an EPD or `startpos`.
     #[arg(long, value_name = "POS", default_value = "startpos")]
     position: String,

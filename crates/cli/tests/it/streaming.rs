@@ -73,6 +73,96 @@ fn a_zip_archive_is_an_input_per_pgn_entry_named_in_diagnostics() {
         ));
 }
 
+#[test]
+fn a_folder_is_its_pgn_files_and_zip_archives_in_the_order_of_their_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("2024/02")).unwrap();
+    std::fs::write(root.join("b.pgn"), sample()).unwrap();
+    std::fs::write(
+        root.join("2024/02/a.PGN.zst"),
+        compress(crate::support::Codec::Zstd, &sample()),
+    )
+    .unwrap();
+    std::fs::write(root.join("2024/readme.txt"), "not games").unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(root.join("c.zip")).unwrap());
+    zip.start_file("bad.pgn", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(b"1. e4 e5\n2. Kxe8 *\n").unwrap();
+    zip.finish().unwrap();
+    let out = sample_out();
+    let games = out.matches("[Event ").count();
+    tabia()
+        .arg("pgn")
+        .arg(root)
+        .assert()
+        .code(1)
+        .stdout(format!("{out}{out}"))
+        .stderr(format!(
+            "{}/bad.pgn:2:4: game 1: illegal move 2. Kxe8 (ply 3): no white king can go to e8\n\
+             games {}, errors 1, warnings 0\n",
+            root.join("c.zip").display(),
+            2 * games + 1
+        ));
+    // An output written into the folder is no input of the run that writes it; the next run
+    // refuses it, as any input.
+    let written = root.join("out.pgn");
+    tabia()
+        .args(["pgn", "-q", "-o"])
+        .arg(&written)
+        .arg(root)
+        .assert()
+        .code(1);
+    assert_eq!(
+        std::fs::read_to_string(&written).unwrap(),
+        format!("{out}{out}")
+    );
+    tabia()
+        .args(["pgn", "-q", "-o"])
+        .arg(&written)
+        .arg(root)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "will not write to {}: it is the input {}",
+            written.display(),
+            written.display()
+        )));
+    // A folder with nothing to read says so.
+    let empty = root.join("2024/02/empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    tabia()
+        .arg("pgn")
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "cannot read {}: is a directory",
+            empty.display()
+        )));
+}
+
+#[test]
+fn split_refuses_a_folder_that_holds_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    let input = parts.join("all.pgn");
+    std::fs::write(&input, sample()).unwrap();
+    tabia()
+        .args(["split", "--games", "1", "--append", "-o"])
+        .arg(&parts)
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "will not split into {}: it holds the input {}",
+            parts.canonicalize().unwrap().display(),
+            input.display()
+        )));
+    assert_eq!(std::fs::read(&input).unwrap(), sample());
+}
+
 /// A pipe named as a file is read from its first byte: looking for a zip archive's first
 /// bytes reads regular files only.
 #[cfg(target_os = "linux")]
