@@ -122,6 +122,19 @@ fn an_archive_with_no_pgn_entry_is_read_whole() {
     assert_eq!(rounds(sources[0].open().unwrap(), 1), [1, 2, 3, 4]);
 }
 
+/// Reads the one entry of the damaged archive at `path` to its error: what came before it,
+/// and the error.
+fn read_damaged(path: &Path) -> (Vec<u8>, std::io::Error) {
+    let sources = Source::from_args(&[path.to_path_buf()]);
+    let mut read = Vec::new();
+    let err = sources[0]
+        .open()
+        .unwrap()
+        .read_to_end(&mut read)
+        .unwrap_err();
+    (read, err)
+}
+
 #[test]
 fn a_damaged_entry_is_an_error_that_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -133,13 +146,7 @@ fn a_damaged_entry_is_an_error_that_says_so() {
     let at = bytes.windows(8).position(|w| w == b"Round \"7").unwrap();
     bytes[at + 7] = b'9';
     fs::write(&path, &bytes).unwrap();
-    let sources = Source::from_args(std::slice::from_ref(&path));
-    let mut read = Vec::new();
-    let err = sources[0]
-        .open()
-        .unwrap()
-        .read_to_end(&mut read)
-        .unwrap_err();
+    let (read, err) = read_damaged(&path);
     assert_eq!(read.len(), text.len());
     assert_ne!(read, text);
     assert_eq!(
@@ -165,13 +172,7 @@ fn an_entry_longer_or_shorter_than_its_directory_says_is_an_error_that_says_so()
         let mut bytes = bytes.clone();
         bytes[record + 24..record + 28].copy_from_slice(&n.to_le_bytes());
         fs::write(&path, &bytes).unwrap();
-        let sources = Source::from_args(std::slice::from_ref(&path));
-        let mut read = Vec::new();
-        let err = sources[0]
-            .open()
-            .unwrap()
-            .read_to_end(&mut read)
-            .unwrap_err();
+        let (read, err) = read_damaged(&path);
         (read.len(), err.to_string())
     };
     let n = u32::try_from(text.len()).unwrap();
