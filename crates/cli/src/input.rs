@@ -2,11 +2,7 @@
 //! input, decompression by magic bytes, splitting into games or lines); this module names
 //! what the subcommands use.
 
-use std::{
-    cell::RefCell,
-    io::{self, BufRead},
-    path::{Path, PathBuf},
-};
+use std::{cell::RefCell, io::BufRead};
 
 use tabia_notation::pgn::{
     Game, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip, Visitor,
@@ -140,52 +136,6 @@ pub(crate) struct Input {
     pub(crate) name: String,
     /// The decompressed bytes, and what the progress meter needs.
     pub(crate) stream: Stream,
-}
-
-/// `files` with each folder replaced by the files in it and in the folders within it that are
-/// named as PGN (`.pgn`, or `.pgn` and `.gz`, `.zst`, `.bz2` or `.xz`, in any case) or as zip
-/// archives (`.zip`), in the order of their paths. A link to a folder is not followed (it
-/// could lead back up). A folder with no such file, or that cannot be read, stays as it was
-/// named, so that opening it says why nothing was read.
-pub(crate) fn expand_folders(files: &[PathBuf]) -> Vec<PathBuf> {
-    let mut expanded = Vec::with_capacity(files.len());
-    for file in files {
-        match folder_files(file) {
-            Ok(found) if !found.is_empty() => expanded.extend(found),
-            Ok(_) | Err(_) => expanded.push(file.clone()),
-        }
-    }
-    expanded
-}
-
-/// The files of folder `dir`, as [`expand_folders`] takes them (none when `dir` is no folder).
-fn folder_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    if dir.as_os_str() == "-" || !dir.is_dir() {
-        return Ok(files);
-    }
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder)? {
-            let entry = entry?;
-            let path = entry.path();
-            if entry.file_type()?.is_dir() {
-                folders.push(path);
-            } else if path.is_file() && is_pgn_or_zip_name(&entry.file_name().to_string_lossy()) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
-/// `games.pgn`, `GAMES.PGN.ZST`, `twic1599g.zip`.
-fn is_pgn_or_zip_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz", ".zip"]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
 }
 
 impl Input {

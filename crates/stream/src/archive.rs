@@ -96,7 +96,7 @@ pub(crate) fn entries(path: &Path) -> io::Result<Vec<ZipEntry>> {
 }
 
 /// `games.pgn`, `GAMES.PGN`, `games.pgn.zst`: a name for PGN.
-fn is_pgn_name(name: &str) -> bool {
+pub(crate) fn is_pgn_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2", ".pgn.xz"]
         .iter()

@@ -136,6 +136,66 @@ impl Source {
     }
 }
 
+/// `files` with each folder replaced by the files in it and in the folders within it that are
+/// named as PGN (`.pgn`, or `.pgn` and `.gz`, `.zst`, `.bz2` or `.xz`, in any case) or as zip
+/// archives (`.zip`), in the order of their paths. A link to a folder is not followed (it
+/// could lead back up). A folder with no such file, or that cannot be read, stays as it was
+/// named, so that opening it says why nothing was read.
+///
+/// A program that writes files should list the folders before it creates any: a file it
+/// writes into a folder it reads is then no input of that run (`tabia` does so).
+///
+/// ```
+/// use std::path::PathBuf;
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir_all(dir.path().join("2024"))?;
+/// for name in ["b.pgn", "2024/a.PGN.zst", "2024/notes.txt", "c.zip"] {
+///     std::fs::write(dir.path().join(name), "")?;
+/// }
+/// let files = tabia_stream::expand_folders(&[dir.path().to_path_buf(), PathBuf::from("-")]);
+/// let names: Vec<_> = files.iter().map(|f| f.strip_prefix(&dir).unwrap_or(f)).collect();
+/// assert_eq!(names, ["2024/a.PGN.zst", "b.pgn", "c.zip", "-"].map(std::path::Path::new));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn expand_folders(files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut expanded = Vec::with_capacity(files.len());
+    for file in files {
+        match folder_files(file) {
+            Ok(found) if !found.is_empty() => expanded.extend(found),
+            Ok(_) | Err(_) => expanded.push(file.clone()),
+        }
+    }
+    expanded
+}
+
+/// The files of folder `dir`, as [`expand_folders`] takes them (none when `dir` is no folder).
+fn folder_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    if dir.as_os_str() == "-" || !dir.is_dir() {
+        return Ok(files);
+    }
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                folders.push(path);
+            } else if path.is_file() && is_pgn_or_zip_name(&entry.file_name().to_string_lossy()) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// `games.pgn`, `GAMES.PGN.ZST`, `twic1599g.zip`.
+fn is_pgn_or_zip_name(name: &str) -> bool {
+    archive::is_pgn_name(name) || name.to_ascii_lowercase().ends_with(".zip")
+}
+
 impl From<&Path> for Source {
     /// `-` is standard input, anything else a file.
     fn from(path: &Path) -> Source {

@@ -74,7 +74,9 @@ mod zstd_frames;
 pub use archive::ZipEntry;
 pub use chunk::Visited;
 pub use error::{Error, ErrorKind};
-pub use input::{BytesRead, Compression, Input, Source, decompress, decompress_with};
+pub use input::{
+    BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
+};
 pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
 pub use split::{Games, Line, Lines};
 /// A game as raw bytes with where it starts: the item [`Games`] gives.

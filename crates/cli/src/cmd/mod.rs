@@ -21,7 +21,7 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
     if let Some(files) = pgn_files(&mut cli.command) {
         // Before any output is made: a file the command is about to write in a folder it
         // reads is no input, and one already there is refused as any input would be.
-        *files = crate::input::expand_folders(files);
+        *files = tabia_stream::expand_folders(files);
     }
     match cli.command {
         Command::Pgn(args) => pgn::run(&args),
