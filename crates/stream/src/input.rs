@@ -87,15 +87,14 @@ impl Source {
         }
         let mut sources = Vec::new();
         for file in files {
-            let source = Source::from(file.as_path());
-            match &source {
-                Source::File(path) if archive::looks_like_zip(path) => {
-                    match archive::entries(path) {
+            match Source::from(file.as_path()) {
+                Source::File(path) if archive::looks_like_zip(&path) => {
+                    match archive::entries(&path) {
                         Ok(entries) => sources.extend(entries.into_iter().map(Source::Zip)),
-                        Err(_) => sources.push(source),
+                        Err(_) => sources.push(Source::File(path)),
                     }
                 }
-                _ => sources.push(source),
+                source => sources.push(source),
             }
         }
         sources

@@ -254,10 +254,7 @@ fn decode<R: BufRead + Send>(
     };
     let run = Pipeline::new().with_jobs(jobs).with_batch_bytes(1).map(
         frames,
-        |_, frame| {
-            let used = reuse.lock().ok().and_then(|reuse| reuse.try_recv().ok());
-            decompress_frame(frame, used.unwrap_or_default())
-        },
+        |_, frame| decompress_frame(frame, reused(reuse)),
         |_, output| {
             let failed = output.is_err();
             // A closed receiver: nobody reads any more.
@@ -283,11 +280,7 @@ fn decode<R: BufRead + Send>(
         }
     };
     loop {
-        let mut chunk = reuse
-            .lock()
-            .ok()
-            .and_then(|reuse| reuse.try_recv().ok())
-            .unwrap_or_default();
+        let mut chunk = reused(reuse);
         // Only a buffer never used, or a short one, has anything to zero.
         chunk.resize(PIECE, 0);
         match read_full(&mut decoder, &mut chunk) {
@@ -304,6 +297,15 @@ fn decode<R: BufRead + Send>(
             }
         }
     }
+}
+
+/// A buffer the reader has handed back, or a new one (empty) when none waits.
+fn reused(reuse: &Mutex<Receiver<Vec<u8>>>) -> Vec<u8> {
+    reuse
+        .lock()
+        .ok()
+        .and_then(|reuse| reuse.try_recv().ok())
+        .unwrap_or_default()
 }
 
 /// Reads until `buf` is full or the input ends.
