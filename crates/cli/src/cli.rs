@@ -84,6 +84,7 @@ pub(crate) struct RunArgs {
 const EXAMPLES: &str = "\
 Examples:
   tabia pgn --check games.pgn.zst          check a compressed file (zstd, gzip, bzip2, xz)
+  tabia filter twic/ --elo 2600 -o top.pgn every PGN file and zip archive in a folder
   zstdcat lichess.pgn.zst | tabia epd -j 4 the EPD of every ply, read from standard input
   tabia eco --json games.pgn | head        the opening of each game as NDJSON
   tabia epd --warnings count engines.pgn   warnings counted in the summary, not listed
