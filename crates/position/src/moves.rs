@@ -39,6 +39,11 @@ pub enum MoveErrorKind {
         /// Whether the king is in check already.
         in_check: bool,
     },
+    /// The king would go to a square the other side attacks (or stay in the line of a check).
+    KingIntoCheck {
+        /// The king's destination.
+        to: Square,
+    },
     /// The move is written as a capture but captures nothing, or the reverse.
     CaptureMismatch {
         /// Whether the text says `x`.
@@ -191,6 +196,9 @@ impl fmt::Display for MoveErrorKind {
             }
             MoveErrorKind::SelfCheck { in_check: false } => {
                 f.write_str("the piece is pinned: the move would expose the king to check")
+            }
+            MoveErrorKind::KingIntoCheck { to } => {
+                write!(f, "the king would be in check on {to}")
             }
             MoveErrorKind::CaptureMismatch {
                 written_as_capture: true,
@@ -512,7 +520,12 @@ fn explain_drop<P: shakmaty::Position>(
 
 /// Why a move the piece could make by its movement is still illegal: the variant's own rule,
 /// or a king left in check.
-fn explain_pseudo_legal<P: shakmaty::Position>(pos: &P, variant: Variant) -> MoveErrorKind {
+fn explain_pseudo_legal<P: shakmaty::Position>(
+    pos: &P,
+    variant: Variant,
+    role: Role,
+    to: Square,
+) -> MoveErrorKind {
     match variant {
         Variant::Antichess if !pos.capture_moves().is_empty() => MoveErrorKind::VariantRule {
             reason: "a capture is compulsory in Antichess",
@@ -523,6 +536,7 @@ fn explain_pseudo_legal<P: shakmaty::Position>(pos: &P, variant: Variant) -> Mov
         Variant::RacingKings => MoveErrorKind::VariantRule {
             reason: "in Racing Kings no move may give check or leave the king in check",
         },
+        _ if role == Role::King => MoveErrorKind::KingIntoCheck { to },
         _ => MoveErrorKind::SelfCheck {
             in_check: pos.is_check(),
         },
@@ -594,7 +608,7 @@ fn resolve_san_in<P: shakmaty::Position + Clone>(
                     })
                 };
                 if filter(pseudo_sources(pos, role.of(turn), to, capture)) {
-                    return Err(explain_pseudo_legal(pos, variant));
+                    return Err(explain_pseudo_legal(pos, variant, role, to));
                 }
                 if filter(pseudo_sources(pos, role.of(!turn), to, capture)) {
                     return Err(MoveErrorKind::WrongSide { turn });
@@ -677,7 +691,7 @@ fn resolve_uci_in<P: shakmaty::Position + Clone>(
             return Err(MoveErrorKind::MissingPromotion);
         }
         if reachable {
-            return Err(explain_pseudo_legal(pos, variant));
+            return Err(explain_pseudo_legal(pos, variant, piece.role, to));
         }
         if piece.role == Role::King && from.distance(to) == 2 && from.rank() == to.rank() {
             let side = CastlingSide::from_king_side(to.file() > from.file());
@@ -701,6 +715,11 @@ mod tests {
     fn san_err(fen: &str, san: &str) -> String {
         let san: San = san.parse().expect("san");
         at(fen).resolve_san(san).expect_err("illegal").to_string()
+    }
+
+    fn uci_err(fen: &str, uci: &str) -> String {
+        let uci: UciMove = uci.parse().expect("uci");
+        at(fen).resolve_uci(uci).expect_err("illegal").to_string()
     }
 
     #[test]
@@ -735,6 +754,21 @@ mod tests {
         assert_eq!(
             san_err(check, "d3"),
             "illegal move `d3`: the king is in check and this move does not escape it"
+        );
+        // A king that steps onto an attacked square is not pinned: its own square is named.
+        let pawn = "4k3/8/8/4p3/8/4K3/8/8 w - - 0 1";
+        assert_eq!(
+            san_err(pawn, "Kf4"),
+            "illegal move `Kf4`: the king would be in check on f4"
+        );
+        assert_eq!(
+            uci_err(pawn, "e3d4"),
+            "illegal move `e3d4`: the king would be in check on d4"
+        );
+        // In check, stepping back along the checking rook's line does not escape it either.
+        assert_eq!(
+            san_err(check, "Kf1"),
+            "illegal move `Kf1`: the king would be in check on f1"
         );
         let promo = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
         assert_eq!(
