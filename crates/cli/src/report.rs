@@ -5,7 +5,7 @@
 //! left out), so that editors and `grep` can use it:
 //!
 //! ```text
-//! games.pgn:1042:17: game 57: invalid SAN move (expected a move such as e4 or Nf3)
+//! games.pgn:1042:17: game 57: invalid SAN move `Qxx4` (expected a target square such as `f3`)
 //! ```
 //!
 //! A warning (the game was read, something was repaired or looks wrong) is the same line with
@@ -54,13 +54,14 @@ impl Diagnostic {
         }
     }
 
-    /// The diagnostic of a syntax error: its message, and its line and column when the error
-    /// has a location (errors read from a game keep the absolute line of the input).
+    /// The diagnostic of a syntax error: its message with the text found where the error is
+    /// (the line is not shown), and its line and column when the error has a location (errors
+    /// read from a game keep the absolute line of the input).
     pub(crate) fn from_error(file: &str, err: &tabia_notation::Error) -> Diagnostic {
         Diagnostic {
             line: err.line(),
             column: err.column(),
-            ..Diagnostic::new(file, err.message())
+            ..Diagnostic::new(file, err.brief())
         }
     }
 
@@ -324,11 +325,36 @@ mod tests {
         let d = Diagnostic::from_error("f.fen", &err).game(1);
         assert_eq!(
             d.to_string(),
-            "f.fen:1:17: game 1: invalid active colour (expected `w` or `b`)"
+            "f.fen:1:17: game 1: invalid active colour `x` (expected `w` or `b`)"
         );
         assert_eq!(
             serde_json::to_string(&d).unwrap(),
-            r#"{"file":"f.fen","line":1,"column":17,"game":1,"message":"invalid active colour (expected `w` or `b`)"}"#
+            r#"{"file":"f.fen","line":1,"column":17,"game":1,"message":"invalid active colour `x` (expected `w` or `b`)"}"#
+        );
+    }
+
+    #[test]
+    fn diagnostic_from_syntax_error_names_what_was_found() {
+        // The line is not shown, so the message says what stands at the caret.
+        let src = "[Event \"x\"]\n\n1. e4 nc3 *\n";
+        let err = Error::new(ErrorKind::InvalidSan, 19..22).with_source(src.as_bytes());
+        let d = Diagnostic::from_error("g.pgn", &err).game(1);
+        assert_eq!(d.to_string(), "g.pgn:3:7: game 1: invalid SAN move `nc3`");
+        // A long token is cut.
+        let src = format!("1. {} *", "Q".repeat(40));
+        let err = Error::new(ErrorKind::InvalidSan, 3..43).with_source(src.as_bytes());
+        assert_eq!(
+            Diagnostic::from_error("g.pgn", &err).to_string(),
+            format!("g.pgn:1:4: invalid SAN move `{}…`", "Q".repeat(24))
+        );
+        // Past the end of the input there is nothing to name.
+        let src = b"[Event \"x\"";
+        let err = Error::new(ErrorKind::UnterminatedTag, 10..10)
+            .with_expected("`]`")
+            .with_source(src);
+        assert_eq!(
+            Diagnostic::from_error("g.pgn", &err).to_string(),
+            "g.pgn:1:11: tag pair not closed by `]` (expected `]`)"
         );
     }
 

@@ -167,6 +167,38 @@ pub struct Location {
     pub width: usize,
 }
 
+impl Location {
+    /// The most characters [`Location::found`] gives before it stops with `…`.
+    pub const FOUND_CHARS: usize = 24;
+
+    /// The text the caret underlines (at most [`Location::FOUND_CHARS`] characters, then
+    /// `…`): what was found where something else was expected. Empty when the caret is past
+    /// the end of the line (an input that stops too soon).
+    ///
+    /// ```
+    /// use tabia_notation::{Error, ErrorKind};
+    ///
+    /// let src = "1. e4 e5 2. Qxx9 *";
+    /// let err = Error::new(ErrorKind::InvalidSan, 12..16).with_source(src.as_bytes());
+    /// assert_eq!(err.location().unwrap().found(), "Qxx9");
+    /// let long = format!("1. {} *", "N".repeat(100));
+    /// let err = Error::new(ErrorKind::InvalidSan, 3..103).with_source(long.as_bytes());
+    /// assert_eq!(err.location().unwrap().found(), format!("{}…", "N".repeat(24)));
+    /// ```
+    pub fn found(&self) -> String {
+        let start = usize::try_from(self.column.saturating_sub(1)).unwrap_or(usize::MAX);
+        let mut chars = self.text.chars().skip(start);
+        let mut found: String = chars
+            .by_ref()
+            .take(self.width.min(Location::FOUND_CHARS))
+            .collect();
+        if self.width > Location::FOUND_CHARS && chars.next().is_some() {
+            found.push('…');
+        }
+        found
+    }
+}
+
 /// A syntax error: a typed kind, a byte span and, optionally, what was expected and where it is
 /// in the source text.
 ///
@@ -303,6 +335,34 @@ impl Error {
         match self.expected {
             Some(expected) => format!("{} (expected {expected})", self.kind),
             None => self.kind.to_string(),
+        }
+    }
+
+    /// The message for a line that shows no snippet (a diagnostic `FILE:LINE:COL: ...`, a
+    /// table cell): [`Error::message`] with the text found at the caret after the kind (see
+    /// [`Location::found`]), unless the kind names it already or there is none.
+    ///
+    /// ```
+    /// use tabia_notation::{Error, ErrorKind};
+    ///
+    /// let src = "1. e4 nc3 *";
+    /// let err = Error::new(ErrorKind::InvalidSan, 6..9).with_source(src.as_bytes());
+    /// assert_eq!(err.brief(), "invalid SAN move `nc3`");
+    /// let err = Error::new(ErrorKind::UnmatchedCloseParen, 6..7).with_source(b"1. e4 ) *");
+    /// assert_eq!(err.brief(), "`)` closes no variation");
+    /// let err = Error::new(ErrorKind::InvalidSan, 6..9).with_expected("a move");
+    /// assert_eq!(err.brief(), "invalid SAN move (expected a move)");
+    /// ```
+    pub fn brief(&self) -> String {
+        let found = self.location().map(Location::found).filter(|found| {
+            !found.is_empty() && !self.kind.description().contains(&format!("`{found}`"))
+        });
+        match (found, self.expected) {
+            (Some(found), Some(expected)) => {
+                format!("{} `{found}` (expected {expected})", self.kind)
+            }
+            (Some(found), None) => format!("{} `{found}`", self.kind),
+            (None, _) => self.message(),
         }
     }
 }

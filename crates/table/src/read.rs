@@ -429,7 +429,7 @@ fn game_error(err: &GameError) -> Problem {
         Some(error) => Problem {
             line: error.line(),
             column: error.column(),
-            message: error.message(),
+            message: error.brief(),
         },
         None => Problem {
             line: None,

@@ -337,7 +337,7 @@ fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
                 session.diagnostic(&Diagnostic::new(&label, err.to_string()))?;
                 if args.json {
                     let message = match &err {
-                        ParsePositionError::Syntax(syntax) => syntax.message(),
+                        ParsePositionError::Syntax(syntax) => syntax.brief(),
                         other => other.to_string(),
                     };
                     let mut out = Vec::new();

@@ -112,7 +112,7 @@ fn problems(text: &str, variant: Option<GameVariant>, snippet: bool) -> Vec<(Opt
             .map(|problem| (None, problem.to_string()))
             .collect(),
         Err(err) if snippet => vec![(None, err.to_string())],
-        Err(err) => vec![(err.column(), err.message())],
+        Err(err) => vec![(err.column(), err.brief())],
     }
 }
 

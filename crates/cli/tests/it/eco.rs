@@ -143,7 +143,7 @@ fn positions() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "{\"position\":\"junk\",\"error\":{\"message\":\"invalid piece placement \
+        "{\"position\":\"junk\",\"error\":{\"message\":\"invalid piece placement `j` \
          (expected a piece letter, a digit 1 to 8 or `/`)\"}}\n"
     );
     let (code, out, err) = eco(&["--position", "junk"]);

@@ -25,7 +25,7 @@ fn pgn_json_matches_the_schema_and_keeps_order_with_two_jobs() {
         assert_eq!(line["game"], n);
         assert_eq!(line["file"], "<stdin>");
         if n.is_multiple_of(10) {
-            assert_eq!(line["error"]["message"], "invalid SAN move");
+            assert_eq!(line["error"]["message"], "invalid SAN move `Zz9`");
             assert_eq!(line["error"]["line"], 4 * n - 1);
         } else {
             assert_eq!(line["tags"][0][1], n.to_string());
@@ -142,7 +142,7 @@ fn epd_json_one_object_per_position() {
     );
     let bad: Vec<&serde_json::Value> = lines.iter().filter(|l| l["game"] == 10).collect();
     assert_eq!(bad.len(), 1);
-    assert_eq!(bad[0]["error"]["message"], "invalid SAN move");
+    assert_eq!(bad[0]["error"]["message"], "invalid SAN move `Zz9`");
     let fen = tabia()
         .args(["epd", "--json", "--fen"])
         .write_stdin("1. e4 *")
@@ -217,7 +217,7 @@ fn validate_json_of_arguments_and_files() {
     assert_eq!(lines[1]["valid"], false);
     assert_eq!(
         lines[1]["problems"][0],
-        "piece placement does not have exactly 8 ranks (expected 8 ranks)"
+        "piece placement does not have exactly 8 ranks `8/8/8/8` (expected 8 ranks)"
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("positions.epd");

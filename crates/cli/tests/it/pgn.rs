@@ -47,7 +47,7 @@ fn check_reports_each_bad_game_and_the_summary() {
         .code(1)
         .stdout("")
         .stderr(
-            "<stdin>:3:7: game 2: invalid SAN move\n\
+            "<stdin>:3:7: game 2: invalid SAN move `Zz9`\n\
              <stdin>:6:7: game 3: `)` closes no variation\n\
              games 4, errors 2, warnings 0\n",
         );

@@ -263,8 +263,8 @@ fn bad_games_are_reported_with_file_line_column_and_status_1() {
         .code(1)
         .stdout("")
         .stderr(
-            "<stdin>:39:7: game 10: invalid SAN move\n\
-             <stdin>:79:7: game 20: invalid SAN move\n\
+            "<stdin>:39:7: game 10: invalid SAN move `Zz9`\n\
+             <stdin>:79:7: game 20: invalid SAN move `Zz9`\n\
              games 20, errors 2, warnings 0\n",
         );
 }
@@ -276,7 +276,7 @@ fn quiet_leaves_out_the_summary_but_not_the_errors() {
         .write_stdin(numbered_games(10))
         .assert()
         .code(1)
-        .stderr("<stdin>:39:7: game 10: invalid SAN move\n");
+        .stderr("<stdin>:39:7: game 10: invalid SAN move `Zz9`\n");
     tabia()
         .args(["pgn", "--check", "-q"])
         .write_stdin(numbered_games(9))

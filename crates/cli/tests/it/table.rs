@@ -219,7 +219,11 @@ fn problems_as_pgn_check_reports_them() {
         "{}",
         rows[1]
     );
-    assert!(rows[2].contains("14:20: invalid SAN move"), "{}", rows[2]);
+    assert!(
+        rows[2].contains("14:20: invalid SAN move `Zz9`"),
+        "{}",
+        rows[2]
+    );
     let moves = std::fs::read_to_string(dir.path().join("variations.moves.csv")).unwrap();
     assert_eq!(
         moves.split("\r\n").filter(|l| !l.is_empty()).count(),
