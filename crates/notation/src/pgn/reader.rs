@@ -25,6 +25,12 @@ pub const DEFAULT_CAPACITY: usize = 1 << 17;
 
 const MIN_CAPACITY: usize = 1 << 12;
 
+/// The longest line a tag pair is looked for in before its line end (or half the buffer a
+/// reader is made with, when that is more): a tag pair on a longer line is read when it lies
+/// in these bytes, else it is an error. The buffer grows to hold such a line, then keeps its
+/// size.
+const TAG_LINE_LIMIT: usize = 1 << 20;
+
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// A place in the input: byte offset (0-based), line (1-based, `\n`, `\r\n` and a lone `\r`
@@ -274,6 +280,9 @@ pub struct Reader<R> {
     /// Past this cursor position, fewer than [`LOOKAHEAD`] bytes are buffered and the input
     /// goes on: time to refill (`usize::MAX` once the input ended).
     refill_at: usize,
+    /// The longest line a tag pair is looked for in ([`TAG_LINE_LIMIT`], or half the buffer
+    /// the reader was made with).
+    tag_line_limit: usize,
     eof: bool,
     failed: bool,
     bom_checked: bool,
@@ -352,6 +361,7 @@ impl<R: Read> Reader<R> {
     fn with_buffer(buf: Vec<u8>, inner: R) -> Reader<R> {
         Reader {
             inner,
+            tag_line_limit: TAG_LINE_LIMIT.max(buf.len() / 2),
             buf,
             pos: 0,
             end: 0,
@@ -1029,8 +1039,8 @@ impl<R: Read> Reader<R> {
                 return Ok(Ok(()));
             }
             // The common shape, `[Name "value"]`, at once; the rule takes the rest.
-            if let Some((pair, n)) =
-                plain_tag_pair(&self.buf[self.pos..self.end]).filter(|_| plain_tags_on())
+            if let Some((pair, n)) = plain_tag_pair(&self.buf[self.pos..self.end])
+                .filter(|&(_, n)| n <= self.tag_line_limit && plain_tags_on())
             {
                 visitor.tag(pair.name, RawTag(pair.value));
                 self.pos += n;
@@ -1078,38 +1088,66 @@ impl<R: Read> Reader<R> {
     #[cold]
     #[inline(never)]
     fn tag_pair_by_rule<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
-        // A tag pair never spans lines, so the rule runs on what is buffered; if it fails
-        // before a line end is buffered, more is read and it runs again.
+        // A tag pair never spans lines: the rule runs once the line end (or the end of the
+        // input) is buffered, so that what it says does not depend on how the bytes arrive.
+        // Until then the buffer grows as needed, up to a line of `TAG_LINE_LIMIT` bytes.
+        let max = self.tag_line_limit;
+        // A pair buffered whole is read at once (its line end need not be buffered yet).
+        let data = &self.buf[self.pos..self.end];
+        if let Ok((rest, pair)) = tag_pair(&data[..data.len().min(max)]) {
+            visitor.tag(pair.name, RawTag(pair.value));
+            self.pos += data.len().min(max) - rest.len();
+            return Ok(Ok(()));
+        }
+        let mut scanned = 0;
         loop {
             let data = &self.buf[self.pos..self.end];
-            let err = match tag_pair(data) {
-                Ok((rest, pair)) => {
-                    visitor.tag(pair.name, RawTag(pair.value));
-                    self.pos += data.len() - rest.len();
-                    return Ok(Ok(()));
-                }
-                Err(nom::Err::Error(err) | nom::Err::Failure(err)) => Some(err),
-                Err(nom::Err::Incomplete(_)) => None,
-            };
-            if self.eof || rest_of_line(data).is_some() {
-                let Some(err) = err else {
-                    return Ok(Err(self.error_here(
-                        ErrorKind::UnterminatedTag,
-                        self.pos,
-                        1,
-                    )));
-                };
-                return Ok(Err(self.rule_error(err, self.pos, data.len())));
+            let limit = data.len().min(max);
+            let line_end = rest_of_line(&data[scanned.min(limit)..limit]).map(|n| scanned + n);
+            scanned = limit;
+            if line_end.is_none() && data.len() >= max {
+                return Ok(self.long_tag_line(visitor, max));
+            }
+            if line_end.is_some() || self.eof {
+                // The line and its line end, however much is buffered after it.
+                let data = line_end.map_or(data, |n| &data[..=n]);
+                return Ok(match tag_pair(data) {
+                    Ok((rest, pair)) => {
+                        visitor.tag(pair.name, RawTag(pair.value));
+                        self.pos += data.len() - rest.len();
+                        Ok(())
+                    }
+                    Err(nom::Err::Error(err) | nom::Err::Failure(err)) => {
+                        Err(self.rule_error(err, self.pos, data.len()))
+                    }
+                    Err(nom::Err::Incomplete(_)) => {
+                        Err(self.error_here(ErrorKind::UnterminatedTag, self.pos, 1))
+                    }
+                });
             }
             if data.len() >= self.buf.len() / 2 {
-                return Ok(Err(self
-                    .error_here(ErrorKind::InvalidTag, self.pos, 1)
-                    .with_expected(
-                        "a tag pair shorter than half the reader's buffer",
-                    )));
+                // Room for the rest of the line (the cursor's bytes are kept by a refill).
+                let grown = (self.buf.len() * 2).min(2 * max + LOOKAHEAD);
+                self.buf.resize(grown, 0);
             }
             self.refill()?;
         }
+    }
+
+    /// A tag pair at the cursor on a line with no line end in its first `max` bytes: the pair
+    /// if it lies in them, else an error that it is too long (the rule's error on bytes cut
+    /// short would blame the cut).
+    #[cold]
+    fn long_tag_line<V: Visitor>(&mut self, visitor: &mut V, max: usize) -> Result<(), Error> {
+        let window = &self.buf[self.pos..self.pos + max];
+        if let Ok((rest, pair)) = tag_pair(window) {
+            visitor.tag(pair.name, RawTag(pair.value));
+            self.pos += max - rest.len();
+            return Ok(());
+        }
+        Err(self
+            .error_here(ErrorKind::InvalidTag, self.pos, 1)
+            .with_expected("a tag pair on a shorter line (1 MiB, or half the reader's buffer)"))
     }
 
     // movetext = *(white-space / move-number / "." / san / nag / suffix / comment / "(" / ")")

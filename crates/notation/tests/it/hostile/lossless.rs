@@ -177,3 +177,41 @@ fn every_corpus_game_is_read_or_reported_and_round_trips() {
         assert!(errors <= 1, "{name}: {errors} errors");
     }
 }
+
+/// A tag line longer than half the reader's buffer reads the same whole or trickled (a
+/// fuzzer's finding: whole, the rule judged the line, whose end was buffered; trickled, the
+/// pair was too long for half the buffer). The buffer grows for such a line, up to 1 MiB.
+#[test]
+fn a_long_tag_line_is_read_the_same_whole_or_trickled() {
+    let long = |head: &str, n: usize| format!("{head}{}\n\n1. e4 *\n", "x".repeat(n));
+    for (text, first) in [
+        // The rule's error, at its place.
+        (long("[Ev8.3] ", 3000), Err((ErrorKind::InvalidTag, 6..7))),
+        // A pair, then a long line of text, which is no move (its first 256 bytes named).
+        (
+            long("[Event \"x\"] ", 3000),
+            Err((ErrorKind::InvalidSan, 12..268)),
+        ),
+        // A value of 3000 bytes is read.
+        (
+            format!("[Event \"{}\"]\n\n1. e4 *\n", "x".repeat(3000)),
+            Ok(1),
+        ),
+        // An unterminated value: the rule's error, at its opening quote.
+        (
+            long("[Event \"", 3000),
+            Err((ErrorKind::UnterminatedString, 7..8)),
+        ),
+        // No line end in the first MiB: too long, at the `[`.
+        (long("[Ev ", 1 << 20), Err((ErrorKind::InvalidTag, 0..1))),
+    ] {
+        let whole = items(Reader::with_capacity(4096, text.as_bytes()));
+        let trickled = items(Reader::with_capacity(4096, Trickle(text.as_bytes())));
+        assert_eq!(whole, trickled, "{}", &text[..20]);
+        let got = whole[0]
+            .as_ref()
+            .map(|game| game.mainline.moves.len())
+            .map_err(|(kind, span, _)| (*kind, span.clone()));
+        assert_eq!(got, first, "{}", &text[..20]);
+    }
+}
