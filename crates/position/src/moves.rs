@@ -608,6 +608,18 @@ fn resolve_san_in<P: shakmaty::Position + Clone>(
                     })
                 };
                 if filter(pseudo_sources(pos, role.of(turn), to, capture)) {
+                    // A pawn attacks an empty square that is no en-passant square: nothing to
+                    // take, whatever the king.
+                    if role == Role::Pawn
+                        && capture
+                        && !pos.board().occupied().contains(to)
+                        && pos.maybe_ep_square() != Some(to)
+                    {
+                        return Err(MoveErrorKind::CaptureMismatch {
+                            written_as_capture: true,
+                            to,
+                        });
+                    }
                     return Err(explain_pseudo_legal(pos, variant, role, to));
                 }
                 if filter(pseudo_sources(pos, role.of(!turn), to, capture)) {
@@ -754,6 +766,12 @@ mod tests {
         assert_eq!(
             san_err(check, "d3"),
             "illegal move `d3`: the king is in check and this move does not escape it"
+        );
+        // A pawn capture onto an empty square has nothing to take (it is not pinned).
+        let empty = "rnbqkbnr/ppp1pppp/8/8/4p3/1P6/P1PP1PPP/RNBQKBNR w KQkq - 0 3";
+        assert_eq!(
+            san_err(empty, "bxc4"),
+            "illegal move `bxc4`: written as a capture, but there is nothing to take on c4"
         );
         // A king that steps onto an attacked square is not pinned: its own square is named.
         let pawn = "4k3/8/8/4p3/8/4K3/8/8 w - - 0 1";
