@@ -282,7 +282,14 @@ impl Visitor for Checker {
             None => (0, None),
         };
         let mut warnings = mem::take(&mut self.warnings);
-        warnings.append(&mut self.reader_warnings);
+        if !self.reader_warnings.is_empty() {
+            // The reader's and the moves' warnings, each in input order: merged, in input order.
+            let moves = warnings.len();
+            warnings.append(&mut self.reader_warnings);
+            if moves > 0 {
+                crate::warning::in_input_order(&mut warnings);
+            }
+        }
         self.end.warnings(decided, &mut warnings);
         Ok(Checked {
             plies,

@@ -6,7 +6,7 @@ use shakmaty::{
     Bitboard, Chess, FromSetup, Move, PositionError, PositionErrorKinds, variant::VariantPosition,
 };
 use tabia_notation::{
-    ErrorKind,
+    ErrorKind, Role,
     fen::Fen,
     pgn::Origin,
     san::{San, SanPlus, Suffix},
@@ -201,6 +201,8 @@ pub(crate) enum Slip {
     Capture { written_as_capture: bool },
     /// A wrong check mark: what the move gives.
     CheckMark { gives: Option<Suffix> },
+    /// A b-file pawn capture that is a bishop's (`bxc6` for `Bxc6`).
+    LowercaseBishop,
 }
 
 /// A move repaired: how its text slipped, and the SAN read instead.
@@ -221,6 +223,7 @@ impl Repair {
                 written_as_capture,
                 san,
             },
+            Slip::LowercaseBishop => WarningKind::LowercaseBishop { numbered, san },
             Slip::CheckMark { gives } => WarningKind::CheckMark {
                 numbered,
                 written: written.suffix,
@@ -311,10 +314,39 @@ pub(crate) fn resolve(
             };
             (m, slip)
         }
-        Err(err) => return Err(err),
+        Err(err) => match lowercase_bishop(pos, written.san) {
+            Some(m) => (m, Slip::LowercaseBishop),
+            None => return Err(err),
+        },
     };
     let san = san_of(pos, m);
     Ok((m, Some(Repair { slip, san })))
+}
+
+/// The bishop's capture that a b-file pawn capture no pawn can make stands for (`bxc6`
+/// written with a bishop's lowercase `b`), if a bishop can make it.
+#[cold]
+fn lowercase_bishop(pos: &Position, written: San) -> Option<Move> {
+    let San::Normal {
+        role: Role::Pawn,
+        file: Some(1),
+        rank: None,
+        capture: true,
+        to,
+        promotion: None,
+    } = written
+    else {
+        return None;
+    };
+    let bishop = San::Normal {
+        role: Role::Bishop,
+        file: None,
+        rank: None,
+        capture: true,
+        to,
+        promotion: None,
+    };
+    pos.resolve_kind(bishop).ok()
 }
 
 /// What a move gives, from the position after it: `+`, `#` or nothing.

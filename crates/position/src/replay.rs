@@ -534,6 +534,7 @@ fn game_end_warnings(
     warnings: &mut Vec<Warning>,
 ) {
     let mut missing = None;
+    let moves = warnings.len();
     for warning in &game.warnings {
         match warning.kind {
             PgnWarningKind::MissingResult => missing = Some(warning.at),
@@ -542,6 +543,9 @@ fn game_end_warnings(
                 Some(warning.at),
             )),
         }
+    }
+    if moves > 0 && warnings.len() > moves {
+        crate::warning::in_input_order(warnings);
     }
     let end = GameEnd {
         tag: game.tag("Result"),

@@ -89,6 +89,14 @@ pub enum WarningKind {
         /// Its SAN, as read.
         san: String,
     },
+    /// A pawn capture from the b-file that no pawn can make but a bishop can (`bxc6`, a
+    /// bishop's lowercase `b`): read as the bishop's move, as pgn-extract reads it.
+    LowercaseBishop {
+        /// The move as numbered and written, e.g. `4. bxc6`.
+        numbered: String,
+        /// Its SAN, as read.
+        san: String,
+    },
     /// A move whose check mark (`+`, `#`, or none) is not what the move gives.
     CheckMark {
         /// The move as numbered and written, e.g. `1. e4+`.
@@ -171,6 +179,11 @@ impl fmt::Display for WarningKind {
                 f,
                 "move {numbered} takes a piece but is not written as a capture, read as {san}"
             ),
+            WarningKind::LowercaseBishop { numbered, san } => write!(
+                f,
+                "move {numbered} is no pawn's move but a bishop's with a lowercase `b`, read as \
+                 {san}"
+            ),
             WarningKind::CheckMark {
                 numbered,
                 written,
@@ -238,4 +251,10 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.kind.fmt(f)
     }
+}
+
+/// Puts the warnings of a game, gathered from the reader and from the moves (each list in
+/// input order), in input order: by where they are, those at one place in the order given.
+pub(crate) fn in_input_order(warnings: &mut [Warning]) {
+    warnings.sort_by_key(|w| w.origin().map(|at| at.offset));
 }

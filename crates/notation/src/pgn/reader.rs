@@ -1471,6 +1471,17 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
         }
+        // `nf3`, `bc4`, `o-o`: a piece letter in lowercase.
+        if let Some((san, n)) = lowercase_san(data) {
+            let at = self.origin();
+            self.pos += n;
+            visitor.san(san, at);
+            visitor.warning(Warning {
+                kind: WarningKind::LowercasePiece,
+                at,
+            });
+            return Ok(());
+        }
         // `bxa8=♕`: a figurine after the first byte (in the bytes that are always buffered).
         if data[..token_len(data).min(LOOKAHEAD)]
             .windows(2)
@@ -2195,6 +2206,34 @@ fn is_result_token(mut token: &[u8]) -> bool {
 /// The one place the reader parses a SAN token: the move and how many bytes it took. (The
 /// grammar rule itself, inlined here, rather than `SanPlus::prefix`, which builds an `Error`.)
 #[inline(always)]
+/// A move whose piece letter is lowercase (`nf3`, `qxd8+`, `bc4`) or castling written with
+/// `o` (`o-o`, `o-o-o`), read with capitals, and the length of the token; `None` for anything
+/// else (a token that reads as written is never asked about: `b4` and `bxc3` are pawn moves).
+fn lowercase_san(data: &[u8]) -> Option<(SanPlus, usize)> {
+    let first = *data.first()?;
+    if !matches!(first, b'n' | b'b' | b'r' | b'q' | b'k' | b'o') {
+        return None;
+    }
+    // A move is a short token: `o-o-o+!` is the longest worth reading.
+    let mut token = [0u8; 12];
+    let len = token_len(&data[..data.len().min(token.len())]);
+    token[..len].copy_from_slice(&data[..len]);
+    if first == b'o' {
+        for b in &mut token[..len] {
+            if *b == b'o' {
+                *b = b'O';
+            }
+        }
+    } else {
+        token[0] = first.to_ascii_uppercase();
+    }
+    let (san, n) = san_token(&token[..len])?;
+    let ends = data
+        .get(n)
+        .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'));
+    (ends && n > 0).then_some((san, n))
+}
+
 fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
     match crate::san::san_plus(bytes) {
         Ok((rest, san)) => Some((san, bytes.len() - rest.len())),
@@ -2872,6 +2911,41 @@ mod tests {
         // Not a mark: `epx` and `e.q.` are still bad moves.
         for pgn in ["1. e4 epx *", "1. e4 e.q. *"] {
             assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
+        }
+    }
+
+    #[test]
+    fn lowercase_piece_letters_are_read_in_capitals_with_a_warning() {
+        let pgn = "1. e4 e5 2. nf3 nc6 3. bc4 bc5 4. o-o qe7+! 5. re1 b5 6. bxc5 o-o-o *";
+        let game: crate::pgn::Game = pgn.parse().expect("read");
+        assert_eq!(
+            mainline_sans(&game),
+            [
+                "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qe7+", "Re1", "b5", "bxc5", "O-O-O"
+            ]
+        );
+        // One warning a lowercase move, at its first byte; `b5` and `bxc5` are pawn moves.
+        let columns: Vec<u64> = game.warnings.iter().map(|w| w.at.column).collect();
+        assert_eq!(columns, [13, 17, 24, 28, 35, 39, 48, 63]);
+        assert!(
+            game.warnings
+                .iter()
+                .all(|w| w.kind == WarningKind::LowercasePiece)
+        );
+        assert_eq!(
+            game.warnings[0].to_string(),
+            "piece letter or castling written in lowercase, read in capitals"
+        );
+        // Words are no moves: the error names the whole token, as before.
+        for (pgn, token) in [
+            ("1. e4 resign *", "resign"),
+            ("1. e4 nf3nf3 *", "nf3nf3"),
+            ("1. e4 ob *", "ob"),
+            ("1. e4 kx *", "kx"),
+        ] {
+            let err = pgn.parse::<crate::pgn::Game>().expect_err(pgn);
+            assert_eq!(err.kind(), ErrorKind::InvalidSan, "{pgn}");
+            assert_eq!(err.span(), 6..6 + token.len(), "{pgn}");
         }
     }
 

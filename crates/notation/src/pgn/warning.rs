@@ -29,6 +29,10 @@ pub enum WarningKind {
     EnPassantMark,
     /// A move whose pieces are figurines (`♘f3`), as web pages write them: read in letters.
     FigurineMove,
+    /// A move whose piece letter (or castling `o-o`) is lowercase (`nf3`, `bc4`, `o-o`), as
+    /// some programs write them: read in capitals, as pgn-extract reads them. A lowercase `b`
+    /// that makes a pawn move (`bxc3`) is a pawn move.
+    LowercasePiece,
     /// A result written with `½` or a typographic dash (`½-½`, `1–0`): passed, as it is no
     /// PGN result (a reader that skips movetext could not tell it from text); the game's result
     /// then comes from its `Result` tag.
@@ -51,6 +55,9 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::FigurineMove => {
                 f.write_str("move written with figurines, read with letters")
+            }
+            WarningKind::LowercasePiece => {
+                f.write_str("piece letter or castling written in lowercase, read in capitals")
             }
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \
