@@ -42,7 +42,7 @@ fn each_lenient_case_is_read_repaired_and_warned_about() {
     let err = err.replace(&format!("{name}:"), "lenient.pgn:");
     expect("lenient.stderr", &err);
     expect("lenient.export", &out);
-    assert!(err.ends_with("games 26, errors 3, warnings 43\n"), "{err}");
+    assert!(err.ends_with("games 27, errors 3, warnings 47\n"), "{err}");
     // Warnings alone: status 0; the same diagnostics with --check.
     let (check_out, check_err, _) = pgn(&["--check", &name], None);
     assert_eq!(check_out, "");
@@ -65,7 +65,7 @@ fn the_repaired_export_reads_back_without_warnings() {
             "<stdin>:56:1: game 6: warning: FEN tag gives a position no game can reach (the \
              king is in a check that no legal move could give), read as given\n\
              <stdin>:177:16: game 17: warning: result 1-0 but the game ends in black mates \
-             (0-1)\ngames 23, errors 0, warnings 2\n",
+             (0-1)\ngames 24, errors 0, warnings 2\n",
             0
         )
     );
@@ -87,9 +87,9 @@ fn strict_makes_warnings_errors_and_drops_those_games() {
             "[Event \"no disambiguation where the other knight is pinned\"]",
         ]
     );
-    assert!(err.ends_with("games 26, errors 23, warnings 0\n"), "{err}");
+    assert!(err.ends_with("games 27, errors 24, warnings 0\n"), "{err}");
     assert!(
-        err.contains(": game 26: game has no result, read as `*`\n"),
+        err.contains(": game 27: game has no result, read as `*`\n"),
         "a warning reported as an error, without `warning:`: {err}"
     );
 }

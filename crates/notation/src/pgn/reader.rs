@@ -13,7 +13,7 @@ use super::{
     rule::{RuleError, block_hits, is_token_end, swar_find, token_len},
     tag::{plain_tag_pair, tag_pair},
 };
-use crate::{Error, ErrorKind, Location, error::count_line_ends};
+use crate::{Error, ErrorKind, Location, Nag, error::count_line_ends};
 
 /// The longest token (SAN, NAG, move number, result) the reader reads in one piece; the buffer
 /// always holds at least this much ahead of the cursor unless the input ends. The error span of
@@ -1367,6 +1367,11 @@ impl<R: Read> Reader<R> {
                         self.typographic_result(visitor, n);
                         continue;
                     }
+                    // `+/-`, `=`, `±`: an evaluation symbol written as text, after a move.
+                    if has_move && let Some((nag, n)) = text_glyph(data) {
+                        self.text_glyph(visitor, nag, n);
+                        continue;
+                    }
                     let len = token_len(data).clamp(1, LOOKAHEAD);
                     return Ok(Err(self.error_here(
                         ErrorKind::UnexpectedToken,
@@ -1386,6 +1391,19 @@ impl<R: Read> Reader<R> {
     fn typographic_result<V: Visitor>(&mut self, visitor: &mut V, n: usize) {
         visitor.warning(Warning {
             kind: WarningKind::TypographicResult,
+            at: self.origin(),
+        });
+        self.pos += n;
+    }
+
+    /// An evaluation symbol written as text at the cursor, `n` bytes (see [`text_glyph`]):
+    /// read as its NAG, with a warning.
+    #[cold]
+    #[inline(never)]
+    fn text_glyph<V: Visitor>(&mut self, visitor: &mut V, nag: Nag, n: usize) {
+        visitor.nag(nag);
+        visitor.warning(Warning {
+            kind: WarningKind::TextGlyph { nag },
             at: self.origin(),
         });
         self.pos += n;
@@ -1470,6 +1488,34 @@ impl<R: Read> Reader<R> {
                 visitor.san(san, at);
                 return Ok(());
             }
+        }
+        // `-+`, `N`: an evaluation symbol (or a novelty) written as text.
+        if let Some((nag, n)) = text_glyph(data) {
+            self.text_glyph(visitor, nag, n);
+            return Ok(());
+        }
+        // `Pe4`: a pawn move with its letter.
+        if let [b'P', rest @ ..] = data
+            && let Some((san, n)) = san_token(rest)
+            && matches!(
+                san.san,
+                crate::san::San::Normal {
+                    role: crate::Role::Pawn,
+                    ..
+                }
+            )
+            && rest
+                .get(n)
+                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+        {
+            let at = self.origin();
+            self.pos += 1 + n;
+            visitor.san(san, at);
+            visitor.warning(Warning {
+                kind: WarningKind::PawnLetter,
+                at,
+            });
+            return Ok(());
         }
         // `nf3`, `bc4`, `o-o`: a piece letter in lowercase.
         if let Some((san, n)) = lowercase_san(data) {
@@ -2153,6 +2199,36 @@ fn typographic_result(bytes: &[u8]) -> Option<usize> {
     // `1-0` is PGN's own: only a `½` or a dash other than `-` makes it typographic.
     let typographic = a == HALF || dash > 1;
     (result && typographic && bytes.get(n).is_none_or(|&b| is_token_end(b))).then_some(n)
+}
+
+/// An evaluation symbol written as text, standing alone at the start of `bytes`, as books and
+/// web pages write them: its NAG and length. `=` equal, `+=` `+/=` `⩲` slightly better for
+/// white, `=+` `=/+` `⩱` for black, `+/-` `±` clearly better for white, `-/+` `∓` for black,
+/// `+-` winning for white, `-+` for black, `∞` unclear, `=/∞` compensation, `N` a novelty.
+fn text_glyph(bytes: &[u8]) -> Option<(Nag, usize)> {
+    const GLYPHS: [(&str, u8); 16] = [
+        ("+/-", 16),
+        ("-/+", 17),
+        ("+/=", 14),
+        ("=/+", 15),
+        ("=/∞", 44),
+        ("+=", 14),
+        ("=+", 15),
+        ("+-", 18),
+        ("-+", 19),
+        ("±", 16),
+        ("∓", 17),
+        ("⩲", 14),
+        ("⩱", 15),
+        ("∞", 13),
+        ("=", 10),
+        ("N", 146),
+    ];
+    GLYPHS.iter().find_map(|&(text, nag)| {
+        let n = text.len();
+        (bytes.starts_with(text.as_bytes()) && bytes.get(n).is_none_or(|&b| is_token_end(b)))
+            .then_some((Nag(nag), n))
+    })
 }
 
 /// The letter of the chess figurine (`♔` to `♟`, U+2654 to U+265F) at the start of `bytes`:
@@ -2912,6 +2988,62 @@ mod tests {
         for pgn in ["1. e4 epx *", "1. e4 e.q. *"] {
             assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
         }
+    }
+
+    #[test]
+    fn evaluation_symbols_as_text_are_read_as_nags_with_a_warning() {
+        let pgn = "1. e4 = e5 += 2. Nf3 +/- Nc6 -+ 3. Bb5 N a6 ± 4. Ba4 ∞ Nf6 =/∞ *";
+        let game: crate::pgn::Game = pgn.parse().expect("read");
+        let nags: Vec<Vec<u8>> = game
+            .mainline
+            .moves
+            .iter()
+            .map(|m| m.nags.iter().map(|n| n.0).collect())
+            .collect();
+        assert_eq!(
+            nags,
+            [
+                vec![10],
+                vec![14],
+                vec![16],
+                vec![19],
+                vec![146],
+                vec![16],
+                vec![13],
+                vec![44]
+            ]
+        );
+        assert_eq!(game.warnings.len(), 8);
+        assert_eq!(
+            game.warnings[2].to_string(),
+            "evaluation symbol written as text, read as the NAG $16"
+        );
+        assert_eq!(game.warnings[2].at.column, 22);
+        // Not after a move, or not standing alone: still errors.
+        for pgn in ["+- 1. e4 *", "1. e4 +/-x *", "1. e4 =Q *"] {
+            assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
+        }
+    }
+
+    #[test]
+    fn a_pawn_letter_is_dropped_with_a_warning() {
+        let game: crate::pgn::Game = "1. Pe4 d5 2. Pexd5 *".parse().expect("read");
+        assert_eq!(mainline_sans(&game), ["e4", "d5", "exd5"]);
+        let kinds: Vec<_> = game
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.at.column))
+            .collect();
+        assert_eq!(
+            kinds,
+            [(WarningKind::PawnLetter, 4), (WarningKind::PawnLetter, 14)]
+        );
+        assert_eq!(
+            game.warnings[0].to_string(),
+            "pawn move written with `P`, read without it"
+        );
+        // `P` before anything but a pawn move is no move.
+        assert!("1. PNf3 *".parse::<crate::pgn::Game>().is_err());
     }
 
     #[test]

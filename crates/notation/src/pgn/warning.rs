@@ -29,6 +29,14 @@ pub enum WarningKind {
     EnPassantMark,
     /// A move whose pieces are figurines (`♘f3`), as web pages write them: read in letters.
     FigurineMove,
+    /// An evaluation symbol written as text (`+/-`, `=`, `-+`, `±`, `∞`, `N` for a novelty),
+    /// as books and web pages write them: read as its NAG.
+    TextGlyph {
+        /// The NAG it is read as.
+        nag: crate::Nag,
+    },
+    /// A pawn move written with the letter `P` (`Pe4`, `Pxd5`): read without it.
+    PawnLetter,
     /// A move whose piece letter (or castling `o-o`) is lowercase (`nf3`, `bc4`, `o-o`), as
     /// some programs write them: read in capitals, as pgn-extract reads them. A lowercase `b`
     /// that makes a pawn move (`bxc3`) is a pawn move.
@@ -56,6 +64,12 @@ impl fmt::Display for WarningKind {
             WarningKind::FigurineMove => {
                 f.write_str("move written with figurines, read with letters")
             }
+            WarningKind::TextGlyph { nag } => write!(
+                f,
+                "evaluation symbol written as text, read as the NAG ${}",
+                nag.0
+            ),
+            WarningKind::PawnLetter => f.write_str("pawn move written with `P`, read without it"),
             WarningKind::LowercasePiece => {
                 f.write_str("piece letter or castling written in lowercase, read in capitals")
             }
