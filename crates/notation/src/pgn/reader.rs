@@ -300,12 +300,9 @@ pub struct Reader<R> {
     /// the start of that line (if known): where a missing result is shown when nothing
     /// non-blank before the cursor is buffered any more.
     dropped_end: Option<(u64, u64, u64)>,
-    /// Whether `buf[0]` starts a line.
-    base_is_line_start: bool,
-    /// Where the input starts, and where its first line starts (before it, for a game that
-    /// does not start its line).
-    first_offset: u64,
-    first_line_start: u64,
+    /// Where the line that `buf[0]` is on starts (absolute; before `base` when the line began
+    /// in bytes that left the buffer): a place's column is known whatever was dropped.
+    base_line_start: u64,
     /// The search for the end of a long comment, set up once.
     comment_end: BraceOrLineEnd,
     /// What the game being skipped was in the middle of when the input ended (see
@@ -375,9 +372,7 @@ impl<R: Read> Reader<R> {
             capture: None,
             capture_from: 0,
             dropped_end: None,
-            base_is_line_start: true,
-            first_offset: 0,
-            first_line_start: 0,
+            base_line_start: 0,
             comment_end: BraceOrLineEnd::new(),
             cut: None,
             unclosed: None,
@@ -394,9 +389,7 @@ impl<R: Read> Reader<R> {
             .offset
             .saturating_sub(origin.column.saturating_sub(1));
         self.bom_checked = origin.offset > 0;
-        self.first_offset = origin.offset;
-        self.first_line_start = self.line_start;
-        self.base_is_line_start = origin.column <= 1;
+        self.base_line_start = self.line_start;
         self
     }
 
@@ -715,7 +708,12 @@ impl<R: Read> Reader<R> {
         }
         if keep > 0 {
             self.note_dropped(keep);
-            self.base_is_line_start = self.abs(keep) == self.line_start;
+            if let Some(j) = self.buf[..keep]
+                .iter()
+                .rposition(|&b| b == b'\n' || b == b'\r')
+            {
+                self.base_line_start = self.abs(j + 1);
+            }
         }
         self.buf.copy_within(keep..self.end, 0);
         self.base += keep as u64;
@@ -873,9 +871,7 @@ impl<R: Read> Reader<R> {
         {
             Some(j) => Some(self.abs(j + 1)),
             None if lines == 0 => Some(self.line_start),
-            None if self.base == self.first_offset => Some(self.first_line_start),
-            None if self.base_is_line_start => Some(self.base),
-            None => None,
+            None => Some(self.base_line_start),
         };
         self.dropped_end = match line_start {
             Some(line_start) if lines < self.line => {
@@ -928,9 +924,7 @@ impl<R: Read> Reader<R> {
             {
                 Some(i) => Some(self.abs(i + 1)),
                 None if lines == 0 => Some(self.line_start),
-                None if self.base == self.first_offset => Some(self.first_line_start),
-                None if self.base_is_line_start => Some(self.base),
-                None => None,
+                None => Some(self.base_line_start),
             };
             if let Some(line_start) = line_start
                 && lines < self.line
@@ -961,6 +955,7 @@ impl<R: Read> Reader<R> {
             if self.base == 0 && self.pos == 0 && self.buf[..self.end].starts_with(BOM) {
                 self.pos = BOM.len();
                 self.line_start = BOM.len() as u64;
+                self.base_line_start = self.line_start;
             }
         }
         self.skip_space()?;

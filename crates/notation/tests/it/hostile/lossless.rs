@@ -215,3 +215,45 @@ fn a_long_tag_line_is_read_the_same_whole_or_trickled() {
         assert_eq!(got, first, "{}", &text[..20]);
     }
 }
+
+/// An open variation at the end of the input is shown just after its last token, also when
+/// the start of that token's line has left the buffer (a fuzzer's finding: the reader over the
+/// file placed it at the end of the input, the raw game just after the token).
+#[test]
+fn an_open_variation_at_the_end_is_shown_after_the_last_token_however_read() {
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 (1. d4 {{{}}} d5 ; a comment\n",
+        "x".repeat(3000)
+    );
+    let token_end = text.len() - 1;
+    let whole = items(Reader::with_capacity(4096, text.as_bytes()));
+    let trickled = items(Reader::with_capacity(4096, Trickle(text.as_bytes())));
+    let raw: Vec<Item> = Reader::with_capacity(4096, text.as_bytes())
+        .raw_games()
+        .map(|r| {
+            r.and_then(|r| r.parse()).map_err(|err| match err {
+                GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+                other => panic!("{other}"),
+            })
+        })
+        .collect();
+    assert_eq!(whole, trickled);
+    assert_eq!(whole, raw);
+    let (kind, span, _) = whole[0].clone().expect_err("open variation");
+    assert_eq!(
+        (kind, span),
+        (ErrorKind::UnclosedVariation, token_end..token_end + 1)
+    );
+    // Its line and column are those of the token's end, though the line began long before.
+    let err = Reader::with_capacity(4096, text.as_bytes())
+        .games()
+        .next()
+        .expect("a game")
+        .expect_err("open variation");
+    let error = err.syntax().expect("syntax");
+    let line_start = "[Event \"a\"]\n\n".len();
+    assert_eq!(
+        (error.line(), error.column()),
+        (Some(3), Some((token_end - line_start + 1) as u64))
+    );
+}
