@@ -737,71 +737,85 @@ mod tests {
     #[test]
     fn explained_san_errors() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        assert_eq!(
-            san_err(start, "Qh5"),
-            "illegal move `Qh5`: no white queen can go to h5"
-        );
-        assert_eq!(
-            san_err(start, "e5"),
-            "illegal move `e5`: it is white's move, and this is a move for black"
-        );
-        assert_eq!(
-            san_err(start, "Nf6"),
-            "illegal move `Nf6`: it is white's move, and this is a move for black"
-        );
-        assert_eq!(
-            san_err(start, "O-O"),
-            "illegal move `O-O`: cannot castle kingside: a piece stands between king and rook"
-        );
-        assert_eq!(
-            san_err(start, "Nxf3"),
-            "illegal move `Nxf3`: written as a capture, but there is nothing to take on f3"
-        );
-        let pinned = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
-        assert_eq!(
-            san_err(pinned, "Bd3"),
-            "illegal move `Bd3`: the piece is pinned: the move would expose the king to check"
-        );
         let check = "4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1";
-        assert_eq!(
-            san_err(check, "d3"),
-            "illegal move `d3`: the king is in check and this move does not escape it"
-        );
-        // A pawn capture onto an empty square has nothing to take (it is not pinned).
-        let empty = "rnbqkbnr/ppp1pppp/8/8/4p3/1P6/P1PP1PPP/RNBQKBNR w KQkq - 0 3";
-        assert_eq!(
-            san_err(empty, "bxc4"),
-            "illegal move `bxc4`: written as a capture, but there is nothing to take on c4"
-        );
-        // A king that steps onto an attacked square is not pinned: its own square is named.
         let pawn = "4k3/8/8/4p3/8/4K3/8/8 w - - 0 1";
-        assert_eq!(
-            san_err(pawn, "Kf4"),
-            "illegal move `Kf4`: the king would be in check on f4"
-        );
-        assert_eq!(
-            uci_err(pawn, "e3d4"),
-            "illegal move `e3d4`: the king would be in check on d4"
-        );
-        // In check, stepping back along the checking rook's line does not escape it either.
-        assert_eq!(
-            san_err(check, "Kf1"),
-            "illegal move `Kf1`: the king would be in check on f1"
-        );
-        let promo = "8/4P3/8/8/8/k7/8/4K3 w - - 0 1";
-        assert_eq!(
-            san_err(promo, "e8"),
-            "illegal move `e8`: a pawn reaching the last rank must promote (e.g. `=Q`)"
-        );
-        let rooks = "4k3/8/8/8/8/8/K7/R6R w - - 0 1";
-        assert_eq!(
-            san_err(rooks, "Rd1"),
-            "illegal move `Rd1`: ambiguous, could be Rad1 or Rhd1"
-        );
-        assert_eq!(
-            san_err("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O"),
-            "illegal move `O-O`: cannot castle kingside: the right to castle is gone"
-        );
+        // (position, move, UCI or SAN, the message)
+        for (fen, text, uci, message) in [
+            (start, "Qh5", false, "no white queen can go to h5"),
+            (
+                start,
+                "e5",
+                false,
+                "it is white's move, and this is a move for black",
+            ),
+            (
+                start,
+                "Nf6",
+                false,
+                "it is white's move, and this is a move for black",
+            ),
+            (
+                start,
+                "O-O",
+                false,
+                "cannot castle kingside: a piece stands between king and rook",
+            ),
+            (
+                start,
+                "Nxf3",
+                false,
+                "written as a capture, but there is nothing to take on f3",
+            ),
+            (
+                "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+                "Bd3",
+                false,
+                "the piece is pinned: the move would expose the king to check",
+            ),
+            (
+                check,
+                "d3",
+                false,
+                "the king is in check and this move does not escape it",
+            ),
+            // A pawn capture onto an empty square has nothing to take (it is not pinned).
+            (
+                "rnbqkbnr/ppp1pppp/8/8/4p3/1P6/P1PP1PPP/RNBQKBNR w KQkq - 0 3",
+                "bxc4",
+                false,
+                "written as a capture, but there is nothing to take on c4",
+            ),
+            // A king that steps onto an attacked square is not pinned: its own square is named.
+            (pawn, "Kf4", false, "the king would be in check on f4"),
+            (pawn, "e3d4", true, "the king would be in check on d4"),
+            // In check, stepping back along the checking rook's line does not escape it either.
+            (check, "Kf1", false, "the king would be in check on f1"),
+            (
+                "8/4P3/8/8/8/k7/8/4K3 w - - 0 1",
+                "e8",
+                false,
+                "a pawn reaching the last rank must promote (e.g. `=Q`)",
+            ),
+            (
+                "4k3/8/8/8/8/8/K7/R6R w - - 0 1",
+                "Rd1",
+                false,
+                "ambiguous, could be Rad1 or Rhd1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+                "O-O",
+                false,
+                "cannot castle kingside: the right to castle is gone",
+            ),
+        ] {
+            let err = if uci {
+                uci_err(fen, text)
+            } else {
+                san_err(fen, text)
+            };
+            assert_eq!(err, format!("illegal move `{text}`: {message}"), "{fen}");
+        }
     }
 
     /// Every SAN worth trying in `pos`: each legal move written canonically, without and with
