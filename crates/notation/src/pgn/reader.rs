@@ -1489,6 +1489,14 @@ impl<R: Read> Reader<R> {
             self.text_glyph(visitor, nag, n);
             return Ok(());
         }
+        // `O-O+/-`, `Nf3±`: an evaluation symbol glued to its move.
+        if let Some((san, k, nag, n)) = glued_glyph(&data[..token_len(data).min(LOOKAHEAD)]) {
+            let at = self.origin();
+            self.pos += k;
+            visitor.san(san, at);
+            self.text_glyph(visitor, nag, n);
+            return Ok(());
+        }
         // `Pe4`: a pawn move with its letter.
         if let [b'P', rest @ ..] = data
             && let Some((san, n)) = san_token(rest)
@@ -2223,6 +2231,17 @@ fn text_glyph(bytes: &[u8]) -> Option<(Nag, usize)> {
         let n = text.len();
         (bytes.starts_with(text.as_bytes()) && bytes.get(n).is_none_or(|&b| is_token_end(b)))
             .then_some((Nag(nag), n))
+    })
+}
+
+/// A move with an evaluation symbol glued to it, the whole of `token` (`O-O+/-`, `Nf3±`,
+/// `e4=`): the move, its length, the symbol's NAG and length. The longest move that leaves a
+/// symbol is taken (`O-O+/-` is `O-O` and `+/-`, not `O-O+` and `/-`).
+fn glued_glyph(token: &[u8]) -> Option<(SanPlus, usize, Nag, usize)> {
+    (1..token.len()).rev().find_map(|k| {
+        let (nag, n) = text_glyph(&token[k..]).filter(|&(_, n)| k + n == token.len())?;
+        let (san, used) = san_token(&token[..k]).filter(|&(_, used)| used == k)?;
+        Some((san, used, nag, n))
     })
 }
 
@@ -3014,8 +3033,21 @@ mod tests {
             "evaluation symbol written as text, read as the NAG $16"
         );
         assert_eq!(game.warnings[2].at.column, 22);
+        // Glued to its move: the longest move that leaves a symbol.
+        let game: crate::pgn::Game = "1. e4± e5 2. O-O+/- Nf3+- *".parse().expect("read");
+        assert_eq!(mainline_sans(&game), ["e4", "e5", "O-O", "Nf3"]);
+        let nags: Vec<Vec<u8>> = game
+            .mainline
+            .moves
+            .iter()
+            .map(|m| m.nags.iter().map(|n| n.0).collect())
+            .collect();
+        assert_eq!(nags, [vec![16], vec![], vec![16], vec![18]]);
+        let columns: Vec<u64> = game.warnings.iter().map(|w| w.at.column).collect();
+        // (Columns count bytes: `±` takes two.)
+        assert_eq!(columns, [6, 18, 25]);
         // Not after a move, or not standing alone: still errors.
-        for pgn in ["+- 1. e4 *", "1. e4 +/-x *", "1. e4 =Q *"] {
+        for pgn in ["+- 1. e4 *", "1. e4 +/-x *", "1. e4 =Q *", "1. e4 e4+/-x *"] {
             assert!(pgn.parse::<crate::pgn::Game>().is_err(), "{pgn}");
         }
     }
