@@ -1429,11 +1429,7 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
-        let read = san_token(&letters).filter(|&(_, n)| {
-            letters
-                .get(n)
-                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
-        });
+        let read = san_token(&letters).filter(|&(_, n)| move_ends(&letters, n));
         let Some((san, n)) = read.filter(|&(_, n)| n > 0) else {
             let len = token.len().clamp(1, LOOKAHEAD);
             return Err(self.error_here(ErrorKind::UnexpectedToken, self.pos, len));
@@ -1453,9 +1449,7 @@ impl<R: Read> Reader<R> {
     fn san<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), Error> {
         let data = &self.buf[self.pos..self.end];
         if let Some((san, n)) = san_token(data)
-            && data
-                .get(n)
-                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+            && move_ends(data, n)
         {
             let at = self.origin();
             // The space after the move, if any, saves a turn of the movetext loop.
@@ -1474,10 +1468,7 @@ impl<R: Read> Reader<R> {
         let data = &self.buf[self.pos..self.end];
         if let Ok((rest, san)) = crate::san::long_plus(data) {
             let n = data.len() - rest.len();
-            if data
-                .get(n)
-                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
-            {
+            if move_ends(data, n) {
                 let at = self.origin();
                 self.pos += n;
                 visitor.san(san, at);
@@ -1507,9 +1498,7 @@ impl<R: Read> Reader<R> {
                     ..
                 }
             )
-            && rest
-                .get(n)
-                .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
+            && move_ends(rest, n)
         {
             let at = self.origin();
             self.pos += 1 + n;
@@ -2318,10 +2307,16 @@ fn lowercase_san(data: &[u8]) -> Option<(SanPlus, usize)> {
         token[0] = first.to_ascii_uppercase();
     }
     let (san, n) = san_token(&token[..len])?;
-    let ends = data
+    (n > 0 && move_ends(data, n)).then_some((san, n))
+}
+
+/// Whether a move read from `bytes[..n]` ends there: at a token end, or at an annotation
+/// (`!`, `?`, `$`) glued to it.
+#[inline(always)]
+fn move_ends(bytes: &[u8], n: usize) -> bool {
+    bytes
         .get(n)
-        .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'));
-    (ends && n > 0).then_some((san, n))
+        .is_none_or(|&b| is_token_end(b) || matches!(b, b'!' | b'?' | b'$'))
 }
 
 fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
@@ -2846,6 +2841,28 @@ mod tests {
             .collect()
     }
 
+    /// The NAG numbers of each mainline move.
+    fn mainline_nags(game: &crate::pgn::Game) -> Vec<Vec<u8>> {
+        game.mainline
+            .moves
+            .iter()
+            .map(|m| m.nags.iter().map(|n| n.0).collect())
+            .collect()
+    }
+
+    /// `pgn` read, every warning of it of the kind `is_kind` accepts: the game, and the
+    /// columns of its warnings.
+    fn read_warned(pgn: &str, is_kind: fn(&WarningKind) -> bool) -> (crate::pgn::Game, Vec<u64>) {
+        let game: crate::pgn::Game = pgn.parse().expect("read");
+        assert!(
+            game.warnings.iter().all(|w| is_kind(&w.kind)),
+            "{:?}",
+            game.warnings
+        );
+        let columns = game.warnings.iter().map(|w| w.at.column).collect();
+        (game, columns)
+    }
+
     #[test]
     fn a_comment_the_input_ends_in_is_an_error_whether_read_or_skipped() {
         /// Reads every move, or skips the movetext at its start, or after the first move.
@@ -3006,16 +3023,11 @@ mod tests {
 
     #[test]
     fn evaluation_symbols_as_text_are_read_as_nags_with_a_warning() {
+        let glyph = |kind: &WarningKind| matches!(kind, WarningKind::TextGlyph { .. });
         let pgn = "1. e4 = e5 += 2. Nf3 +/- Nc6 -+ 3. Bb5 N a6 ± 4. Ba4 ∞ Nf6 =/∞ *";
-        let game: crate::pgn::Game = pgn.parse().expect("read");
-        let nags: Vec<Vec<u8>> = game
-            .mainline
-            .moves
-            .iter()
-            .map(|m| m.nags.iter().map(|n| n.0).collect())
-            .collect();
+        let (game, columns) = read_warned(pgn, glyph);
         assert_eq!(
-            nags,
+            mainline_nags(&game),
             [
                 vec![10],
                 vec![14],
@@ -3027,23 +3039,15 @@ mod tests {
                 vec![44]
             ]
         );
-        assert_eq!(game.warnings.len(), 8);
+        assert_eq!(columns, [7, 12, 22, 30, 40, 45, 55, 63]);
         assert_eq!(
             game.warnings[2].to_string(),
             "evaluation symbol written as text, read as the NAG $16"
         );
-        assert_eq!(game.warnings[2].at.column, 22);
         // Glued to its move: the longest move that leaves a symbol.
-        let game: crate::pgn::Game = "1. e4± e5 2. O-O+/- Nf3+- *".parse().expect("read");
+        let (game, columns) = read_warned("1. e4± e5 2. O-O+/- Nf3+- *", glyph);
         assert_eq!(mainline_sans(&game), ["e4", "e5", "O-O", "Nf3"]);
-        let nags: Vec<Vec<u8>> = game
-            .mainline
-            .moves
-            .iter()
-            .map(|m| m.nags.iter().map(|n| n.0).collect())
-            .collect();
-        assert_eq!(nags, [vec![16], vec![], vec![16], vec![18]]);
-        let columns: Vec<u64> = game.warnings.iter().map(|w| w.at.column).collect();
+        assert_eq!(mainline_nags(&game), [vec![16], vec![], vec![16], vec![18]]);
         // (Columns count bytes: `±` takes two.)
         assert_eq!(columns, [6, 18, 25]);
         // Not after a move, or not standing alone: still errors.
@@ -3054,17 +3058,11 @@ mod tests {
 
     #[test]
     fn a_pawn_letter_is_dropped_with_a_warning() {
-        let game: crate::pgn::Game = "1. Pe4 d5 2. Pexd5 *".parse().expect("read");
+        let (game, columns) = read_warned("1. Pe4 d5 2. Pexd5 *", |kind| {
+            *kind == WarningKind::PawnLetter
+        });
         assert_eq!(mainline_sans(&game), ["e4", "d5", "exd5"]);
-        let kinds: Vec<_> = game
-            .warnings
-            .iter()
-            .map(|w| (w.kind, w.at.column))
-            .collect();
-        assert_eq!(
-            kinds,
-            [(WarningKind::PawnLetter, 4), (WarningKind::PawnLetter, 14)]
-        );
+        assert_eq!(columns, [4, 14]);
         assert_eq!(
             game.warnings[0].to_string(),
             "pawn move written with `P`, read without it"
@@ -3076,7 +3074,7 @@ mod tests {
     #[test]
     fn lowercase_piece_letters_are_read_in_capitals_with_a_warning() {
         let pgn = "1. e4 e5 2. nf3 nc6 3. bc4 bc5 4. o-o qe7+! 5. re1 b5 6. bxc5 o-o-o *";
-        let game: crate::pgn::Game = pgn.parse().expect("read");
+        let (game, columns) = read_warned(pgn, |kind| *kind == WarningKind::LowercasePiece);
         assert_eq!(
             mainline_sans(&game),
             [
@@ -3084,13 +3082,7 @@ mod tests {
             ]
         );
         // One warning a lowercase move, at its first byte; `b5` and `bxc5` are pawn moves.
-        let columns: Vec<u64> = game.warnings.iter().map(|w| w.at.column).collect();
         assert_eq!(columns, [13, 17, 24, 28, 35, 39, 48, 63]);
-        assert!(
-            game.warnings
-                .iter()
-                .all(|w| w.kind == WarningKind::LowercasePiece)
-        );
         assert_eq!(
             game.warnings[0].to_string(),
             "piece letter or castling written in lowercase, read in capitals"
@@ -3110,10 +3102,10 @@ mod tests {
 
     #[test]
     fn moves_in_figurines_are_read_in_letters_with_a_warning() {
-        let game: crate::pgn::Game =
-            "1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 4. ♗xc6 dxc6 5. O-O ♕f6! 6. ♙d4 ♔e7 *"
-                .parse()
-                .expect("read");
+        let (game, columns) = read_warned(
+            "1. e4 e5 2. ♘f3 ♞c6 3. ♗b5 a6 4. ♗xc6 dxc6 5. O-O ♕f6! 6. ♙d4 ♔e7 *",
+            |kind| *kind == WarningKind::FigurineMove,
+        );
         assert_eq!(
             mainline_sans(&game),
             [
@@ -3125,13 +3117,7 @@ mod tests {
             1,
             "the `!` after a figurine move"
         );
-        let at: Vec<u64> = game.warnings.iter().map(|w| w.at.offset).collect();
-        assert_eq!(at, [12, 18, 27, 39, 58, 68, 74]);
-        assert!(
-            game.warnings
-                .iter()
-                .all(|w| w.kind == WarningKind::FigurineMove)
-        );
+        assert_eq!(columns, [13, 19, 28, 40, 59, 69, 75]);
         assert_eq!(
             game.warnings[0].to_string(),
             "move written with figurines, read with letters"
