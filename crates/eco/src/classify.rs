@@ -140,7 +140,9 @@ impl<'t> Classifier<'t> {
         Ok(self.play(m))
     }
 
-    /// Plays a SAN move from a PGN reader; see [`Classifier::play`].
+    /// Plays a SAN move from a PGN reader, read leniently as the checker reads it (a wrong
+    /// capture mark, a bishop's lowercase `b`: [`Position::resolve_lenient`]); see
+    /// [`Classifier::play`].
     ///
     /// # Errors
     ///
@@ -149,7 +151,7 @@ impl<'t> Classifier<'t> {
         if self.follower.is_done() {
             return Ok(false);
         }
-        let m = self.position.resolve(san.san)?;
+        let m = self.position.resolve_lenient(san.san)?;
         Ok(self.play(m))
     }
 }

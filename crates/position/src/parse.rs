@@ -200,6 +200,33 @@ impl Position {
             .map_err(|kind| MoveError::new(san.to_string(), kind))
     }
 
+    /// [`Position::resolve`], reading what lenient reading repairs as the move it stands for:
+    /// a wrong capture mark (`Nxf3` on an empty square), a move given by its squares, a
+    /// bishop's lowercase `b` (`bxc6` that no pawn can make). The repair is not reported here:
+    /// that is the checker's ([`check_reader`](crate::check_reader)), which also says what the
+    /// move was read as. For a reader that only follows the moves, as the opening classifier.
+    ///
+    /// ```
+    /// use tabia_position::Position;
+    ///
+    /// let mut pos = Position::new();
+    /// for san in ["e4", "e5", "Nxf3", "Nc6", "Bb5", "a6", "bxc6"] {
+    ///     let m = pos.resolve_lenient(san.parse()?).expect("read leniently");
+    ///     pos.play_unchecked(m);
+    /// }
+    /// assert!(Position::new().resolve("Nxf3".parse()?).is_err());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`]: the move is illegal even when read leniently.
+    pub fn resolve_lenient(&self, san: tabia_notation::san::San) -> Result<Move, MoveError> {
+        crate::lenient::resolve(self, SanPlus { san, suffix: None }, None)
+            .map(|(m, _)| m)
+            .map_err(|kind| MoveError::new(san.to_string(), kind))
+    }
+
     /// [`Position::resolve`] for a replay loop that keeps the pieces giving check from move to
     /// move ([`Position::checkers`] after each move played): they are not looked up again, and
     /// an error is its reason only, so that the loop makes no text for a move until it reports

@@ -95,6 +95,42 @@ fn standard_input() {
 }
 
 #[test]
+fn moves_read_leniently_are_classified_as_the_checker_reads_them() {
+    // A wrong capture mark and a bishop's lowercase `b`: no error, the same opening as the
+    // game written right; with --check, the warnings of `tabia pgn --check`.
+    let run = |args: &[&str], pgn: &str| {
+        let out = tabia()
+            .args(["eco"])
+            .args(args)
+            .arg("-")
+            .write_stdin(pgn.to_owned())
+            .output()
+            .expect("runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let right = run(&[], "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 *\n");
+    let slips = run(&[], "1. e4 e5 2. Nxf3 Nc6 3. Bb5 a6 4. bxc6 *\n");
+    assert_eq!(slips, right);
+    assert!(
+        right.1.ends_with("games 1, errors 0, warnings 0\n"),
+        "{}",
+        right.1
+    );
+    let (_, checked) = run(&["--check"], "1. e4 e5 2. Nxf3 Nc6 3. Bb5 a6 4. bxc6 *\n");
+    assert_eq!(
+        checked,
+        "<stdin>:1:13: game 1: warning: move 2. Nxf3 is written as a capture but takes \
+         nothing, read as Nf3\n\
+         <stdin>:1:35: game 1: warning: move 4. bxc6 is no pawn's move but a bishop's with a \
+         lowercase `b`, read as Bxc6\n\
+         games 1, errors 0, warnings 2\n"
+    );
+}
+
+#[test]
 fn bad_games_are_reported_and_the_rest_classified() {
     let (code, out, err) = eco(&["-q", "err/illegal.pgn"]);
     assert_eq!(code, 1);
