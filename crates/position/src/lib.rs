@@ -61,6 +61,7 @@ mod square;
 mod stream;
 mod validate;
 mod variant;
+mod walk;
 mod warning;
 mod write;
 
@@ -87,6 +88,7 @@ pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use validate::{Problem, validate};
 pub use variant::{GameVariant, UnknownVariant, parse_variant};
+pub use walk::{Played, Replay};
 pub use warning::{Warning, WarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.

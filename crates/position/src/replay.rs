@@ -18,6 +18,7 @@ use crate::{
     outcome::{History, Termination},
     position::{EpRule, Position},
     variant::{GameVariant, UnknownVariant, parse_variant},
+    walk::Played,
     warning::{Warning, WarningKind},
 };
 
@@ -405,6 +406,7 @@ pub fn replay_mainline(
 }
 
 /// One line being replayed, on the explicit stack of [`replay`].
+#[derive(Debug)]
 struct Frame<'g> {
     line: &'g Line,
     next: usize,
@@ -444,85 +446,165 @@ fn replay_tree(
     game: &Game,
     mut f: impl FnMut(&Ply<'_>),
 ) -> Result<(Replayed, Vec<(usize, SanPlus)>), ReplayError> {
-    let (start, warnings) = start_position_with_warnings(game)?;
-    let mut found = Found {
-        warnings,
-        fixes: Vec::new(),
-    };
-    let mut history = History::new();
-    let mut hash = start.zobrist();
-    history.push(hash);
-    let mut stack = vec![Frame {
-        line: &game.mainline,
-        next: 0,
-        pos: start.clone(),
-        checkers: start.checkers(),
-        ply: 0,
-        depth: 0,
-    }];
-    let mut end = None;
-    let mut index = 0;
-    while let Some(frame) = stack.last_mut() {
-        let Some(node) = frame.line.moves.get(frame.next) else {
-            if let Some(done) = stack.pop()
-                && done.depth == 0
-            {
-                end = Some((done.pos, done.ply));
-            }
-            continue;
-        };
-        frame.next += 1;
-        let before = (!node.variations.is_empty()).then(|| (frame.pos.clone(), frame.checkers));
-        let ply = frame.ply + 1;
-        let depth = frame.depth;
-        let (m, repair) =
-            resolve_node_with(&mut frame.pos, node, ply, depth, Some(frame.checkers))?;
-        if depth == 0 {
-            hash = match m {
-                Some(m) => frame.pos.play_zobrist(hash, m),
-                None => frame.pos.zobrist(),
-            };
-            history.push(hash);
-        } else if let Some(m) = m {
-            frame.pos.play_unchecked(m);
-        }
-        frame.checkers = frame.pos.checkers();
-        let checks = frame.checkers.any();
-        found.after_move(index, node, &frame.pos, repair, m.is_some(), checks);
-        index += 1;
-        frame.ply = ply;
-        f(&Ply {
-            position: &frame.pos,
-            mv: m,
+    let mut walker = Walker::new(game, true)?;
+    while let Some(ply) = walker.step()? {
+        f(&ply);
+    }
+    Ok(walker.finish())
+}
+
+/// A game being replayed ply by ply in the order of its text (each move, then its
+/// variations, then the move after it): the one loop behind [`replay`] and the
+/// [`Replay`](crate::Replay) iterator. Variations are kept on an explicit stack.
+#[derive(Debug)]
+pub(crate) struct Walker<'g> {
+    game: &'g Game,
+    variations: bool,
+    start: Position,
+    found: Found,
+    history: History,
+    hash: u64,
+    stack: Vec<Frame<'g>>,
+    end: Option<(Position, u32)>,
+    index: usize,
+}
+
+impl<'g> Walker<'g> {
+    /// Starts at the position the game's tags give; with `variations`, the variations are
+    /// played too.
+    pub(crate) fn new(game: &'g Game, variations: bool) -> Result<Walker<'g>, ReplayError> {
+        let (start, warnings) = start_position_with_warnings(game)?;
+        let mut history = History::new();
+        let hash = start.zobrist();
+        history.push(hash);
+        let stack = vec![Frame {
+            line: &game.mainline,
+            next: 0,
+            pos: start.clone(),
+            checkers: start.checkers(),
+            ply: 0,
+            depth: 0,
+        }];
+        Ok(Walker {
+            game,
+            variations,
+            start,
+            found: Found {
+                warnings,
+                fixes: Vec::new(),
+            },
+            history,
+            hash,
+            stack,
+            end: None,
+            index: 0,
+        })
+    }
+
+    /// Plays the next move of the text; `None` once every line is played.
+    pub(crate) fn step(&mut self) -> Result<Option<Ply<'_>>, ReplayError> {
+        Ok(self.advance()?.map(|(at, mv, node, ply, depth)| Ply {
+            position: &self.stack[at].pos,
+            mv,
             node,
             ply,
             depth,
-        });
-        if let Some((before, checkers)) = before {
-            for line in node.variations.iter().rev() {
-                stack.push(Frame {
-                    line,
-                    next: 0,
-                    pos: before.clone(),
-                    checkers,
-                    ply: ply - 1,
-                    depth: depth + 1,
-                });
+        }))
+    }
+
+    /// [`Walker::step`], the position copied out.
+    pub(crate) fn step_owned(&mut self) -> Result<Option<Played<'g>>, ReplayError> {
+        Ok(self.advance()?.map(|(at, mv, node, ply, depth)| Played {
+            position: self.stack[at].pos.clone(),
+            mv,
+            node,
+            ply,
+            depth,
+        }))
+    }
+
+    /// Plays the next move: the frame that holds the position after it, the move, its node,
+    /// its ply and depth.
+    #[allow(clippy::type_complexity)]
+    fn advance(
+        &mut self,
+    ) -> Result<Option<(usize, Option<Move>, &'g Node, u32, usize)>, ReplayError> {
+        loop {
+            let Some(frame) = self.stack.last_mut() else {
+                return Ok(None);
+            };
+            let line: &'g Line = frame.line;
+            let Some(node) = line.moves.get(frame.next) else {
+                if let Some(done) = self.stack.pop()
+                    && done.depth == 0
+                {
+                    self.end = Some((done.pos, done.ply));
+                }
+                continue;
+            };
+            frame.next += 1;
+            let branches = self.variations && !node.variations.is_empty();
+            let before = branches.then(|| (frame.pos.clone(), frame.checkers));
+            let ply = frame.ply + 1;
+            let depth = frame.depth;
+            let (m, repair) =
+                resolve_node_with(&mut frame.pos, node, ply, depth, Some(frame.checkers))?;
+            if depth == 0 {
+                self.hash = match m {
+                    Some(m) => frame.pos.play_zobrist(self.hash, m),
+                    None => frame.pos.zobrist(),
+                };
+                self.history.push(self.hash);
+            } else if let Some(m) = m {
+                frame.pos.play_unchecked(m);
             }
+            frame.checkers = frame.pos.checkers();
+            let checks = frame.checkers.any();
+            self.found
+                .after_move(self.index, node, &frame.pos, repair, m.is_some(), checks);
+            self.index += 1;
+            frame.ply = ply;
+            let at = self.stack.len() - 1;
+            if let Some((before, checkers)) = before {
+                for line in node.variations.iter().rev() {
+                    self.stack.push(Frame {
+                        line,
+                        next: 0,
+                        pos: before.clone(),
+                        checkers,
+                        ply: ply - 1,
+                        depth: depth + 1,
+                    });
+                }
+            }
+            return Ok(Some((at, m, node, ply, depth)));
         }
     }
-    let (end, plies) = end.unwrap_or_else(|| (start.clone(), 0));
-    let termination = end.termination(&history);
-    let last = game.mainline.moves.last().map(|m| m.at);
-    game_end_warnings(game, termination, last, &mut found.warnings);
-    let replayed = Replayed {
-        start,
-        end,
-        plies,
-        termination,
-        warnings: found.warnings,
-    };
-    Ok((replayed, found.fixes))
+
+    /// What the replay found, once [`Walker::step`] has given `None`, and the SAN to write
+    /// for each repaired move.
+    pub(crate) fn finish(self) -> (Replayed, Vec<(usize, SanPlus)>) {
+        let Walker {
+            game,
+            start,
+            mut found,
+            history,
+            end,
+            ..
+        } = self;
+        let (end, plies) = end.unwrap_or_else(|| (start.clone(), 0));
+        let termination = end.termination(&history);
+        let last = game.mainline.moves.last().map(|m| m.at);
+        game_end_warnings(game, termination, last, &mut found.warnings);
+        let replayed = Replayed {
+            start,
+            end,
+            plies,
+            termination,
+            warnings: found.warnings,
+        };
+        (replayed, found.fixes)
+    }
 }
 
 /// The warnings of a game's end, from what the reader saw (a missing result) and the board

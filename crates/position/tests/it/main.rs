@@ -9,6 +9,7 @@ mod render;
 mod roundtrip;
 mod variant_games;
 mod variant_perft;
+mod walk;
 
 use std::sync::{Mutex, MutexGuard};
 
