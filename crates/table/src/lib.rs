@@ -42,6 +42,8 @@ mod rows;
 mod schema;
 mod writer;
 
+pub use arrow_array;
+pub use arrow_schema;
 pub use record::{GameRecord, MoveRecord, Problem, ReadOptions};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{

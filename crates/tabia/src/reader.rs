@@ -1,0 +1,456 @@
+//! [`Reader`]: the games of files on all cores, in input order.
+
+use std::{
+    ops::ControlFlow,
+    path::PathBuf,
+    sync::{Arc, mpsc},
+    thread,
+};
+
+use tabia_notation::pgn::{Game, RawGame};
+use tabia_stream::{Pipeline, Source, expand_folders};
+
+use crate::{GameError, GameErrorKind};
+
+/// Every game of `paths` (files, compressed or not, zip archives, folders of them; no path at
+/// all is standard input), parsed on all cores and given in input order. A game that cannot be
+/// read, or an input that cannot be opened or read to its end, is an `Err` item, and reading
+/// goes on with the next game or input. Dropping the iterator stops the reading.
+///
+/// `tabia::read(paths)` is `Reader::new(paths).games()`; [`Reader`] sets the number of
+/// workers and gives the other ways to read.
+///
+/// ```
+/// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+/// let games = tabia::read([file]).collect::<Result<Vec<_>, _>>()?;
+/// assert_eq!(games[0].tag("White"), Some("Fischer, Robert J."));
+/// # Ok::<(), tabia::GameError>(())
+/// ```
+pub fn read<I, P>(paths: I) -> Mapped<Game>
+where
+    I: IntoIterator<Item = P>,
+    P: Into<PathBuf>,
+{
+    Reader::new(paths).games()
+}
+
+/// Reads the games of files on all cores, in input order: where the work of
+/// [`Reader::games`], [`Reader::map`], [`Reader::select`], [`Reader::stats`],
+/// [`Reader::tree`] and [`Reader::table`] runs. Inputs are read one after the other, each
+/// split into games by the workers themselves ([`tabia_stream::Pipeline`]), so memory stays
+/// bounded however large the files.
+#[derive(Debug, Clone)]
+pub struct Reader {
+    files: Vec<PathBuf>,
+    jobs: usize,
+}
+
+/// A game before it is parsed, as the workers of a [`Reader`] hand it to a
+/// [`Reader::map`] closure: its input, its number there and its bytes.
+#[derive(Debug)]
+pub struct Item<'a> {
+    input: &'a Arc<str>,
+    number: u64,
+    raw: &'a RawGame,
+}
+
+impl Item<'_> {
+    /// The input's name (`ARCHIVE/ENTRY` for an entry of a zip archive).
+    pub fn input(&self) -> &str {
+        self.input
+    }
+
+    /// The game's number in its input, from 1.
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// The game's bytes and where they start.
+    pub fn raw(&self) -> &RawGame {
+        self.raw
+    }
+
+    /// The game tree.
+    ///
+    /// # Errors
+    ///
+    /// A syntax error, located in the input.
+    pub fn parse(&self) -> Result<Game, GameError> {
+        self.raw.parse().map_err(|error| self.error(error))
+    }
+
+    /// `error` as this game's.
+    fn error(&self, error: tabia_notation::pgn::GameError) -> GameError {
+        let kind = match error {
+            tabia_notation::pgn::GameError::Syntax { error, .. } => GameErrorKind::Syntax(error),
+            tabia_notation::pgn::GameError::Io(error) => GameErrorKind::Io(error),
+            // The reader's errors to come, said all the same rather than dropped.
+            other => GameErrorKind::Io(std::io::Error::other(other.to_string())),
+        };
+        GameError::new(self.input.clone(), Some(self.number), kind)
+    }
+}
+
+/// What an aggregate of a whole collection gave ([`Reader::tree`], [`Reader::stats`]), and
+/// the games and inputs it could not take in, in input order.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Gathered<T> {
+    /// The aggregate.
+    pub value: T,
+    /// What was left out, and why.
+    pub errors: Vec<GameError>,
+}
+
+impl Reader {
+    /// A reader of `paths` (no path: standard input) with one worker per core.
+    pub fn new<I, P>(paths: I) -> Reader
+    where
+        I: IntoIterator<Item = P>,
+        P: Into<PathBuf>,
+    {
+        Reader {
+            files: paths.into_iter().map(Into::into).collect(),
+            jobs: 0,
+        }
+    }
+
+    /// Sets the number of workers: 0 (the default) is one per core, 1 reads on one thread.
+    #[must_use]
+    pub fn jobs(mut self, jobs: usize) -> Reader {
+        self.jobs = jobs;
+        self
+    }
+
+    /// Every game, parsed on the workers (see [`read`]).
+    pub fn games(&self) -> Mapped<Game> {
+        self.map(|item| item.parse())
+    }
+
+    /// `f` of every game, run on the workers; the results in input order. An input that
+    /// cannot be opened or read to its end is an `Err` item of its own.
+    ///
+    /// ```
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// // The EPD after every ply of every game, the replay on all cores.
+    /// let epds: Vec<Vec<String>> = tabia::Reader::new([file])
+    ///     .map(|item| {
+    ///         let game = item.parse()?;
+    ///         tabia::Replay::new(&game)
+    ///             .map(|ply| ply.map(|p| p.epd()))
+    ///             .collect::<Result<_, _>>()
+    ///             .map_err(|e| tabia::GameError::replay(item.input(), item.number(), e))
+    ///     })
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(epds[0].last().map(String::as_str),
+    ///            Some("8/8/4R1p1/2k3p1/1p4P1/1P1b1P2/3K1n2/8 b - -"));
+    /// # Ok::<(), tabia::GameError>(())
+    /// ```
+    pub fn map<T, F>(&self, f: F) -> Mapped<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Item<'_>) -> Result<T, GameError> + Send + Sync + 'static,
+    {
+        self.spawn(
+            move |out: &mut Vec<Result<T, GameError>>, item| out.push(f(item)),
+            |out| out,
+        )
+    }
+
+    /// The games that match `query` (criteria on tags, players, openings, positions reached,
+    /// patterns, material, moves), each decided while it is read; games that cannot be read
+    /// are `Err` items, as in [`read`].
+    ///
+    /// ```
+    /// use tabia::select::{Criterion, Options, Query};
+    ///
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// // Games that reach the Ruy Lopez, by any move order.
+    /// let target = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    /// let query = Query::new(vec![Criterion::Position(target.parse()?)], Options::default());
+    /// let games = tabia::Reader::new([file]).select(query).collect::<Result<Vec<_>, _>>()?;
+    /// assert_eq!(games.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn select(&self, query: tabia_select::Query) -> Mapped<Game> {
+        let query = Arc::new(query);
+        self.spawn(
+            move |out: &mut Vec<Result<Game, GameError>>, item: &Item<'_>| {
+                let mut matcher = tabia_select::Matcher::new(&query);
+                match item.raw.visit(&mut matcher) {
+                    Ok(Ok(verdict)) if verdict.matched => out.push(item.parse()),
+                    Ok(Ok(_)) => {}
+                    // A game that cannot be replayed cannot be decided: said, not dropped.
+                    Ok(Err(error)) => {
+                        out.push(Err(GameError::replay(item.input, item.number, error)))
+                    }
+                    Err(error) => out.push(Err(item.error(error))),
+                }
+            },
+            |out| out,
+        )
+    }
+
+    /// The statistics of the collection (games, plies, results, dates, time controls,
+    /// ratings, players, events, ECO codes, annotations): what `tabia stats` prints.
+    ///
+    /// ```
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// let stats = tabia::Reader::new([file]).stats();
+    /// assert!(stats.errors.is_empty());
+    /// assert_eq!(stats.value.report(None).games, 1);
+    /// ```
+    pub fn stats(&self) -> Gathered<tabia_stats::Stats> {
+        let pipeline = self.pipeline();
+        let mut gathered = Gathered {
+            value: tabia_stats::Stats::new(),
+            errors: Vec::new(),
+        };
+        for source in self.sources() {
+            let name: Arc<str> = source.name().into();
+            let counted = source
+                .open()
+                .and_then(|input| tabia_stats::Stats::from_input(input, &pipeline));
+            match counted {
+                Ok(stats) => gathered.value.merge(stats),
+                Err(error) => gathered.errors.push(input_error(name, None, error)),
+            }
+        }
+        gathered
+    }
+
+    /// The opening tree of the collection: every move played from each position, how often
+    /// and how it scored (grown on the workers, merged); with
+    /// [`book::Book::from_tree`](tabia_book::Book::from_tree), a Polyglot book.
+    ///
+    /// ```
+    /// use tabia::book::{Book, BookOptions, TreeOptions};
+    ///
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// let tree = tabia::Reader::new([file]).tree(TreeOptions::default());
+    /// assert!(tree.errors.is_empty());
+    /// assert_eq!(tree.value.games(), 1);
+    /// let book = Book::from_tree(&tree.value, BookOptions { min_games: 1, ..BookOptions::default() });
+    /// let start = tabia::Position::new();
+    /// assert_eq!(book.probe(&start)[0].uci, "e2e4");
+    /// ```
+    pub fn tree(&self, options: tabia_book::TreeOptions) -> Gathered<tabia_book::Tree> {
+        let jobs = self.pipeline().jobs();
+        // A node budget is shared out between the workers and applies again when merged.
+        let part = tabia_book::TreeOptions {
+            max_nodes: options.max_nodes.map(|n| (n / jobs).max(1)),
+            ..options
+        };
+        let mut gathered = Gathered {
+            value: tabia_book::Tree::new(options),
+            errors: Vec::new(),
+        };
+        self.fold(
+            |acc: &mut (Option<tabia_book::Tree>, Vec<GameError>), item| {
+                let tree = acc.0.get_or_insert_with(|| tabia_book::Tree::new(part));
+                if let Err(error) = tree.add_pgn_game(&item.raw.bytes, item.raw.start) {
+                    acc.1.push(add_error(item, error));
+                }
+            },
+            |acc| acc,
+            |batch| {
+                match batch {
+                    Ok((tree, errors)) => {
+                        if let Some(tree) = tree {
+                            gathered.value.merge(tree);
+                        }
+                        gathered.errors.extend(errors);
+                    }
+                    Err(error) => gathered.errors.push(error),
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        gathered
+    }
+
+    /// The games (and, with `options.moves`, their moves) as Arrow record batches, one
+    /// [`Tables`](tabia_table::Tables) per batch of the workers, in input order, with the
+    /// schema of `tabia table` ([`tabia_table::games_schema`]). A game that cannot be read is
+    /// a row all the same, with its error.
+    ///
+    /// ```
+    /// use tabia::table::{Columns, ReadOptions};
+    ///
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// let options = ReadOptions { moves: true, fen: false };
+    /// let mut rows = (0, 0);
+    /// for tables in tabia::Reader::new([file]).table(options, Columns::default()) {
+    ///     let tables = tables?;
+    ///     rows.0 += tables.games.num_rows();
+    ///     rows.1 += tables.moves.map_or(0, |moves| moves.num_rows());
+    /// }
+    /// assert_eq!(rows, (1, 85));
+    /// # Ok::<(), tabia::GameError>(())
+    /// ```
+    #[cfg(feature = "table")]
+    pub fn table(
+        &self,
+        options: tabia_table::ReadOptions,
+        columns: tabia_table::Columns,
+    ) -> Mapped<tabia_table::Tables> {
+        let files: Arc<str> = Arc::from("");
+        self.spawn(
+            move |acc: &mut (tabia_table::Rows, Option<Arc<str>>), item: &Item<'_>| {
+                acc.0.read(item.input, item.raw, item.number, options);
+                acc.1.get_or_insert_with(|| item.input.clone());
+            },
+            move |(rows, input)| {
+                let tables = rows.finish(columns, options.moves).map_err(|error| {
+                    let input = input.unwrap_or_else(|| files.clone());
+                    GameError::new(input, None, GameErrorKind::Table(error))
+                });
+                vec![tables]
+            },
+        )
+    }
+
+    fn pipeline(&self) -> Pipeline {
+        Pipeline::new().with_jobs(self.jobs)
+    }
+
+    fn sources(&self) -> Vec<Source> {
+        Source::from_args(&expand_folders(&self.files))
+    }
+
+    /// Runs `work` on every game on the workers, an `A` per batch turned into a `B` by
+    /// `finish` there, and `consume` on each `B` (or input error) in input order on this
+    /// thread, until it breaks.
+    fn fold<A, B, W, F, C>(&self, work: W, finish: F, mut consume: C)
+    where
+        A: Default,
+        B: Send,
+        W: Fn(&mut A, &Item<'_>) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(Result<B, GameError>) -> ControlFlow<()>,
+    {
+        let pipeline = self.pipeline();
+        for source in self.sources() {
+            let name: Arc<str> = source.name().into();
+            let input = match source.open() {
+                Ok(input) => input,
+                Err(error) => match consume(Err(input_error(name, None, error))) {
+                    ControlFlow::Continue(()) => continue,
+                    ControlFlow::Break(()) => return,
+                },
+            };
+            let outcome = pipeline.fold_games(
+                input,
+                |acc: &mut A, number, raw| {
+                    work(
+                        acc,
+                        &Item {
+                            input: &name,
+                            number,
+                            raw,
+                        },
+                    );
+                },
+                &finish,
+                |b, _numbers| match consume(Ok(b)) {
+                    ControlFlow::Continue(()) => Ok(()),
+                    ControlFlow::Break(()) => Err(()),
+                },
+            );
+            match outcome {
+                Err(()) => return,
+                Ok(outcome) => {
+                    if let Some(error) = outcome.input_error {
+                        let next = Some(outcome.items + 1);
+                        if consume(Err(input_error(name, next, error))).is_break() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Reader::fold`] on a thread of its own, the results of each batch handed over as an
+    /// iterator.
+    fn spawn<T, A, W, F>(&self, work: W, finish: F) -> Mapped<T>
+    where
+        T: Send + 'static,
+        A: Default,
+        W: Fn(&mut A, &Item<'_>) + Send + Sync + 'static,
+        F: Fn(A) -> Vec<Result<T, GameError>> + Send + Sync + 'static,
+    {
+        // Batches in flight are bounded by the pipeline; two more wait here.
+        let (sender, receiver) = mpsc::sync_channel(2);
+        let reader = self.clone();
+        let thread = thread::spawn(move || {
+            reader.fold(work, finish, |batch| {
+                let batch = batch.unwrap_or_else(|error| vec![Err(error)]);
+                match sender.send(batch) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    // The iterator was dropped: stop reading.
+                    Err(_) => ControlFlow::Break(()),
+                }
+            });
+        });
+        Mapped {
+            receiver,
+            batch: Vec::new().into_iter(),
+            thread: Some(thread),
+        }
+    }
+}
+
+/// The results of a [`Reader`]'s work, in input order, as they come from the workers
+/// ([`read`], [`Reader::map`], [`Reader::select`], [`Reader::table`]).
+#[derive(Debug)]
+pub struct Mapped<T> {
+    receiver: mpsc::Receiver<Vec<Result<T, GameError>>>,
+    batch: std::vec::IntoIter<Result<T, GameError>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl<T> Iterator for Mapped<T> {
+    type Item = Result<T, GameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(item) = self.batch.next() {
+                return Some(item);
+            }
+            match self.receiver.recv() {
+                Ok(batch) => self.batch = batch.into_iter(),
+                Err(_) => {
+                    // The reading thread is done; a panic there (in the caller's closure)
+                    // is the caller's to see.
+                    if let Some(thread) = self.thread.take()
+                        && let Err(panic) = thread.join()
+                    {
+                        std::panic::resume_unwind(panic);
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::Error) -> GameError {
+    GameError::new(name, number, GameErrorKind::Input(error))
+}
+
+fn add_error(item: &Item<'_>, error: tabia_book::AddGameError) -> GameError {
+    match error {
+        tabia_book::AddGameError::Syntax(error) => item.error(error),
+        tabia_book::AddGameError::Replay(error) => GameError::new(
+            item.input.clone(),
+            Some(item.number),
+            GameErrorKind::Replay(error),
+        ),
+        other => GameError::new(
+            item.input.clone(),
+            Some(item.number),
+            GameErrorKind::Io(std::io::Error::other(other.to_string())),
+        ),
+    }
+}

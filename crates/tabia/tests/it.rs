@@ -1,0 +1,194 @@
+//! The facade against the layers under it: `tabia::read` on all cores gives the games that
+//! reading the same bytes on one thread gives, whatever the compression, job count or batch,
+//! and every game read is a game or an error.
+
+use std::{fs, path::PathBuf};
+
+use proptest::prelude::*;
+use tabia::{
+    GameErrorKind, Reader,
+    notation::pgn::Reader as PgnReader,
+    select::{Criterion, Options, Query, TagCriterion},
+};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// The games of the fixture files in one text, with some bad ones among them.
+fn corpus() -> Vec<u8> {
+    let mut text = Vec::new();
+    for dir in ["pgn/ok", "pgn/err", "select", "stats"] {
+        let mut paths: Vec<_> = fs::read_dir(fixtures().join(dir))
+            .expect("a fixture folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            text.extend(fs::read(path).expect("a fixture"));
+            text.extend(b"\n\n");
+        }
+    }
+    text
+}
+
+/// Each game as its export text, or the error's line and message, read on one thread.
+fn expected(bytes: &[u8]) -> Vec<Result<String, String>> {
+    PgnReader::new(bytes)
+        .games()
+        .map(|game| match game {
+            Ok(game) => Ok(game.to_string()),
+            Err(error) => Err(error.syntax().map_or(String::new(), |e| e.brief())),
+        })
+        .collect()
+}
+
+fn actual(reader: &Reader) -> Vec<Result<String, String>> {
+    reader
+        .games()
+        .map(|game| match game {
+            Ok(game) => Ok(game.to_string()),
+            Err(error) => match error.kind() {
+                GameErrorKind::Syntax(e) => Err(e.brief()),
+                other => panic!("not a syntax error: {other:?}"),
+            },
+        })
+        .collect()
+}
+
+#[test]
+fn all_cores_read_what_one_thread_reads_in_every_container() {
+    let text = corpus();
+    let want = expected(&text);
+    assert!(want.len() > 50, "{} games", want.len());
+    assert!(want.iter().filter(|g| g.is_err()).count() >= 5);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let plain = dir.path().join("games.pgn");
+    fs::write(&plain, &text).expect("written");
+    let zst = dir.path().join("sub/games.pgn.zst");
+    fs::create_dir_all(zst.parent().expect("a parent")).expect("created");
+    fs::write(&zst, zstd::encode_all(&text[..], 3).expect("compressed")).expect("written");
+    for jobs in [1, 2, 3] {
+        assert_eq!(
+            actual(&Reader::new([&plain]).jobs(jobs)),
+            want,
+            "plain, {jobs} jobs"
+        );
+        assert_eq!(
+            actual(&Reader::new([&zst]).jobs(jobs)),
+            want,
+            "zstd, {jobs} jobs"
+        );
+    }
+    // A folder is its PGN files, in the order of their paths: the plain one, then the other.
+    let twice: Vec<_> = want.iter().chain(&want).cloned().collect();
+    assert_eq!(actual(&Reader::new([dir.path()])), twice);
+}
+
+#[test]
+fn a_missing_file_is_an_error_item_and_the_next_input_is_read() {
+    let sample = fixtures().join("pgn/ok/sample.pgn");
+    let items: Vec<_> = tabia::read([PathBuf::from("no/such.pgn"), sample]).collect();
+    assert_eq!(items.len(), 2);
+    let error = items[0].as_ref().expect_err("no such file");
+    assert!(error.ends_input());
+    assert_eq!((error.input(), error.number()), ("no/such.pgn", None));
+    assert_eq!(
+        error.to_string(),
+        "cannot open no/such.pgn: No such file or directory (os error 2)"
+    );
+    assert!(items[1].is_ok());
+}
+
+#[test]
+fn a_truncated_input_ends_with_an_error_after_its_whole_games() {
+    // Several zstd blocks (of 128 KiB), so that half the file holds whole games.
+    let text: Vec<u8> = (0..20_000)
+        .flat_map(|i| {
+            format!("[Event \"{i}\"]\n\n1. e4 e5 {{ {} }} 1-0\n\n", i * 7919).into_bytes()
+        })
+        .collect();
+    let compressed = zstd::encode_all(&text[..], 3).expect("compressed");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cut = dir.path().join("cut.pgn.zst");
+    fs::write(&cut, &compressed[..compressed.len() / 2]).expect("written");
+    let items: Vec<_> = tabia::read([&cut]).collect();
+    let (last, games) = items.split_last().expect("items");
+    assert!(games.iter().all(Result::is_ok));
+    assert!(
+        !games.is_empty() && games.len() < 20_000,
+        "{} games",
+        games.len()
+    );
+    let error = last.as_ref().expect_err("a read error");
+    assert!(error.ends_input(), "{error}");
+    assert_eq!(error.number(), Some(games.len() as u64 + 1));
+    assert_eq!(
+        error.to_string(),
+        format!("{}: read error: incomplete frame", cut.display())
+    );
+}
+
+#[test]
+fn dropping_the_iterator_stops_the_reading() {
+    let text = b"1. e4 e5 2. Nf3 Nc6 1-0\n\n".repeat(200_000);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = dir.path().join("big.pgn");
+    fs::write(&file, &text).expect("written");
+    let first: Vec<_> = Reader::new([&file]).jobs(2).games().take(3).collect();
+    assert_eq!(first.len(), 3);
+    // Dropped after three games: the reading thread stops at its next batch rather than
+    // reading the 5 MB to the end (a hang here would time the test out).
+}
+
+#[test]
+fn select_gives_the_games_a_filter_of_all_games_gives() {
+    let file = fixtures().join("select/games.pgn");
+    let query = Query::new(
+        vec![Criterion::Tag(
+            "Result=1-0".parse::<TagCriterion>().expect("a criterion"),
+        )],
+        Options::default(),
+    );
+    let selected: Vec<String> = Reader::new([&file])
+        .select(query)
+        .filter_map(Result::ok)
+        .map(|g| g.to_string())
+        .collect();
+    let filtered: Vec<String> = tabia::read([&file])
+        .filter_map(Result::ok)
+        .filter(|g| g.tag("Result") == Some("1-0"))
+        .map(|g| g.to_string())
+        .collect();
+    assert!(!filtered.is_empty());
+    assert_eq!(selected, filtered);
+}
+
+#[test]
+fn stats_and_tree_say_what_they_left_out() {
+    let sample = fixtures().join("pgn/ok/sample.pgn");
+    let missing = PathBuf::from("missing.pgn");
+    let stats = Reader::new([&sample, &missing]).stats();
+    assert_eq!(stats.value.report(None).games, 1);
+    assert_eq!(stats.errors.len(), 1);
+    assert_eq!(stats.errors[0].input(), "missing.pgn");
+    let bad = fixtures().join("pgn/err/garbage.pgn");
+    let tree = Reader::new([&sample, &bad]).tree(Default::default());
+    let games_read = tabia::read([&sample, &bad]).count() as u64;
+    assert_eq!(tree.value.games() + tree.errors.len() as u64, games_read);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Any number of jobs gives the same items as one.
+    #[test]
+    fn jobs_do_not_change_the_items(jobs in 1usize..5, copies in 1usize..40) {
+        let text = fs::read(fixtures().join("select/games.pgn")).expect("a fixture").repeat(copies);
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let file = dir.path().join("g.pgn");
+        fs::write(&file, &text).expect("written");
+        prop_assert_eq!(actual(&Reader::new([&file]).jobs(jobs)), expected(&text));
+    }
+}
