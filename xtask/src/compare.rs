@@ -3,7 +3,7 @@
 //!
 //! `cargo xtask compare [FILE] [--runs N] [--no-build] [--skip-memory]`
 //!
-//! 1. Builds the release binaries it runs (`tabia`, and the pgn-reader peers
+//! 1. Builds the binaries it runs in the `profiling` profile (release code, full debug info) (`tabia`, and the pgn-reader peers
 //!    `benches/examples/peer_check.rs` and `peer_stats.rs`), unless `--no-build`.
 //! 2. FILE, or by default `target/compare/corpus-100mb-mixed.pgn`: 100 MB of the games of
 //!    `../shared/corpus` (decompressed), each of its files an equal share, repeated as needed.
@@ -316,13 +316,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     if options.build {
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-            .args(["build", "--release", "-p", "tabia-cli", "--bin", "tabia"])
+            .args(["build", "--profile", "profiling", "-p", "tabia-cli", "--bin", "tabia"])
             .current_dir(&root)
             .status()?;
         let peers = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
             .args([
                 "build",
-                "--release",
+                "--profile",
+                "profiling",
                 "-p",
                 "tabia-benches",
                 "--example",
@@ -332,10 +333,11 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             .current_dir(&root)
             .status()?;
         if !status.success() || !peers.success() {
-            bail!("cargo build --release failed");
+            bail!("cargo build --profile profiling failed");
         }
     }
-    let release = root.join("target/release");
+    // The release code with full debug info, so that a slow row can be profiled as measured.
+    let release = root.join("target/profiling");
     let tabia = release.join("tabia");
     let work = root.join("target/compare");
     fs::create_dir_all(&work)?;
