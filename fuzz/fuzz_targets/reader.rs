@@ -10,7 +10,7 @@ use std::{io, ops::Range};
 use libfuzzer_sys::fuzz_target;
 use tabia_notation::{
     ErrorKind,
-    pgn::{Game, GameError, Origin, Reader},
+    pgn::{Game, ReadError, Origin, Reader},
 };
 
 /// A game, or its error as kind, span and start.
@@ -32,9 +32,9 @@ impl io::Read for Trickle<'_> {
     }
 }
 
-fn item(result: Result<Game, GameError>) -> Item {
+fn item(result: Result<Game, ReadError>) -> Item {
     result.map_err(|err| match err {
-        GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+        ReadError::Syntax { error, start } => (error.kind(), error.span(), start),
         other => panic!("not a syntax error: {other}"),
     })
 }

@@ -316,7 +316,15 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     if options.build {
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-            .args(["build", "--profile", "profiling", "-p", "tabia-cli", "--bin", "tabia"])
+            .args([
+                "build",
+                "--profile",
+                "profiling",
+                "-p",
+                "tabia-cli",
+                "--bin",
+                "tabia",
+            ])
             .current_dir(&root)
             .status()?;
         let peers = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))

@@ -3,7 +3,7 @@
 
 use std::{fmt, io::Read};
 
-use tabia_notation::pgn::{GameError, Origin, RawTag, Reader, SanPlus, Skip, Visitor};
+use tabia_notation::pgn::{Origin, RawTag, ReadError, Reader, SanPlus, Skip, Visitor};
 use tabia_position::{
     MainlineReplayer, Position, PositionKey, ReplayError, Replayed, shakmaty::Move,
 };
@@ -15,7 +15,7 @@ use crate::{encode::encode_move, stats::GameInfo, tree::Tree};
 #[non_exhaustive]
 pub enum AddGameError {
     /// The game is not valid PGN (or the input could not be read).
-    Syntax(GameError),
+    Syntax(ReadError),
     /// A move is illegal, or the `FEN` tag is bad.
     Replay(ReplayError),
 }
@@ -144,7 +144,7 @@ impl Tree {
                         errors.push(err);
                     }
                 }
-                Err(GameError::Io(err)) => return Err(err),
+                Err(ReadError::Io(err)) => return Err(err),
                 Err(err) => errors.push(AddGameError::Syntax(err)),
             }
         }

@@ -5,7 +5,7 @@
 use std::{cell::RefCell, io::BufRead};
 
 use tabia_notation::pgn::{
-    Game, GameError, Nag, Origin, Outcome, RawComment, RawGame, RawTag, SanPlus, Skip, Visitor,
+    Game, Nag, Origin, Outcome, RawComment, RawGame, RawTag, ReadError, SanPlus, Skip, Visitor,
     Warning,
 };
 use tabia_position::{Checked, Exporter, ReplayError};
@@ -36,7 +36,7 @@ thread_local! {
 
 /// [`RawGame::visit`] in this thread's buffer, kept from game to game (a visit within a visit
 /// gets a buffer of its own).
-pub(crate) fn visit<V: Visitor>(raw: &RawGame, visitor: &mut V) -> Result<V::Output, GameError> {
+pub(crate) fn visit<V: Visitor>(raw: &RawGame, visitor: &mut V) -> Result<V::Output, ReadError> {
     GAME_BYTES.with(|buffer| match buffer.try_borrow_mut() {
         Ok(mut buffer) => raw.visit_in(visitor, &mut buffer),
         Err(_) => raw.visit(visitor),
@@ -117,7 +117,7 @@ impl Visitor for Exporting {
 
 /// Parses a game, into the memory of the last game [given back](give_back) on this thread
 /// when there is one ([`RawGame::parse_reusing`]): the same game, fewer allocations.
-pub(crate) fn parse_game(raw: &RawGame) -> Result<Game, GameError> {
+pub(crate) fn parse_game(raw: &RawGame) -> Result<Game, ReadError> {
     match SPARE.with(|spare| spare.borrow_mut().take()) {
         Some(spare) => raw.parse_reusing(spare),
         None => raw.parse(),

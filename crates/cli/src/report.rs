@@ -70,7 +70,7 @@ impl Diagnostic {
     pub(crate) fn from_game_error(
         file: &str,
         number: u64,
-        err: &tabia_notation::pgn::GameError,
+        err: &tabia_notation::pgn::ReadError,
     ) -> Diagnostic {
         let diagnostic = match err.syntax() {
             Some(error) => Diagnostic::from_error(file, error),

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use tabia_notation::{
     Error, ErrorKind,
-    pgn::{GameError, Origin, RawTag, Reader, SanPlus, Skip, Visitor},
+    pgn::{Origin, RawTag, ReadError, Reader, SanPlus, Skip, Visitor},
 };
 
 use crate::{
@@ -157,9 +157,9 @@ impl Visitor for EntryVisitor {
     }
 }
 
-fn game_error(err: GameError) -> TableError {
+fn game_error(err: ReadError) -> TableError {
     match err {
-        GameError::Syntax { error, start } => TableError::new(
+        ReadError::Syntax { error, start } => TableError::new(
             error.line().unwrap_or(start.line),
             TableErrorKind::Syntax(error),
         ),
@@ -192,7 +192,7 @@ fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
             Ok(None) => return Ok(()),
             // A comment before the first tags (pgn-extract's file opens with one) reads as a
             // game without moves or result: it names nothing.
-            Err(GameError::Syntax { error, .. })
+            Err(ReadError::Syntax { error, .. })
                 if error.kind() == ErrorKind::MissingResult
                     && visitor.eco.is_none()
                     && visitor.sans.is_empty() =>

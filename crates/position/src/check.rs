@@ -5,7 +5,7 @@ use std::{fmt, io, mem};
 
 use shakmaty::Bitboard;
 use tabia_notation::pgn::{
-    GameError, Origin, Outcome, RawTag, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
+    Origin, Outcome, RawTag, ReadError, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
 };
 
 use crate::{
@@ -304,8 +304,8 @@ impl Visitor for Checker {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckError {
-    /// The game could not be read ([`GameError::Syntax`]); the reader went on to the next.
-    Syntax(GameError),
+    /// The game could not be read ([`ReadError::Syntax`]); the reader went on to the next.
+    Syntax(ReadError),
     /// The game was read, and breaks a rule ([`Checker`]).
     Rules(ReplayError),
 }
@@ -315,7 +315,7 @@ impl CheckError {
     /// for a bad start position).
     pub fn origin(&self) -> Option<Origin> {
         match self {
-            CheckError::Syntax(GameError::Syntax { error, start }) => Some(Origin {
+            CheckError::Syntax(ReadError::Syntax { error, start }) => Some(Origin {
                 offset: error.span().start as u64,
                 line: error.line().unwrap_or(start.line),
                 column: error.column().unwrap_or(start.column),
@@ -399,7 +399,7 @@ impl<R: io::Read> Iterator for CheckedGames<R> {
             Ok(Some(Ok(checked))) => Some(Ok(Ok(checked))),
             Ok(Some(Err(err))) => Some(Ok(Err(CheckError::Rules(err)))),
             Ok(None) => None,
-            Err(GameError::Io(err)) => Some(Err(err)),
+            Err(ReadError::Io(err)) => Some(Err(err)),
             Err(err) => Some(Ok(Err(CheckError::Syntax(err)))),
         }
     }

@@ -117,7 +117,7 @@ impl Exporter {
     ///     out.extend_from_slice(b"\n\n");
     /// }
     /// assert!(out.ends_with(b"[Result \"1-0\"]\n\n1. d4 1-0\n\n"));
-    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
     /// ```
     pub fn bytes(&self) -> Option<&[u8]> {
         (!self.tree_only && !self.text.is_empty()).then_some(self.text.as_slice())

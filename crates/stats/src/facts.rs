@@ -31,7 +31,7 @@ use crate::{
 /// let mut stats = Stats::default();
 /// stats.add(&facts, pgn.len() as u64);
 /// assert_eq!(stats.games(), 1);
-/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// # Ok::<_, tabia_notation::pgn::ReadError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct GameFacts {
@@ -330,7 +330,7 @@ impl Visitor for GameFacts {
 ///     stats.add(&facts, 0);
 /// }
 /// assert_eq!(stats.report(None).plies.max, Some(2));
-/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// # Ok::<_, tabia_notation::pgn::ReadError>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct FactsVisitor(GameFacts);

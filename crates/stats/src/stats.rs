@@ -5,7 +5,7 @@ use std::{
     io::Read,
 };
 
-use tabia_notation::pgn::{GameError, Outcome, RawGame, Reader, Warning};
+use tabia_notation::pgn::{Outcome, RawGame, ReadError, Reader, Warning};
 use tabia_stream::{Games, Pipeline, Visited};
 
 use crate::{
@@ -163,7 +163,7 @@ impl Stats {
 
     /// Reads a raw game (as [`tabia_stream::Games`] splits them) and counts it; gives the
     /// warnings of a game that was read, or its syntax error (counted as an error).
-    pub fn add_raw(&mut self, game: &RawGame) -> Result<&[Warning], GameError> {
+    pub fn add_raw(&mut self, game: &RawGame) -> Result<&[Warning], ReadError> {
         let bytes = game.bytes.len() as u64;
         match game.visit_in(&mut self.scratch, &mut self.game_bytes) {
             Ok(()) => {
@@ -185,7 +185,7 @@ impl Stats {
     pub fn add_visited<'g>(
         &mut self,
         game: &'g Visited<'_, GameFacts>,
-    ) -> Result<&'g [Warning], &'g GameError> {
+    ) -> Result<&'g [Warning], &'g ReadError> {
         let bytes = game.bytes.len() as u64;
         match &game.output {
             Ok(facts) => {
@@ -207,12 +207,12 @@ impl Stats {
     pub fn read_game<R: Read>(
         &mut self,
         reader: &mut Reader<R>,
-    ) -> Result<Option<&[Warning]>, GameError> {
+    ) -> Result<Option<&[Warning]>, ReadError> {
         let read = reader.read_game(&mut self.scratch);
         // The game's bytes, from its first byte (not the blank lines before it) to its end, as
         // the splitter gives them.
         let start = match &read {
-            Err(GameError::Syntax { start, .. }) => start.offset,
+            Err(ReadError::Syntax { start, .. }) => start.offset,
             _ => self.scratch.start,
         };
         let bytes = reader.offset().saturating_sub(start);
@@ -241,7 +241,7 @@ impl Stats {
             match stats.read_game(&mut reader) {
                 Ok(Some(_)) => {}
                 Ok(None) => return Ok(stats),
-                Err(GameError::Io(err)) => return Err(err),
+                Err(ReadError::Io(err)) => return Err(err),
                 Err(_) => {}
             }
         }
@@ -266,7 +266,7 @@ impl Stats {
         // Reading from memory does not fail: a syntax error is counted, and reading goes on.
         while !matches!(
             stats.read_game(&mut reader),
-            Ok(None) | Err(GameError::Io(_))
+            Ok(None) | Err(ReadError::Io(_))
         ) {}
         (stats, reader.into_bytes())
     }

@@ -18,7 +18,7 @@ use std::{
     thread::{self, ThreadId},
 };
 
-use tabia_notation::pgn::{Cut, GameError, Origin, RawGame, Reader, Skip, Visitor};
+use tabia_notation::pgn::{Cut, Origin, RawGame, ReadError, Reader, Skip, Visitor};
 
 use crate::error::Error;
 
@@ -324,7 +324,7 @@ pub struct Visited<'a, T> {
     /// Where the game starts in the input.
     pub start: Origin,
     /// What the visitor's `end_game` gave.
-    pub output: Result<T, GameError>,
+    pub output: Result<T, ReadError>,
 }
 
 impl<T> Visited<'_, T> {
@@ -352,7 +352,7 @@ impl Visitor for SkipAll {
 
 /// The games read in a chunk, from `from` on: where each starts, its bytes and what the
 /// visitor made of it.
-type Found<T> = Vec<(Origin, Range<usize>, Result<T, GameError>)>;
+type Found<T> = Vec<(Origin, Range<usize>, Result<T, ReadError>)>;
 
 /// Reads the games `reader` has left with `visitor`; `offset` is that of the reader's input.
 fn read_games<V: Visitor, R: Read>(

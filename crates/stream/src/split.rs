@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Read};
 
-use tabia_notation::pgn::{GameError, RawGame, RawGames, Reader};
+use tabia_notation::pgn::{RawGame, RawGames, ReadError, Reader};
 
 use crate::error::Error;
 
@@ -61,7 +61,7 @@ impl<R: Read> Iterator for Games<R> {
             Err(err) => {
                 self.ended = true;
                 let io = match err {
-                    GameError::Io(io) => io,
+                    ReadError::Io(io) => io,
                     // The splitter leaves syntax errors to the parser; should one come, it is
                     // still an input that cannot be read on.
                     other => std::io::Error::other(other.to_string()),

@@ -80,10 +80,10 @@ impl Item<'_> {
     }
 
     /// `error` as this game's.
-    fn error(&self, error: tabia_notation::pgn::GameError) -> GameError {
+    fn error(&self, error: tabia_notation::pgn::ReadError) -> GameError {
         let kind = match error {
-            tabia_notation::pgn::GameError::Syntax { error, .. } => GameErrorKind::Syntax(error),
-            tabia_notation::pgn::GameError::Io(error) => GameErrorKind::Io(error),
+            tabia_notation::pgn::ReadError::Syntax { error, .. } => GameErrorKind::Syntax(error),
+            tabia_notation::pgn::ReadError::Io(error) => GameErrorKind::Io(error),
             // The reader's errors to come, said all the same rather than dropped.
             other => GameErrorKind::Io(std::io::Error::other(other.to_string())),
         };

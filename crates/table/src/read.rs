@@ -13,8 +13,8 @@ use tabia_eco::{Follower, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Command, Comment, Eval, GameError, Nag, Origin, Outcome, Piece, Pieces, RawComment,
-        RawGame, RawTag, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
+        Command, Comment, Eval, Nag, Origin, Outcome, Piece, Pieces, RawComment, RawGame, RawTag,
+        ReadError, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
     },
 };
 use tabia_position::{
@@ -424,7 +424,7 @@ fn check_variations(raw: &RawGame, record: &mut GameRecord) {
     }
 }
 
-fn game_error(err: &GameError) -> Problem {
+fn game_error(err: &ReadError) -> Problem {
     match err.syntax() {
         Some(error) => Problem {
             line: error.line(),

@@ -6,7 +6,7 @@ use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
-use tabia_notation::pgn::{Both, GameError, Origin, RawGame, Reader};
+use tabia_notation::pgn::{Both, Origin, RawGame, ReadError, Reader};
 use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
@@ -104,7 +104,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                         let item = match read {
                             Ok(Some(item)) => item,
                             Ok(None) => break,
-                            Err(GameError::Io(err)) => return Err(err),
+                            Err(ReadError::Io(err)) => return Err(err),
                             Err(err) => Item(Err(ItemError::Game(err))),
                         };
                         write_item(&name, args.json, &mut sink, number, &item);
@@ -128,7 +128,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::Warning>), ItemError>);
 
 enum ItemError {
-    Game(GameError),
+    Game(ReadError),
     Classify(ClassifyError),
 }
 

@@ -20,7 +20,7 @@ use std::{
 
 use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
+use tabia_notation::pgn::{Game, Origin, RawGame, ReadError, Reader};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
@@ -529,7 +529,7 @@ fn matched_on_reader<'a>(
         let (out, raw) = match games.read_game_keeping(&mut matcher, keep) {
             Ok(Some(read)) => read,
             Ok(None) => return None,
-            Err(GameError::Io(io)) => {
+            Err(ReadError::Io(io)) => {
                 return Some(Err(anyhow::Error::new(io).context("read error")));
             }
             Err(other) => {

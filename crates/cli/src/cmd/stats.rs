@@ -9,7 +9,7 @@
 
 use std::{path::PathBuf, time::Instant};
 
-use tabia_notation::pgn::{GameError, Reader, Warning};
+use tabia_notation::pgn::{ReadError, Reader, Warning};
 use tabia_stats::{FactsVisitor, Stats};
 
 use crate::{
@@ -55,7 +55,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                     match total.read_game(&mut reader) {
                         Ok(Some(warnings)) => report(&mut sink, &name, number, warnings),
                         Ok(None) => break,
-                        Err(GameError::Io(err)) => return Err(err),
+                        Err(ReadError::Io(err)) => return Err(err),
                         Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, &err)),
                     }
                     pass.done(&mut sink)?;

@@ -323,8 +323,8 @@ impl Game {
                     .with_expected("a game")
                     .with_source(bytes),
             ),
-            Err(super::GameError::Syntax { error, .. }) => Err(error),
-            Err(super::GameError::Io(_)) => Err(Error::new(ErrorKind::Io, 0..0)),
+            Err(super::ReadError::Syntax { error, .. }) => Err(error),
+            Err(super::ReadError::Io(_)) => Err(Error::new(ErrorKind::Io, 0..0)),
         }
     }
 

@@ -27,7 +27,7 @@
 //! let mut reader = Reader::new(&pgn[..]);
 //! assert_eq!(reader.read_game(&mut Count(0))?, Some(4));
 //! assert_eq!(reader.read_game(&mut Count(0))?, None);
-//! # Ok::<_, tabia_notation::pgn::GameError>(())
+//! # Ok::<_, tabia_notation::pgn::ReadError>(())
 //! ```
 //!
 //! # What is read
@@ -42,7 +42,7 @@
 //!
 //! # Errors
 //!
-//! A bad game is reported as [`GameError::Syntax`]: an [`Error`](crate::Error) with its kind,
+//! A bad game is reported as [`ReadError::Syntax`]: an [`Error`](crate::Error) with its kind,
 //! byte span (absolute in the input), line, column and a caret snippet. The reader then skips
 //! to the end of that game (its result, or the `[` of the next one) and goes on. No input makes
 //! it panic; time is linear in the input size.
@@ -76,7 +76,7 @@ pub use comment::RawComment;
 pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
-pub use reader::{Cut, DEFAULT_CAPACITY, GameError, Games, Origin, RawGame, RawGames, Reader};
+pub use reader::{Cut, DEFAULT_CAPACITY, Games, Origin, RawGame, RawGames, ReadError, Reader};
 pub use tag::{RawTag, push_tag};
 pub use visitor::{Both, Skip, Visitor};
 pub use warning::{Warning, WarningKind};

@@ -54,7 +54,7 @@ impl fmt::Display for Origin {
 /// Why a game could not be read.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum GameError {
+pub enum ReadError {
     /// The game starting at `start` has a syntax error; the reader went on to the next game.
     Syntax {
         /// The error, with its line, column and snippet.
@@ -66,30 +66,30 @@ pub enum GameError {
     Io(io::Error),
 }
 
-impl GameError {
+impl ReadError {
     /// The syntax error, if this is one.
     pub fn syntax(&self) -> Option<&Error> {
         match self {
-            GameError::Syntax { error, .. } => Some(error),
-            GameError::Io(_) => None,
+            ReadError::Syntax { error, .. } => Some(error),
+            ReadError::Io(_) => None,
         }
     }
 }
 
-impl fmt::Display for GameError {
+impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Syntax { error, .. } => error.fmt(f),
-            GameError::Io(err) => write!(f, "read error: {err}"),
+            ReadError::Syntax { error, .. } => error.fmt(f),
+            ReadError::Io(err) => write!(f, "read error: {err}"),
         }
     }
 }
 
-impl std::error::Error for GameError {
+impl std::error::Error for ReadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GameError::Syntax { error, .. } => Some(error),
-            GameError::Io(err) => Some(err),
+            ReadError::Syntax { error, .. } => Some(error),
+            ReadError::Io(err) => Some(err),
         }
     }
 }
@@ -120,7 +120,7 @@ pub struct RawGame {
 
 impl RawGame {
     /// Parses the game, with errors located in the whole input it came from.
-    pub fn parse(&self) -> Result<Game, GameError> {
+    pub fn parse(&self) -> Result<Game, ReadError> {
         self.visit(&mut GameBuilder::default())
     }
 
@@ -146,9 +146,9 @@ impl RawGame {
     ///     assert_eq!(parsed, game.parse()?);
     ///     spare = Some(parsed);
     /// }
-    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
     /// ```
-    pub fn parse_reusing(&self, spare: Game) -> Result<Game, GameError> {
+    pub fn parse_reusing(&self, spare: Game) -> Result<Game, ReadError> {
         self.visit(&mut GameBuilder::recycling(spare))
     }
 
@@ -179,9 +179,9 @@ impl RawGame {
     /// let second = games.next().unwrap()?;
     /// assert_eq!(second.visit(&mut Plies::default())?, 1);
     /// assert_eq!(first.visit(&mut Plies::default())?, 3);
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
-    pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, GameError> {
+    pub fn visit<V: Visitor>(&self, visitor: &mut V) -> Result<V::Output, ReadError> {
         self.visit_in(visitor, &mut Vec::new())
     }
 
@@ -214,13 +214,13 @@ impl RawGame {
     ///     counts.push(n);
     /// }
     /// assert_eq!(counts, [3, 2]);
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
     pub fn visit_in<V: Visitor>(
         &self,
         visitor: &mut V,
         buffer: &mut Vec<u8>,
-    ) -> Result<V::Output, GameError> {
+    ) -> Result<V::Output, ReadError> {
         // A copy of the game as the reader's whole buffer: the end of the input is known from
         // the start, so nothing is read or refilled (a reader over the bytes refilled near the
         // game's end, and looked back over its last line there), and nothing is cleared.
@@ -231,7 +231,7 @@ impl RawGame {
         *buffer = reader.into_bytes();
         match read? {
             Some(out) => Ok(out),
-            None => Err(GameError::Syntax {
+            None => Err(ReadError::Syntax {
                 error: Error::new(ErrorKind::UnexpectedEof, 0..0),
                 start: self.start,
             }),
@@ -265,7 +265,7 @@ impl From<io::Error> for Stop {
 /// assert_eq!(games.len(), 2);
 /// assert_eq!(games[0].mainline.moves.len(), 3);
 /// assert_eq!(games[1].start.line, 5);
-/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// # Ok::<_, tabia_notation::pgn::ReadError>(())
 /// ```
 ///
 /// The reader buffers the input itself: wrapping it in a `BufReader` brings nothing.
@@ -325,7 +325,7 @@ impl Reader<io::Empty> {
     /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
     /// assert_eq!(reader.skip_game()?, None);
     /// assert_eq!(reader.into_bytes().len(), 17);
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
     pub fn from_bytes(bytes: Vec<u8>) -> Reader<io::Empty> {
         let mut reader = Reader::with_buffer(Vec::new(), io::empty());
@@ -401,21 +401,21 @@ impl<R: Read> Reader<R> {
     /// Reads the next game into `visitor` and returns what its `end_game` returned, or `None`
     /// at the end of the input.
     ///
-    /// A game with a syntax error is reported as [`GameError::Syntax`] and skipped: the next
+    /// A game with a syntax error is reported as [`ReadError::Syntax`] and skipped: the next
     /// call reads the game after it. After an I/O error the reader yields no more games.
     pub fn read_game<V: Visitor>(
         &mut self,
         visitor: &mut V,
-    ) -> Result<Option<V::Output>, GameError> {
+    ) -> Result<Option<V::Output>, ReadError> {
         if self.failed {
             return Ok(None);
         }
         match self.game(visitor) {
             Ok(out) => Ok(out),
-            Err(Stop::Syntax(error, start)) => Err(GameError::Syntax { error, start }),
+            Err(Stop::Syntax(error, start)) => Err(ReadError::Syntax { error, start }),
             Err(Stop::Io(err)) => {
                 self.failed = true;
-                Err(GameError::Io(err))
+                Err(ReadError::Io(err))
             }
         }
     }
@@ -432,21 +432,21 @@ impl<R: Read> Reader<R> {
     /// assert_eq!((start.offset, start.line), (2, 3));
     /// let game: Game = reader.games().next().expect("a game")?;
     /// assert_eq!(game.start, start);
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
-    pub fn next_game(&mut self) -> Result<Option<Origin>, GameError> {
+    pub fn next_game(&mut self) -> Result<Option<Origin>, ReadError> {
         if self.failed {
             return Ok(None);
         }
         self.begin().map_err(|err| {
             self.failed = true;
-            GameError::Io(err)
+            ReadError::Io(err)
         })
     }
 
     /// Skips the next game without parsing it; returns where it started, or `None` at the end
     /// of the input.
-    pub fn skip_game(&mut self) -> Result<Option<Origin>, GameError> {
+    pub fn skip_game(&mut self) -> Result<Option<Origin>, ReadError> {
         if self.failed {
             return Ok(None);
         }
@@ -464,7 +464,7 @@ impl<R: Read> Reader<R> {
         })();
         skipped.map_err(|err| {
             self.failed = true;
-            GameError::Io(err)
+            ReadError::Io(err)
         })
     }
 
@@ -489,7 +489,7 @@ impl<R: Read> Reader<R> {
     /// let mut reader = Reader::new(&b"1. e4 e5\n"[..]);
     /// reader.skip_game()?;
     /// assert_eq!(reader.cut(), None); // a `[` here starts the next game
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
     pub fn cut(&self) -> Option<Cut> {
         self.cut
@@ -507,9 +507,9 @@ impl<R: Read> Reader<R> {
     /// reader.skip_rest(Cut::Comment)?;
     /// assert_eq!((reader.offset(), reader.cut()), (19, None));
     /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
-    /// # Ok::<(), tabia_notation::pgn::GameError>(())
+    /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
-    pub fn skip_rest(&mut self, cut: Cut) -> Result<(), GameError> {
+    pub fn skip_rest(&mut self, cut: Cut) -> Result<(), ReadError> {
         if self.failed {
             return Ok(());
         }
@@ -543,7 +543,7 @@ impl<R: Read> Reader<R> {
         })();
         skipped.map_err(|err| {
             self.failed = true;
-            GameError::Io(err)
+            ReadError::Io(err)
         })
     }
 
@@ -558,7 +558,7 @@ impl<R: Read> Reader<R> {
     /// bad game goes on to where the reader resynchronises), so parsing the raw games one by one
     /// gives what reading the input does. Syntax errors are left for [`RawGame::parse`]. Each
     /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
-    pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, GameError> {
+    pub fn read_raw_game(&mut self) -> Result<Option<RawGame>, ReadError> {
         if self.failed {
             return Ok(None);
         }
@@ -580,7 +580,7 @@ impl<R: Read> Reader<R> {
         raw.map_err(|err| {
             self.failed = true;
             self.capture = None;
-            GameError::Io(err)
+            ReadError::Io(err)
         })
     }
 
@@ -620,13 +620,13 @@ impl<R: Read> Reader<R> {
     /// let (second, raw) = reader.read_game_keeping(&mut WhiteIsB(false), |&b| b)?.expect("a game");
     /// assert!(second);
     /// assert_eq!(raw.expect("kept").bytes, b"[White \"B\"]\n\n1. d4 {x} 1-0");
-    /// # Ok::<_, tabia_notation::pgn::GameError>(())
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
     /// ```
     pub fn read_game_keeping<V: Visitor>(
         &mut self,
         visitor: &mut V,
         keep: impl FnOnce(&V::Output) -> bool,
-    ) -> Result<Option<Keeping<V::Output>>, GameError> {
+    ) -> Result<Option<Keeping<V::Output>>, ReadError> {
         if self.failed {
             return Ok(None);
         }
@@ -649,10 +649,10 @@ impl<R: Read> Reader<R> {
         })();
         match read {
             Ok(read) => Ok(read),
-            Err(Stop::Syntax(error, start)) => Err(GameError::Syntax { error, start }),
+            Err(Stop::Syntax(error, start)) => Err(ReadError::Syntax { error, start }),
             Err(Stop::Io(err)) => {
                 self.failed = true;
-                Err(GameError::Io(err))
+                Err(ReadError::Io(err))
             }
         }
     }
@@ -2333,9 +2333,9 @@ pub struct Games<R> {
 }
 
 impl<R: Read> Iterator for Games<R> {
-    type Item = Result<Game, GameError>;
+    type Item = Result<Game, ReadError>;
 
-    fn next(&mut self) -> Option<Result<Game, GameError>> {
+    fn next(&mut self) -> Option<Result<Game, ReadError>> {
         self.reader.read_game(&mut self.builder).transpose()
     }
 }
@@ -2346,9 +2346,9 @@ pub struct RawGames<R> {
 }
 
 impl<R: Read> Iterator for RawGames<R> {
-    type Item = Result<RawGame, GameError>;
+    type Item = Result<RawGame, ReadError>;
 
-    fn next(&mut self) -> Option<Result<RawGame, GameError>> {
+    fn next(&mut self) -> Option<Result<RawGame, ReadError>> {
         self.reader.read_raw_game().transpose()
     }
 }
@@ -2720,7 +2720,7 @@ mod tests {
                     .games()
                     .filter_map(Result::err)
                     .map(|err| match err {
-                        GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+                        ReadError::Syntax { error, start } => (error.kind(), error.span(), start),
                         other => panic!("{other}"),
                     })
                     .collect()

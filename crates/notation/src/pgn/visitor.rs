@@ -150,7 +150,7 @@ pub trait Visitor {
 /// let mut both = Both::new(Mainline::default(), Moves::default());
 /// let game = Reader::new(pgn.as_bytes()).read_game(&mut both)?;
 /// assert_eq!(game, Some((vec!["e4".to_owned(), "e5".to_owned(), "Nf3".to_owned()], 6)));
-/// # Ok::<_, tabia_notation::pgn::GameError>(())
+/// # Ok::<_, tabia_notation::pgn::ReadError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Both<A, B> {

@@ -5,7 +5,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use tabia_notation::{
     Nag,
-    pgn::{Game, GameError, Line, Move, Outcome, RawGame, Reader},
+    pgn::{Game, Line, Move, Outcome, RawGame, ReadError, Reader},
     san::SanPlus,
 };
 
@@ -40,7 +40,7 @@ fn read_all_split(bytes: &[u8]) -> (String, String) {
 /// span and line. (The caret snippet of an error on the first line of a game that does not
 /// start its line is drawn without the part of the line before the game.)
 fn summary(bytes: &[u8], split: bool) -> Vec<Result<String, String>> {
-    let one = |game: Result<Game, GameError>| match game {
+    let one = |game: Result<Game, ReadError>| match game {
         Ok(game) => Ok(game.to_string()),
         Err(e) => Err(match e.syntax() {
             Some(e) => format!("{} {:?} {:?}", e.message(), e.span(), e.line()),
@@ -288,7 +288,7 @@ fn io_errors_stop_the_reader() {
         }
     }
     let mut games = Reader::new(Failing).games();
-    assert!(matches!(games.next(), Some(Err(GameError::Io(_)))));
+    assert!(matches!(games.next(), Some(Err(ReadError::Io(_)))));
     assert!(games.next().is_none());
 }
 

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use tabia_notation::pgn::{GameError, RawGame, Reader};
+use tabia_notation::pgn::{RawGame, ReadError, Reader};
 use tabia_position::{
     CheckError, Checked, Checker, Exporter, ReplayError, Warning, check_game, check_reader,
     repair_game,
@@ -32,9 +32,9 @@ fn rules(err: &ReplayError) -> String {
     format!("{}:{}:{}: {err}", at.offset, at.line, at.column)
 }
 
-fn syntax(err: &GameError) -> String {
+fn syntax(err: &ReadError) -> String {
     match err {
-        GameError::Syntax { error, start } => format!("syntax at game {start:?}: {error}"),
+        ReadError::Syntax { error, start } => format!("syntax at game {start:?}: {error}"),
         other => panic!("not a syntax error: {other}"),
     }
 }
@@ -47,7 +47,7 @@ fn checked(result: Result<Checked, ReplayError>) -> String {
 }
 
 /// The tree path: parse, then `check_game`.
-fn tree(game: Result<tabia_notation::pgn::Game, GameError>) -> String {
+fn tree(game: Result<tabia_notation::pgn::Game, ReadError>) -> String {
     match game {
         Ok(game) => match check_game(&game) {
             Ok(done) => ok(done.plies, &done.warnings),

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tabia_notation::pgn::{GameError, Reader};
+use tabia_notation::pgn::{ReadError, Reader};
 use tabia_position::{Editor, EpRule, check_game, replay_mainline};
 
 fn dir(kind: &str) -> PathBuf {
@@ -109,7 +109,7 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
                         actual.push_str(&format!("{at}game {number}: {err}\n"));
                     }
                 },
-                Err(GameError::Syntax { error, .. }) => {
+                Err(ReadError::Syntax { error, .. }) => {
                     actual.push_str(&format!("game {number}: syntax: {}\n", error.message()));
                 }
                 Err(err) => panic!("{err}"),

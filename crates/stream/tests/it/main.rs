@@ -653,7 +653,7 @@ impl tabia_notation::pgn::Visitor for Everything {
 /// An error's message and location: its first line. (The snippet under it can lack the start
 /// of the line when a game starts in the middle of a line and a chunk's end cuts it in two:
 /// the game is then read from its own bytes, as `RawGame::visit` reads it.)
-fn located(err: &tabia_notation::pgn::GameError) -> String {
+fn located(err: &tabia_notation::pgn::ReadError) -> String {
     err.to_string()
         .lines()
         .next()

@@ -17,7 +17,7 @@ use std::{
 
 use tabia_notation::{
     ErrorKind,
-    pgn::{Game, GameError, Origin, Reader},
+    pgn::{Game, Origin, ReadError, Reader},
 };
 
 use super::measuring;
@@ -47,7 +47,7 @@ fn items(reader: Reader<impl Read>) -> Vec<Item> {
         .games()
         .map(|g| {
             g.map_err(|err| match err {
-                GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+                ReadError::Syntax { error, start } => (error.kind(), error.span(), start),
                 other => panic!("{other}"),
             })
         })
@@ -232,7 +232,7 @@ fn an_open_variation_at_the_end_is_shown_after_the_last_token_however_read() {
         .raw_games()
         .map(|r| {
             r.and_then(|r| r.parse()).map_err(|err| match err {
-                GameError::Syntax { error, start } => (error.kind(), error.span(), start),
+                ReadError::Syntax { error, start } => (error.kind(), error.span(), start),
                 other => panic!("{other}"),
             })
         })

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use tabia_notation::{
     ErrorKind,
     pgn::{
-        Game, GameError, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor, WarningKind,
+        Game, Origin, Outcome, RawComment, RawTag, ReadError, Reader, SanPlus, Visitor, WarningKind,
     },
 };
 
@@ -124,7 +124,7 @@ fn visit(input: impl Read) -> Vec<Result<Counts, String>> {
         match reader.read_game(&mut Counter::default()) {
             Ok(Some(counts)) => out.push(Ok(counts)),
             Ok(None) => return out,
-            Err(GameError::Syntax { error, .. }) => out.push(Err(error.to_string())),
+            Err(ReadError::Syntax { error, .. }) => out.push(Err(error.to_string())),
             Err(err) => panic!("{err}"),
         }
     }
@@ -497,7 +497,7 @@ fn span_of_an_overlong_token_does_not_depend_on_the_buffer() {
     let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
     let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
         .read_game(&mut Counter::default());
-    let span = |r: Result<Option<Counts>, GameError>| r.unwrap_err().syntax().unwrap().span();
+    let span = |r: Result<Option<Counts>, ReadError>| r.unwrap_err().syntax().unwrap().span();
     assert_eq!(span(whole), 6..262);
     assert_eq!(span(trickled), 6..262);
 }
@@ -513,7 +513,7 @@ fn span_of_an_overlong_move_number_does_not_depend_on_the_buffer() {
     let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
     let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
         .read_game(&mut Counter::default());
-    let error = |r: Result<Option<Counts>, GameError>| {
+    let error = |r: Result<Option<Counts>, ReadError>| {
         let err = r.unwrap_err();
         let err = err.syntax().unwrap();
         (err.kind(), err.span())
@@ -534,7 +534,7 @@ fn missing_result_is_shown_at_the_same_place_whichever_way_the_bytes_arrive() {
     let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
         .games()
         .next();
-    let warning = |g: Option<Result<Game, GameError>>| {
+    let warning = |g: Option<Result<Game, ReadError>>| {
         let game = g.expect("a game").expect("read, with a warning");
         let w = game.warnings[0];
         (w.kind, w.at.offset, w.at.line, w.at.column)
