@@ -138,12 +138,11 @@ fn every_relative_link_resolves() {
                 .to_string();
             if !file.exists() {
                 broken.push(format!("{name}:{line}: {target}: no such file"));
-            } else if let Some(anchor) = anchor {
-                if file.extension().is_some_and(|e| e == "md")
-                    && !anchors(&read(&file)).contains(anchor)
-                {
-                    broken.push(format!("{name}:{line}: {target}: no such heading"));
-                }
+            } else if let Some(anchor) = anchor
+                && file.extension().is_some_and(|e| e == "md")
+                && !anchors(&read(&file)).contains(anchor)
+            {
+                broken.push(format!("{name}:{line}: {target}: no such heading"));
             }
         }
     }
