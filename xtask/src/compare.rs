@@ -26,7 +26,7 @@
 //!
 //! A peer that is not installed (pgn-extract in `/usr/games` or on `PATH`, python3 with
 //! `chess`) is skipped with a message. The output is Markdown, with the machine (`lscpu`,
-//! `nproc`, load average) and the command, ready for the README.
+//! `nproc`, load average) and the command, ready for `docs/performance.md`.
 
 use std::{
     fs::{self, File},

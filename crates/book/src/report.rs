@@ -194,7 +194,7 @@ impl Report {
         build(tree, pos, &node, options.depth.max(1), options, table)
     }
 
-    /// The report as an indented text table (see the README for its columns).
+    /// The report as an indented text table (its columns: `docs/commands/tree.md`).
     pub fn to_text(&self) -> String {
         let mut rows = Vec::new();
         rows.push(Row::header());

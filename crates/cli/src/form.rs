@@ -24,7 +24,7 @@ use tabia_collect::{
     position::{Notation, ReplayTags},
 };
 
-/// Options for how games are written (README: "Output forms").
+/// Options for how games are written (`docs/output.md`, "Output forms").
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "Output form")]
 pub(crate) struct FormArgs {

@@ -2,9 +2,9 @@
 //! output, NDJSON lines and TSV fields.
 //!
 //! Every `--json` output is NDJSON: one JSON object per line, one line per game or position,
-//! in input order (the schema of each subcommand is in the README). Every TSV output escapes
-//! the four bytes that would break a row: `\` as `\\`, tab as `\t`, line feed as `\n`, carriage
-//! return as `\r`.
+//! in input order (the fields of each subcommand are in `docs/schema.md`). Every TSV output
+//! escapes the four bytes that would break a row: `\` as `\\`, tab as `\t`, line feed as `\n`,
+//! carriage return as `\r`.
 
 use std::{
     fs::File,

@@ -151,7 +151,7 @@ impl Sink {
     }
 
     /// Reports an error of the current item like [`Sink::error`] and, with `json`, also writes
-    /// the item's NDJSON line: `{"file":…,"game":…,"error":{…}}` (README, "JSON output").
+    /// the item's NDJSON line: `{"file":…,"game":…,"error":{…}}` (`docs/schema.md`).
     pub(crate) fn reject(&mut self, diagnostic: &Diagnostic, json: bool) {
         self.error(diagnostic);
         if json {

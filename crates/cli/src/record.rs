@@ -1,6 +1,6 @@
 //! The `--json` line of a game, shared by every command that writes games (`pgn`, `filter`,
-//! `dedup`, `split`): what the output form says is what the line carries (README, "JSON
-//! output").
+//! `dedup`, `split`): what the output form says is what the line carries (`docs/output.md`,
+//! "Output forms"; the fields: `docs/schema.md`).
 //!
 //! - moves in the form's notation and piece letters (`--notation`, `--lang`, `--figurine`);
 //! - the tags after `--strip tags` and `--add` (and no `tags` at all with `--no-tags`);

@@ -12,7 +12,7 @@ use crate::{Speed, Stats};
 pub const TOP: usize = 10;
 
 /// The figures of a [`Stats`]: what `tabia stats` prints. Its `Display` is the aligned text,
-/// its `Serialize` the JSON (shape in the README, "`tabia stats`").
+/// its `Serialize` the JSON (its fields: `docs/schema.md`, "`tabia stats --json`").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Report {
@@ -335,7 +335,7 @@ fn size(bytes: u64) -> String {
 }
 
 impl fmt::Display for Report {
-    /// The aligned text of `tabia stats` (README, "`tabia stats`").
+    /// The aligned text of `tabia stats` (`docs/commands/stats.md`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let read = self.read;
         writeln!(

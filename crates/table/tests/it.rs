@@ -767,3 +767,29 @@ fn nested_moves_match_the_moves_table() {
         }
     }
 }
+
+/// Every column of both tables is documented in `docs/schema.md`, with the schema version the
+/// files carry.
+#[test]
+fn every_column_is_documented() {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema.md"))
+            .unwrap();
+    let columns = Columns {
+        nested: false,
+        fen: true,
+    };
+    for schema in [games_schema(columns), tabia_table::moves_schema(columns)] {
+        for field in schema.fields() {
+            let name = field.name();
+            assert!(
+                doc.contains(&format!("`{name}`")),
+                "column `{name}` not in docs/schema.md"
+            );
+        }
+    }
+    assert!(
+        doc.contains(&format!("`schema_version` {SCHEMA_VERSION} ")),
+        "docs/schema.md does not give schema version {SCHEMA_VERSION}"
+    );
+}

@@ -189,7 +189,7 @@ fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<
     }
 }
 
-/// One `--json` line (README, "JSON output"): fields that do not apply are left out.
+/// One `--json` line (`docs/schema.md`): fields that do not apply are left out.
 #[derive(Debug, Serialize)]
 struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -53,7 +53,7 @@ pub(crate) struct Args {
     out: OutputArg,
 }
 
-/// One `--json` line (README, "JSON output").
+/// One `--json` line (`docs/schema.md`).
 #[derive(Debug, serde::Serialize)]
 struct Record<'a> {
     file: &'a str,
@@ -210,7 +210,7 @@ fn game(
     }
 }
 
-/// Adds the game's `warnings` array to its first `--json` object (README, "JSON output").
+/// Adds the game's `warnings` array to its first `--json` object (`docs/schema.md`).
 fn with_warnings(out: &mut Vec<u8>, warnings: &[Diagnostic]) {
     let Some(line_end) = out.iter().position(|&b| b == b'\n') else {
         return;

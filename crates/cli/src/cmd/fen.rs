@@ -62,7 +62,7 @@ pub(crate) struct Args {
     json: bool,
 }
 
-/// The `--json` object (README, "JSON output").
+/// The `--json` object (`docs/schema.md`).
 #[derive(Debug, serde::Serialize)]
 struct Record<'a> {
     position: &'a str,

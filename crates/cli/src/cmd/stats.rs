@@ -28,7 +28,7 @@ pub(crate) struct Args {
     /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
-    /// One JSON object instead of the text (shape in the README).
+    /// One JSON object instead of the text (its fields: docs/schema.md).
     #[arg(long)]
     json: bool,
     #[command(flatten)]

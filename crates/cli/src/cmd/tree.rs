@@ -38,7 +38,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", default_value_t = 30)]
     max_ply: u32,
     /// Hold at most N moves-from-positions (about 120 bytes each); past it, rare moves are
-    /// pruned (README: "Memory") [default: no limit].
+    /// pruned (docs/commands/tree.md, "Memory") [default: no limit].
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
     /// One JSON object: the position, its figures and its moves (nested with --depth).

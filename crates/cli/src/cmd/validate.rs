@@ -37,7 +37,7 @@ pub(crate) struct Args {
     run: RunArgs,
 }
 
-/// One `--json` line (README, "JSON output").
+/// One `--json` line (`docs/schema.md`).
 #[derive(Debug, Serialize)]
 struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,4 +1,4 @@
-//! `--json` of every subcommand, checked against the schema documented in the README.
+//! `--json` of every subcommand, checked against the schema documented in `docs/schema.md`.
 
 use serde_json::json;
 

@@ -2,6 +2,7 @@
 
 mod book;
 mod dedup;
+mod docs;
 mod eco;
 mod epd;
 mod every;

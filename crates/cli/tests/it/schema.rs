@@ -1,4 +1,4 @@
-//! NDJSON outputs checked against the schema documented in the README.
+//! NDJSON outputs checked against the schema documented in `docs/schema.md`.
 
 use serde_json::Value;
 
@@ -91,7 +91,7 @@ fn is_kind(value: &Value, kind: Kind) -> bool {
     }
 }
 
-/// The error object of every `--json` output (README, "JSON output").
+/// The error object of every `--json` output (`docs/schema.md`).
 pub(crate) const ERROR: &[Field] = &[
     ("file", Kind::Str, true),
     ("line", Kind::Uint, false),
@@ -107,7 +107,7 @@ pub(crate) const EVAL: &[Field] = &[
     ("depth", Kind::Uint, false),
 ];
 
-/// `tabia pgn --json` (README, "JSON output").
+/// `tabia pgn --json` (`docs/schema.md`).
 pub(crate) const PGN: &[Field] = &[
     ("file", Kind::Str, true),
     ("game", Kind::Uint, true),
