@@ -23,6 +23,7 @@
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 //! - `duckdb-check [--tabia PATH]`: the Parquet of `tabia table` queried with DuckDB.
 //! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
+//! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
 
 mod book_check;
 mod chess_diff;
@@ -35,6 +36,7 @@ mod extract_diff;
 mod filter_diff;
 mod fuzz;
 mod table_bench;
+mod timed;
 mod tree_html_check;
 mod variant_games;
 
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         "tree-html-check" => tree_html_check::run(rest),
         "duckdb-check" => duckdb_check::run(rest),
         "table-bench" => table_bench::run(rest),
+        "timed" => timed::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -96,7 +99,8 @@ fn usage() -> &'static str {
        compare [FILE] [--runs N]   tabia against pgn-reader, pgn-extract, python-chess: ratios\n  \
        tree-html-check [PGN]       the tree page in headless Chromium: screenshots\n  \
        duckdb-check [--tabia PATH] the Parquet of tabia table queried with DuckDB\n  \
-       table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice"
+       table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice\n  \
+       timed                       the linear-time tests of hostile inputs, in release"
 }
 
 /// The workspace root (the parent of this crate's folder).
