@@ -23,6 +23,8 @@
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 //! - `duckdb-check [--tabia PATH]`: the Parquet of `tabia table` queried with DuckDB.
 //! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
+//! - `same-output --base BIN [--new BIN]`: every output of every command of two binaries on the
+//!   corpus, byte for byte (for refactors that must change nothing a user sees).
 //! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
 
 mod book_check;
@@ -35,6 +37,7 @@ mod eco_import;
 mod extract_diff;
 mod filter_diff;
 mod fuzz;
+mod same_output;
 mod table_bench;
 mod timed;
 mod tree_html_check;
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         "duckdb-check" => duckdb_check::run(rest),
         "table-bench" => table_bench::run(rest),
         "timed" => timed::run(rest),
+        "same-output" => same_output::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -100,7 +104,8 @@ fn usage() -> &'static str {
        tree-html-check [PGN]       the tree page in headless Chromium: screenshots\n  \
        duckdb-check [--tabia PATH] the Parquet of tabia table queried with DuckDB\n  \
        table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice\n  \
-       timed                       the linear-time tests of hostile inputs, in release"
+       timed                       the linear-time tests of hostile inputs, in release\n  \
+       same-output --base BIN      every output of every command of two binaries on the corpus"
 }
 
 /// The workspace root (the parent of this crate's folder).

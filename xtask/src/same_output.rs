@@ -1,0 +1,195 @@
+//! `cargo xtask same-output --base BIN [--new BIN] [--corpus DIR] [--keep DIR]`: every output
+//! of every command of two `tabia` binaries on the corpus, byte for byte. For refactors that
+//! must change nothing a user sees (issue 29): build the binary of the commit before, then run
+//! this against the binary of the change.
+//!
+//! Each command of [`COMMANDS`] runs on each corpus file (compressed files are decompressed
+//! first, so that both binaries read the same bytes) with both binaries, standard output,
+//! standard error and the files written compared. Two things are put aside, as they differ
+//! between any two runs: `tabia stats --json`'s `time` field, and the output paths that
+//! messages name (each binary writes into a folder of its own).
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use anyhow::{Context, bail};
+
+/// The commands, as arguments before the input file; `{out}` is the binary's output folder
+/// and `{name}` the input's stem.
+const COMMANDS: &[&[&str]] = &[
+    &["pgn"],
+    &["pgn", "--check"],
+    &["epd"],
+    &["eco"],
+    &["eco", "--tag"],
+    &["stats", "--json"],
+    &["filter", "--tag", "Result=1-0"],
+    &[
+        "filter",
+        "--position",
+        "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq -",
+    ],
+    &["dedup"],
+    &["tree"],
+    &["table", "--format", "csv", "-o", "{out}/{name}.csv"],
+    &["book", "build", "-o", "{out}/{name}.bin"],
+    &["split", "--games", "1000", "-o", "{out}/{name}.split"],
+    &["split", "--by", "eco", "-o", "{out}/{name}.eco"],
+];
+
+/// Runs the task.
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let root = crate::project_root();
+    let mut corpus = root.join("../shared/corpus");
+    let mut base = None;
+    let mut new = root.join("target/release/tabia");
+    let mut keep = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--base" => base = Some(PathBuf::from(it.next().context("--base BIN")?)),
+            "--new" => new = it.next().context("--new BIN")?.into(),
+            "--corpus" => corpus = it.next().context("--corpus DIR")?.into(),
+            "--keep" => keep = Some(PathBuf::from(it.next().context("--keep DIR")?)),
+            other => bail!("unknown argument `{other}`"),
+        }
+    }
+    let base = base.context("--base BIN: the tabia binary to compare with")?;
+    let dir = keep.unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("tabia-same-output-{}", std::process::id()))
+    });
+    let inputs = decompressed(&corpus, &dir.join("in"))?;
+    let mut differ = Vec::new();
+    let mut runs = 0;
+    for input in &inputs {
+        let name = input.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        for (k, command) in COMMANDS.iter().enumerate() {
+            let outputs = [("base", &base), ("new", &new)].map(|(side, bin)| {
+                let out = dir.join(side).join(format!("{name}.{k}"));
+                run_one(bin, command, input, &out, &name)
+            });
+            let [old, now] = outputs;
+            runs += 1;
+            if old? != now? {
+                differ.push(format!("tabia {} {}", command.join(" "), input.display()));
+            }
+        }
+    }
+    println!(
+        "{runs} runs ({} commands × {} inputs) in {}",
+        COMMANDS.len(),
+        inputs.len(),
+        dir.display()
+    );
+    if differ.is_empty() {
+        println!("every output the same");
+        return Ok(());
+    }
+    for line in &differ {
+        println!("DIFFERENT: {line}");
+    }
+    bail!("{} of {runs} runs differ", differ.len())
+}
+
+/// The corpus files, compressed ones decompressed into `dir` by `zstd -d`.
+fn decompressed(corpus: &Path, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    fs::create_dir_all(dir)?;
+    let mut files: Vec<PathBuf> = fs::read_dir(corpus)
+        .with_context(|| format!("cannot read {}", corpus.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    files.sort();
+    let mut inputs = Vec::new();
+    for file in files {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        if let Some(stem) = name.strip_suffix(".zst") {
+            let out = dir.join(stem);
+            let status = Command::new("zstd")
+                .args(["-dqf"])
+                .arg(&file)
+                .arg("-o")
+                .arg(&out)
+                .status()
+                .context("zstd (Debian package zstd) decompresses the corpus")?;
+            if !status.success() {
+                bail!("zstd -d {} failed", file.display());
+            }
+            inputs.push(out);
+        } else if name.ends_with(".pgn") {
+            inputs.push(file);
+        }
+    }
+    Ok(inputs)
+}
+
+/// What one command gave: its status, standard output and error, and the files it wrote
+/// into `out`, each normalised (see the module docs).
+fn run_one(
+    bin: &Path,
+    command: &[&str],
+    input: &Path,
+    out: &Path,
+    name: &str,
+) -> anyhow::Result<Vec<u8>> {
+    if out.exists() {
+        fs::remove_dir_all(out)?;
+    }
+    fs::create_dir_all(out)?;
+    let folder = out.display().to_string();
+    let args: Vec<String> = command
+        .iter()
+        .map(|a| a.replace("{out}", &folder).replace("{name}", name))
+        .collect();
+    let done = Command::new(bin)
+        .args(&args)
+        .arg(input)
+        .output()
+        .with_context(|| format!("running {}", bin.display()))?;
+    let mut seen = format!("status {:?}\n", done.status.code()).into_bytes();
+    seen.extend(normalise(&done.stdout, &folder));
+    seen.extend(b"\n--stderr--\n");
+    seen.extend(normalise(&done.stderr, &folder));
+    let mut written: Vec<PathBuf> = Vec::new();
+    collect_files(out, &mut written)?;
+    written.sort();
+    for file in written {
+        let relative = file
+            .strip_prefix(out)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        seen.extend(format!("\n--file {relative}--\n").into_bytes());
+        seen.extend(fs::read(&file)?);
+    }
+    Ok(seen)
+}
+
+fn collect_files(dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_files(&path, files)?;
+        } else {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `text` with the output folder's name and `stats --json`'s `time` object put aside.
+fn normalise(text: &[u8], folder: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text).replace(folder, "{out}");
+    let text = match text.find(",\"time\":{") {
+        Some(at) => {
+            let end = text[at..].find('}').map_or(text.len(), |e| at + e + 1);
+            format!("{}{}", &text[..at], &text[end..])
+        }
+        None => text,
+    };
+    text.into_bytes()
+}
