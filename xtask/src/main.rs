@@ -1,7 +1,7 @@
 //! Contributor tasks for tabia, run as `cargo xtask <task>`; one module per task.
 //!
 //! Tasks:
-//! - `eco-import [--check]`: generate the embedded ECO table from the registry tables in
+//! - `eco-import [--check]`: generate the embedded ECO tables (lichess, Scid) and their indexes from the tables in
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `filter-diff [--tabia PATH] [FILE...]`: `tabia filter` against pgn-extract over the corpus,

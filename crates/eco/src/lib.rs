@@ -35,10 +35,13 @@ mod load;
 mod opening;
 mod table;
 
-pub use classify::{Classification, Classifier, Follower, Match, OFF_LINE_PLIES};
+pub use classify::{Classification, Classifier, Follower, MAX_PLIES, MIN_PIECES, Match};
+pub use embedded::{Openings, UnknownOpenings};
 pub use error::{TableError, TableErrorKind};
 pub use game::{ClassifyError, GameVisitor};
+#[doc(hidden)]
+pub use layout::compile;
 pub use load::Format;
-pub use opening::Opening;
+pub use opening::{Opening, TagChanges};
 pub use tabia_position as position;
 pub use table::Table;
