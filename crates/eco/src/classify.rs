@@ -61,9 +61,10 @@ impl<'t> Classification<'t> {
 /// Replays a game's mainline from the starting position and names it by the last named
 /// position it reaches, as lichess names games (scalachess `OpeningDb.search`).
 ///
-/// The rule: the positions after plies 1 to [`MAX_PLIES`] are looked at (and the starting
-/// position, which some tables name: Scid's does, lichess's does not), up to the first that
-/// has fewer than [`MIN_PIECES`] pieces (not looked at); the game is named by the last of
+/// The rule: the positions after plies 1 to [`MAX_PLIES`] are looked at (not the starting
+/// position, which Scid's table names "Start position": a game without moves is unnamed, as
+/// lichess and pgn-extract leave it), up to the first that has fewer than [`MIN_PIECES`]
+/// pieces (not looked at); the game is named by the last of
 /// them that the table names, a position being compared by placement, side to move, castling
 /// rights and en-passant square (when a capture is legal), so transpositions count.
 ///
@@ -189,17 +190,15 @@ pub struct Follower<'t> {
 }
 
 impl<'t> Follower<'t> {
-    /// A follower that has looked at the starting position (ply 0).
+    /// A follower at the starting position (ply 0), which it does not look up.
     pub fn new(table: &'t Table) -> Follower<'t> {
-        let mut follower = Follower {
+        Follower {
             table,
             ply: 0,
             found: None,
             mask: (u32::MAX, true),
-            done: false,
-        };
-        follower.look(&Position::new());
-        follower
+            done: table.is_empty(),
+        }
     }
 
     /// The number of plies followed.
@@ -368,9 +367,19 @@ mod tests {
     }
 
     #[test]
-    fn starting_position_is_looked_up() {
+    fn the_starting_position_names_no_game() {
         let c = Table::embedded().classifier();
         assert_eq!(c.ply(), 0);
         assert!(!c.is_done());
+        // Scid's table names the starting position; a game without moves is unnamed all the
+        // same, as lichess and pgn-extract leave it.
+        let scid = Table::builtin(crate::Openings::Scid);
+        assert_eq!(
+            scid.lookup(&Position::new().key()).map(Opening::name),
+            Some("Start position")
+        );
+        assert_eq!(scid.classify_moves([""; 0]), Ok(None));
+        let m = scid.classify_moves(["e4"]).expect("legal").expect("named");
+        assert_eq!((m.opening.extended(), m.ply), (Some("B00a"), 1));
     }
 }
