@@ -229,6 +229,15 @@ fn python(tsv_dir: &Path, pgn: &Path) -> anyhow::Result<Vec<Peer>> {
 
 /// The opening of every game of `pgn` by `tabia eco --json ARGS` (errors are unnamed).
 fn tabia_eco(tabia: &Path, pgn: &Path, args: &[&str]) -> anyhow::Result<Vec<Named>> {
+    Ok(tabia_eco_plies(tabia, pgn, args)?
+        .into_iter()
+        .map(|(named, _)| named)
+        .collect())
+}
+
+/// Like [`tabia_eco`], with whether the game reached its named position at another ply than
+/// the table's line has (by a transposition that gained or lost tempi).
+fn tabia_eco_plies(tabia: &Path, pgn: &Path, args: &[&str]) -> anyhow::Result<Vec<(Named, bool)>> {
     let out = Command::new(tabia)
         .args(["eco", "--json", "-q"])
         .args(args)
@@ -240,7 +249,11 @@ fn tabia_eco(tabia: &Path, pgn: &Path, args: &[&str]) -> anyhow::Result<Vec<Name
         .map(|line| {
             let v: Value = serde_json::from_str(line).context("tabia's JSON")?;
             let field = |k: &str| v[k].as_str().map(str::to_owned);
-            Ok(field("eco").zip(field("name")))
+            let line_plies = field("moves").map_or(0, |m| {
+                m.split_whitespace().filter(|t| !t.ends_with('.')).count()
+            });
+            let other_ply = v["ply"].as_u64().is_some_and(|p| p as usize != line_plies);
+            Ok((field("eco").zip(field("name")), other_ply))
         })
         .collect()
 }
@@ -342,9 +355,9 @@ fn extract(
         let mut line = String::new();
         for (i, (label, table, args)) in configs.iter().enumerate() {
             let theirs = extract_codes(table, &plain)?;
-            let ours = tabia_eco(tabia, &plain, args)?;
-            let (mut games, mut same) = (0, 0);
-            for (n, named) in ours.iter().enumerate().map(|(i, x)| (i + 1, x)) {
+            let ours = tabia_eco_plies(tabia, &plain, args)?;
+            let (mut games, mut same, mut tempo) = (0, 0, 0);
+            for (n, (named, other_ply)) in ours.iter().enumerate().map(|(i, x)| (i + 1, x)) {
                 // pgn-extract names no game with a `Variant` tag, even "normal" (standard
                 // chess, which tabia names).
                 if variants.contains(&n) {
@@ -354,7 +367,10 @@ fn extract(
                 let code = named.as_ref().map(|(e, _)| e.clone());
                 if code == theirs.get(&n).cloned() {
                     same += 1;
-                } else if totals[i].0 - totals[i].1 + games - same <= 5 {
+                    continue;
+                }
+                tempo += usize::from(*other_ply);
+                if totals[i].0 - totals[i].1 + games - same <= 5 {
                     println!(
                         "  {stem}: game {n}: {label}: tabia {code:?}, pgn-extract {:?}",
                         theirs.get(&n)
@@ -363,8 +379,10 @@ fn extract(
             }
             let _ = write!(
                 line,
-                "; {label}: {same} of {games} ({})",
-                percent(same, games)
+                "; {label}: {same} of {games} ({}; of the {} others, {tempo} named by tabia \
+                 at another ply than its line's)",
+                percent(same, games),
+                games - same
             );
             totals[i].0 += games;
             totals[i].1 += same;
