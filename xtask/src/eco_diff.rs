@@ -235,7 +235,7 @@ fn tabia_eco(tabia: &Path, pgn: &Path, args: &[&str]) -> anyhow::Result<Vec<Name
         .collect())
 }
 
-/// Like [`tabia_eco`], with whether the game reached its named position at another ply than
+/// Like [`tabia_eco()`], with whether the game reached its named position at another ply than
 /// the table's line has (by a transposition that gained or lost tempi).
 fn tabia_eco_plies(tabia: &Path, pgn: &Path, args: &[&str]) -> anyhow::Result<Vec<(Named, bool)>> {
     let out = Command::new(tabia)
