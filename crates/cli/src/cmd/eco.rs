@@ -45,7 +45,7 @@ pub(crate) struct Args {
     check: bool,
     /// The embedded opening table: `lichess` (lichess's names, as on its games and site) or
     /// `scid` (Scid's finer table and names).
-    #[arg(long, value_name = "TABLE", default_value = "lichess", value_parser = parse_openings)]
+    #[arg(long, value_name = "TABLE", default_value = "lichess")]
     openings: Openings,
     /// Use this opening table instead of an embedded one: pgn-extract's `eco.pgn`, Scid's
     /// `.eco` or a TSV with columns eco, name, pgn (by extension, else by content).
@@ -138,12 +138,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     }
     Ok(session.finish()?)
-}
-
-/// Reads `--openings`.
-fn parse_openings(text: &str) -> Result<Openings, String> {
-    text.parse()
-        .map_err(|err: tabia_eco::UnknownOpenings| err.to_string())
 }
 
 /// The summary counters of `--tag`.
