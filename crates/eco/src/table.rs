@@ -239,7 +239,7 @@ impl Table {
     }
 
     /// Classifies the game whose mainline from the starting position is `moves` (SAN or UCI):
-    /// the deepest named position reached, see [`Classifier`] for the rule. Moves after the
+    /// the last named position reached, see [`Classifier`] for the rule. Moves after the
     /// point where the classifier stops are not read.
     ///
     /// ```
