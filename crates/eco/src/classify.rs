@@ -4,7 +4,7 @@
 use tabia_notation::san::SanPlus;
 use tabia_position::{MoveError, Position, shakmaty::Move};
 
-use crate::{Opening, Table, layout::reach_mask};
+use crate::{Opening, Table, layout::reach_key};
 
 /// How many plies of a game are looked at, as lichess does (scalachess
 /// `OpeningDb.SEARCH_MAX_PLIES`): a position reached later names nothing.
@@ -70,8 +70,9 @@ impl<'t> Classification<'t> {
 ///
 /// The classifier stops when the rule has nothing more to look at, and also as soon as no
 /// named position can be reached any more: every named position keeps some of the pawns on
-/// their starting squares and castling rights, which a game cannot get back once it has moved
-/// or lost them. That changes no answer; it only spares replaying the rest of the 40 plies.
+/// their starting squares, castling rights, pawns and men, which a game cannot get back once
+/// it has moved, lost or traded them. That changes no answer; it only spares replaying the
+/// rest of the 40 plies.
 ///
 /// ```
 /// use tabia_eco::Table;
@@ -184,8 +185,8 @@ pub struct Follower<'t> {
     table: &'t Table,
     ply: usize,
     found: Option<Match<'t>>,
-    /// The last reach mask looked at and whether a named position was reachable from it.
-    mask: (u32, bool),
+    /// The last reach key looked at and whether a named position was reachable from it.
+    reach: (u64, bool),
     done: bool,
 }
 
@@ -196,7 +197,7 @@ impl<'t> Follower<'t> {
             table,
             ply: 0,
             found: None,
-            mask: (u32::MAX, true),
+            reach: (u64::MAX, true),
             done: table.is_empty(),
         }
     }
@@ -240,11 +241,11 @@ impl<'t> Follower<'t> {
                 ply: self.ply,
             });
         }
-        let mask = reach_mask(board, key.castling_rights());
-        if mask != self.mask.0 {
-            self.mask = (mask, self.table.may_reach(mask));
+        let reach = reach_key(board, key.castling_rights());
+        if reach != self.reach.0 {
+            self.reach = (reach, self.table.may_reach(reach));
         }
-        self.done = self.ply >= MAX_PLIES || !self.mask.1;
+        self.done = self.ply >= MAX_PLIES || !self.reach.1;
     }
 }
 

@@ -137,7 +137,7 @@ pub(crate) fn load(openings: Openings) -> Table {
         bytes.get(HEADER_BYTES..slots_end),
         bytes.get(slots_end..keys_end),
         bytes.get(keys_end..records_end),
-        bytes.get(records_end..records_end + masks * 4),
+        bytes.get(records_end..records_end + masks * 8),
     ) else {
         return Table::from_static(StaticIndex::empty(), Vec::new(), 0, Vec::new());
     };
@@ -168,8 +168,8 @@ pub(crate) fn load(openings: Openings) -> Table {
         })
         .collect();
     let masks = mask_bytes
-        .chunks_exact(4)
-        .filter_map(|m| u32_at(m, 0))
+        .chunks_exact(8)
+        .filter_map(|k| k.try_into().ok().map(u64::from_le_bytes))
         .collect();
     Table::from_static(StaticIndex::new(slot_bytes, keys), list, max_ply, masks)
 }

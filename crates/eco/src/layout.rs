@@ -20,7 +20,7 @@
 //! Little-endian `u32` words throughout:
 //!
 //! - a header of [`HEADER_BYTES`]: the magic `TECO`, the [`VERSION`], the number of slots (a
-//!   power of two), of openings, the longest line's plies, the number of reach masks, then
+//!   power of two), of openings, the longest line's plies, the number of reach keys, then
 //!   zeros;
 //! - the slots, [`SLOT_BYTES`] each: the tag (the top half of the key's `hash_of`, never 0; 0
 //!   for an empty slot) and the opening's number. A key is in the first free slot from
@@ -29,7 +29,8 @@
 //!   text;
 //! - the openings' records, [`RECORD_BYTES`] each: where the four fields of its line start in
 //!   the text, where the line ends, its plies;
-//! - the reach masks ([`reach_mask`]): the minimal ones of the openings' positions.
+//! - the reach keys ([`reach_key`], a little-endian `u64` each): the minimal ones of the
+//!   openings' positions.
 
 use std::collections::HashMap;
 
@@ -72,46 +73,73 @@ pub(crate) fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(word))
 }
 
-/// What cannot change back in a game, as bits: the pawns on their starting squares (White's
-/// on bits 0–7, Black's on 8–15, by file) and the castling rights (bits 16–19: White's
-/// h-side, a-side, Black's h-side, a-side). A position can only be reached from one whose
-/// mask holds all of its bits: pawns never return, castling rights never come back.
-pub(crate) fn reach_mask(board: &Board, castling: Bitboard) -> u32 {
-    let white = board.by_piece(Piece {
-        color: Color::White,
-        role: Role::Pawn,
-    }) & Bitboard::from_rank(Rank::Second);
-    let black = board.by_piece(Piece {
-        color: Color::Black,
-        role: Role::Pawn,
-    }) & Bitboard::from_rank(Rank::Seventh);
-    let mut mask = ((white.0 >> 8) & 0xff) as u32 | ((((black.0 >> 48) & 0xff) as u32) << 8);
+/// The bits of a [`reach_key`] that hold home pawns and castling rights.
+const HOME_BITS: u64 = 0xf_ffff;
+
+/// The guard bits of the four counts of a [`reach_key`] (each count is at most 16).
+const GUARDS: u64 = 0x0080_8080_8000_0000;
+
+/// What cannot come back in a game, packed in a `u64`: the pawns on their starting squares
+/// (White's on bits 0–7, Black's on 8–15, by file), the castling rights (bits 16–19: White's
+/// h-side, a-side, Black's h-side, a-side), then a byte each for White's pawns, Black's pawns,
+/// White's men and Black's men (bytes 3 to 6). A position can only be reached from one that
+/// has every home pawn and castling right it has (a pawn never goes back, a right never comes
+/// back) and at least as many pawns and men of each side (a capture is not undone, and a
+/// promotion turns a pawn into a man).
+pub(crate) fn reach_key(board: &Board, castling: Bitboard) -> u64 {
+    let pawns = |color| {
+        board.by_piece(Piece {
+            color,
+            role: Role::Pawn,
+        })
+    };
+    let (white, black) = (pawns(Color::White), pawns(Color::Black));
+    let home_white = (white & Bitboard::from_rank(Rank::Second)).0 >> 8;
+    let home_black = (black & Bitboard::from_rank(Rank::Seventh)).0 >> 48;
+    let mut key = (home_white & 0xff) | ((home_black & 0xff) << 8);
     for (i, corner) in [7u32, 0, 63, 56].into_iter().enumerate() {
         if castling.0 & (1 << corner) != 0 {
-            mask |= 1 << (16 + i);
+            key |= 1 << (16 + i);
         }
     }
-    mask
+    let count = |bb: Bitboard| u64::from(bb.count() as u8);
+    key | count(white) << 24
+        | count(black) << 32
+        | count(board.by_color(Color::White)) << 40
+        | count(board.by_color(Color::Black)) << 48
 }
 
-/// Keeps the masks no other mask of `masks` is contained in (what [`reachable`] needs),
-/// sorted.
-pub(crate) fn minimal_masks(masks: impl IntoIterator<Item = u32>) -> Vec<u32> {
-    let mut all: Vec<u32> = masks.into_iter().collect();
+/// Whether a position of reach key `to` may be reached from one of reach key `from`.
+#[inline]
+pub(crate) fn may_lead(from: u64, to: u64) -> bool {
+    let counts = ((from & !HOME_BITS) | GUARDS).wrapping_sub(to & !HOME_BITS & !GUARDS);
+    to & HOME_BITS & !from == 0 && counts & GUARDS == GUARDS
+}
+
+/// Keeps the keys no other key of `keys` may lead to (what [`reachable`] needs), the ones
+/// that ask least first (fewest home pawns and castling rights, then fewest pawns and men), so
+/// that a search for one a position may lead to ends early while the game is young.
+pub(crate) fn minimal_keys(keys: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    let mut all: Vec<u64> = keys.into_iter().collect();
     all.sort_unstable();
     all.dedup();
-    let minimal: Vec<u32> = all
+    let mut minimal: Vec<u64> = all
         .iter()
         .copied()
-        .filter(|&m| !all.iter().any(|&o| o != m && o & !m == 0))
+        .filter(|&k| !all.iter().any(|&o| o != k && may_lead(k, o)))
         .collect();
+    let asks = |k: u64| {
+        let counts = (24..56).step_by(8).map(|at| (k >> at) & 0xff).sum::<u64>();
+        ((k & HOME_BITS).count_ones(), counts, k)
+    };
+    minimal.sort_unstable_by_key(|&k| asks(k));
     minimal
 }
 
-/// Whether a position of mask `mask` may still lead to a position of one of `masks`.
+/// Whether a position of reach key `key` may still lead to a position of one of `keys`.
 #[inline]
-pub(crate) fn reachable(masks: &[u32], mask: u32) -> bool {
-    masks.iter().any(|&m| m & !mask == 0)
+pub(crate) fn reachable(keys: &[u64], key: u64) -> bool {
+    keys.iter().any(|&k| may_lead(key, k))
 }
 
 /// The header row of the text.
@@ -274,10 +302,10 @@ pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
         slot[..4].copy_from_slice(&tag_of(hash).to_le_bytes());
         slot[4..].copy_from_slice(&(number as u32).to_le_bytes());
     }
-    let masks = minimal_masks(
+    let masks = minimal_keys(
         openings
             .iter()
-            .map(|o| reach_mask(&o.key.board(), o.key.castling_rights())),
+            .map(|o| reach_key(&o.key.board(), o.key.castling_rights())),
     );
     let max_ply = openings.iter().map(|o| o.ply).max().unwrap_or(0);
 
@@ -307,8 +335,8 @@ pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
             out.extend_from_slice(&word(n));
         }
     }
-    for m in masks {
-        out.extend_from_slice(&m.to_le_bytes());
+    for k in masks {
+        out.extend_from_slice(&k.to_le_bytes());
     }
     Ok(out)
 }
@@ -354,24 +382,30 @@ mod tests {
     }
 
     #[test]
-    fn masks_hold_home_pawns_and_castling_rights() {
+    fn reach_keys_hold_what_cannot_come_back() {
+        let key = |pos: &Position| reach_key(pos.board(), pos.key().castling_rights());
         let start = Position::new();
-        let full = reach_mask(start.board(), start.key().castling_rights());
-        assert_eq!(full, 0xf_ffff);
-        let pos = start.after("e4").unwrap().after("c5").unwrap();
-        let mask = reach_mask(pos.board(), pos.key().castling_rights());
-        assert_eq!(mask, 0xf_ffff & !(1 << 4) & !(1 << (8 + 2)));
+        let full = key(&start);
+        assert_eq!(full, 0xf_ffff | 8 << 24 | 8 << 32 | 16 << 40 | 16 << 48);
+        let sicilian = start.after("e4").unwrap().after("c5").unwrap();
+        assert_eq!(key(&sicilian), full & !(1 << 4) & !(1 << (8 + 2)));
         let castled = Position::from_arg(
             "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
         )
         .unwrap();
-        let mask = reach_mask(castled.board(), castled.key().castling_rights());
-        assert_eq!(mask >> 16, 0b1100);
-        // {e4 played} can reach {e4, c5 played}; not the other way round.
-        let masks = minimal_masks([full & !(1 << 4), full & !(1 << 4) & !(1 << 10), full]);
-        assert_eq!(masks, [full & !(1 << 4) & !(1 << 10)]);
-        assert!(reachable(&masks, full));
-        assert!(!reachable(&masks, full & !(1 << 3)));
+        assert_eq!((key(&castled) >> 16) & 0xf, 0b1100);
+        let exchanged = Position::from_arg("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
+        assert_eq!(key(&exchanged) >> 40, 9 | 9 << 8);
+        // The start leads to the Sicilian; not the other way round, nor the exchanged
+        // position (fewer men) to the start.
+        assert!(may_lead(full, key(&sicilian)));
+        assert!(!may_lead(key(&sicilian), full));
+        assert!(!may_lead(key(&exchanged), full));
+        assert!(may_lead(full, key(&exchanged)));
+        let minimal = minimal_keys([full, key(&sicilian), full & !(1 << 4)]);
+        assert_eq!(minimal, [key(&sicilian)]);
+        assert!(reachable(&minimal, full));
+        assert!(!reachable(&minimal, full & !(1 << 3)));
         assert!(!reachable(&[], full));
     }
 

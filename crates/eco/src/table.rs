@@ -9,9 +9,7 @@ use tabia_position::{BuildKeyHasher, MoveError, Position, PositionKey, hash_of, 
 
 use crate::{
     Classifier, Match, Opening, Openings, TableError, TableErrorKind, embedded,
-    layout::{
-        KEY_BYTES, SLOT_BYTES, minimal_masks, movetext, reach_mask, reachable, tag_of, u32_at,
-    },
+    layout::{KEY_BYTES, SLOT_BYTES, minimal_keys, movetext, reach_key, reachable, tag_of, u32_at},
 };
 
 /// An opening table: named positions, looked up by [`PositionKey`], so that a position reached
@@ -40,8 +38,8 @@ pub struct Table {
     /// Every named position: the index of the opening it names.
     index: Index,
     max_ply: usize,
-    /// The minimal reach masks of the named positions (`layout::reach_mask`).
-    masks: Vec<u32>,
+    /// The minimal reach keys of the named positions (`layout::reach_key`).
+    masks: Vec<u64>,
 }
 
 /// The named positions of a table: a map for a table read at run time, the committed index
@@ -149,7 +147,7 @@ impl Table {
         index: StaticIndex,
         openings: Vec<Opening>,
         max_ply: usize,
-        masks: Vec<u32>,
+        masks: Vec<u64>,
     ) -> Table {
         Table {
             openings,
@@ -204,16 +202,16 @@ impl Table {
         self.lookup(&position.key())
     }
 
-    /// Whether a named position may still be reached from a position whose reach mask is
-    /// `mask`: some named position has all its home pawns and castling rights.
+    /// Whether a named position may still be reached from a position whose reach key is
+    /// `key` (`layout::reach_key`).
     #[inline]
-    pub(crate) fn may_reach(&self, mask: u32) -> bool {
-        reachable(&self.masks, mask)
+    pub(crate) fn may_reach(&self, key: u64) -> bool {
+        reachable(&self.masks, key)
     }
 
-    /// The minimal reach masks of the named positions.
+    /// The minimal reach keys of the named positions.
     #[cfg(test)]
-    pub(crate) fn masks(&self) -> &[u32] {
+    pub(crate) fn masks(&self) -> &[u64] {
         &self.masks
     }
 
@@ -424,10 +422,10 @@ impl Builder {
     }
 
     pub(crate) fn finish(self) -> Table {
-        let masks = minimal_masks(
+        let masks = minimal_keys(
             self.index
                 .keys()
-                .map(|key| reach_mask(&key.board(), key.castling_rights())),
+                .map(|key| reach_key(&key.board(), key.castling_rights())),
         );
         Table {
             openings: self.openings,
@@ -477,8 +475,9 @@ mod tests {
         let nf3 = Position::new().after("Nf3").unwrap();
         assert_eq!(t.lookup(&nf3.key()), None);
         assert_eq!(t.max_ply(), 3);
-        // The one minimal mask: e- and e-pawns gone, every castling right.
-        assert_eq!(t.masks(), [0xf_ffff & !(1 << 4) & !(1 << 12)]);
+        // The one minimal reach key: e- and e-pawns gone, every castling right, every man.
+        let keys: Vec<u64> = t.masks().iter().map(|k| k & 0xf_ffff).collect();
+        assert_eq!(keys, [0xf_ffff & !(1 << 4) & !(1 << 12)]);
     }
 
     #[test]
