@@ -1,7 +1,7 @@
 //! tabia-eco: loading the embedded table, and classifying every game of a corpus.
 //!
-//! `eco-classify/<input>` classifies each game (deepest named position of the mainline, early
-//! exit, rest of the movetext skipped) three ways on the same bytes:
+//! `eco-classify/<input>` classifies each game (last named position of the mainline's first
+//! 40 plies, early exit, rest of the movetext skipped) three ways on the same bytes:
 //!
 //! - `tabia`: tabia's PGN reader with [`GameVisitor`] and the embedded table;
 //! - `tabia-eco.pgn`: the same with pgn-extract's `eco.pgn` (when `../shared/eco` is there),

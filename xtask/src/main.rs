@@ -1,8 +1,10 @@
 //! Contributor tasks for tabia, run as `cargo xtask <task>`; one module per task.
 //!
 //! Tasks:
-//! - `eco-import [--check]`: generate the embedded ECO table from the registry tables in
+//! - `eco-import [--check]`: generate the embedded ECO tables (lichess, Scid) and their indexes from the tables in
 //!   `../shared/eco` (with `--check`, fail if the committed table differs).
+//! - `eco-diff [--tabia PATH] [--pgn FILE]`: the openings of `tabia eco` against python-chess
+//!   applying lichess's rule, lichess's own tags, and `pgn-extract -e` (issue 31).
 //! - `fuzz [TARGET] [--seconds N]`: run the cargo-fuzz targets.
 //! - `filter-diff [--tabia PATH] [FILE...]`: `tabia filter` against pgn-extract over the corpus,
 //!   the games each selects for criteria of every kind (not in `cargo test`: needs pgn-extract).
@@ -33,6 +35,7 @@ mod compare;
 mod dedup_memory;
 mod dist;
 mod duckdb_check;
+mod eco_diff;
 mod eco_import;
 mod extract_diff;
 mod filter_diff;
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
     };
     let result = match task.as_str() {
         "eco-import" => eco_import::run(rest),
+        "eco-diff" => eco_diff::run(rest),
         "fuzz" => fuzz::run(rest),
         "dist" => dist::run(rest),
         "extract-diff" => extract_diff::run(rest),
@@ -91,6 +95,7 @@ fn usage() -> &'static str {
     "usage: cargo xtask <task>\n\n\
      tasks:\n  \
        eco-import [--check]        generate crates/eco/data from ../shared/eco\n  \
+       eco-diff [--tabia PATH]     tabia eco against python-chess, lichess's tags, pgn-extract\n  \
        fuzz [TARGET] [--seconds N] run cargo-fuzz targets\n  \
        filter-diff [FILE...]       tabia filter against pgn-extract over ../shared/corpus\n  \
        dist                        write completions and man page to target/dist\n  \

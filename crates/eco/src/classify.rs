@@ -1,16 +1,18 @@
-//! [`Classifier`]: the deepest named position along a game's mainline, with an early exit.
+//! [`Classifier`]: the last named position along a game's mainline, by lichess's rule, with an
+//! early exit.
 
 use tabia_notation::san::SanPlus;
 use tabia_position::{MoveError, Position, shakmaty::Move};
 
-use crate::{Opening, Table};
+use crate::{Opening, Table, layout::reach_key};
 
-/// How many consecutive plies a game may stay off the table's lines before the classifier
-/// stops: a game that leaves the lines can still transpose back into them a few moves later
-/// (1.Nf3 Nf6 2.c4 g6 3.Nc3 Bg7 4.e4 d6 5.d4 reaches the King's Indian by a move order no
-/// line follows). Measured against `pgn-extract -e` on master games, 10 plies keep the ECO codes
-/// in agreement (99.9%) while a game is replayed for about 20 plies on average.
-pub const OFF_LINE_PLIES: usize = 10;
+/// How many plies of a game are looked at, as lichess does (scalachess
+/// `OpeningDb.SEARCH_MAX_PLIES`): a position reached later names nothing.
+pub const MAX_PLIES: usize = 40;
+
+/// The fewest pieces a position looked at may have, as lichess (`SEARCH_MIN_PIECES`): the
+/// classifier stops at the first position with fewer.
+pub const MIN_PIECES: usize = 20;
 
 /// A named position reached by a game: the opening and the ply (0 = the starting position,
 /// 1 = after White's first move, …) at which the game reached it.
@@ -25,7 +27,7 @@ pub struct Match<'t> {
 /// What a game's opening is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Classification<'t> {
-    /// The deepest named position the game reached.
+    /// The last named position the game reached (by the rule of [`Classifier`]).
     Named(Match<'t>),
     /// The game starts from the standard position but reaches no named position.
     Unnamed,
@@ -56,19 +58,21 @@ impl<'t> Classification<'t> {
     }
 }
 
-/// Replays a game's mainline from the starting position and remembers the deepest named
-/// position it reaches, stopping as soon as the game cannot reach the table any more.
+/// Replays a game's mainline from the starting position and names it by the last named
+/// position it reaches, as lichess names games (scalachess `OpeningDb.search`).
 ///
-/// The rule, after each ply `p` (and at the start, `p = 0`):
+/// The rule: the positions after plies 1 to [`MAX_PLIES`] are looked at (not the starting
+/// position, which Scid's table names "Start position": a game without moves is unnamed, as
+/// lichess and pgn-extract leave it), up to the first that has fewer than [`MIN_PIECES`]
+/// pieces (not looked at); the game is named by the last of
+/// them that the table names, a position being compared by placement, side to move, castling
+/// rights and en-passant square (when a capture is legal), so transpositions count.
 ///
-/// 1. if the position's key names an opening, that opening at ply `p` becomes the match (a
-///    later named position replaces an earlier one, so the result is the *last* named position
-///    of the game, which is also the deepest);
-/// 2. if the key lies on a line of the table (named, or on the way to a named position), the
-///    game is *on a line*; otherwise it is *off the lines*;
-/// 3. the classifier stops when the game has been off the lines for more than
-///    [`OFF_LINE_PLIES`] consecutive plies, or when `p` reaches the table's longest line plus
-///    [`OFF_LINE_PLIES`]: the moves after that are not read.
+/// The classifier stops when the rule has nothing more to look at, and also as soon as no
+/// named position can be reached any more: every named position keeps some of the pawns on
+/// their starting squares, castling rights, pawns and men, which a game cannot get back once
+/// it has moved, lost or traded them. That changes no answer; it only spares replaying the
+/// rest of the 40 plies.
 ///
 /// ```
 /// use tabia_eco::Table;
@@ -112,7 +116,7 @@ impl<'t> Classifier<'t> {
         self.follower.is_done()
     }
 
-    /// The deepest named position so far.
+    /// The last named position so far.
     pub fn found(&self) -> Option<Match<'t>> {
         self.follower.found()
     }
@@ -158,7 +162,7 @@ impl<'t> Classifier<'t> {
 
 /// The rule of [`Classifier`] along a replay that the caller runs anyway (a reader checking
 /// the game, a table writing its moves): shown each position the mainline reaches, it keeps the
-/// deepest named one and says when to stop, without a position of its own to play the moves on
+/// last named one and says when to stop, without a position of its own to play the moves on
 /// again.
 ///
 /// ```
@@ -181,22 +185,21 @@ pub struct Follower<'t> {
     table: &'t Table,
     ply: usize,
     found: Option<Match<'t>>,
-    off_line: usize,
+    /// The last reach key looked at and whether a named position was reachable from it.
+    reach: (u64, bool),
     done: bool,
 }
 
 impl<'t> Follower<'t> {
-    /// A follower that has looked at the starting position (ply 0).
+    /// A follower at the starting position (ply 0), which it does not look up.
     pub fn new(table: &'t Table) -> Follower<'t> {
-        let mut follower = Follower {
+        Follower {
             table,
             ply: 0,
             found: None,
-            off_line: 0,
-            done: false,
-        };
-        follower.look(&Position::new());
-        follower
+            reach: (u64::MAX, true),
+            done: table.is_empty(),
+        }
     }
 
     /// The number of plies followed.
@@ -209,7 +212,7 @@ impl<'t> Follower<'t> {
         self.done
     }
 
-    /// The deepest named position so far.
+    /// The last named position so far.
     pub fn found(&self) -> Option<Match<'t>> {
         self.found
     }
@@ -226,20 +229,23 @@ impl<'t> Follower<'t> {
     }
 
     fn look(&mut self, position: &Position) {
-        match self.table.probe(&position.key()) {
-            Some(named) => {
-                if let Some(opening) = named {
-                    self.found = Some(Match {
-                        opening,
-                        ply: self.ply,
-                    });
-                }
-                self.off_line = 0;
-            }
-            None => self.off_line += 1,
+        let board = position.board();
+        if board.occupied().count() < MIN_PIECES {
+            self.done = true;
+            return;
         }
-        self.done =
-            self.off_line > OFF_LINE_PLIES || self.ply >= self.table.max_ply() + OFF_LINE_PLIES;
+        let key = position.key();
+        if let Some(opening) = self.table.lookup(&key) {
+            self.found = Some(Match {
+                opening,
+                ply: self.ply,
+            });
+        }
+        let reach = reach_key(board, key.castling_rights());
+        if reach != self.reach.0 {
+            self.reach = (reach, self.table.may_reach(reach));
+        }
+        self.done = self.ply >= MAX_PLIES || !self.reach.1;
     }
 }
 
@@ -256,33 +262,86 @@ mod tests {
 
     #[test]
     fn transpositions_get_one_name() {
-        let a = classify("d4 Nf6 c4 e6");
-        assert_eq!(a, classify("c4 e6 d4 Nf6"));
-        assert_eq!(a, Some(("E00".to_owned(), 4)));
+        let a = classify("d4 Nf6 c4 e6 Nc3 Bb4");
+        assert_eq!(a, classify("c4 e6 Nc3 Nf6 d4 Bb4"));
+        assert_eq!(a, Some(("E20".to_owned(), 6)));
     }
 
-    #[test]
-    fn stops_after_leaving_the_lines() {
-        // 1.a4 a5 is named; rook shuffles then leave every line at once.
-        let mut c = Table::embedded().classifier();
-        assert!(c.play_text("a4").expect("legal"));
-        assert!(c.play_text("a5").expect("legal"));
-        let named = c.found().expect("1.a4 a5 is named");
-        assert_eq!(named.ply, 2);
-        let shuffle = ["Ra3", "Ra6", "Rb3", "Rb6", "Ra3", "Ra6", "Rb3", "Rb6"];
-        let mut played = 2;
-        for san in shuffle.iter().cycle().take(40) {
-            played += 1;
+    /// Plays `moves` (from the start) until the classifier stops; returns how many it took.
+    fn played(c: &mut Classifier<'_>, moves: &[&str]) -> usize {
+        let mut n = 0;
+        for san in moves {
+            n += 1;
             if !c.play_text(san).expect("legal") {
                 break;
             }
         }
+        n
+    }
+
+    #[test]
+    fn looks_at_forty_plies_and_no_more() {
+        // Knights out and back: every pawn home, every castling right kept, so a named
+        // position stays reachable; 1.Nf3 Nf6 is named, last reached at ply 38.
+        let mut c = Table::embedded().classifier();
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        let moves: Vec<&str> = shuffle.iter().copied().cycle().take(60).collect();
+        assert_eq!(played(&mut c, &moves), MAX_PLIES);
         assert!(c.is_done());
-        assert_eq!(played, 2 + OFF_LINE_PLIES + 1);
-        // The last named position is still the answer.
-        assert_eq!(c.found(), Some(named));
+        let m = c.found().expect("named");
+        assert_eq!(m.ply, 38);
+        assert_eq!(m.opening.moves(), "1. Nf3 Nf6");
         // Moves after the stop are ignored, even illegal ones.
         assert_eq!(c.play_text("Kxe8"), Ok(false));
+    }
+
+    #[test]
+    fn a_game_may_come_back_to_the_table_late() {
+        // Sixteen plies of knight moves, then the Ruy Lopez: named at ply 21.
+        let mut moves = ["Nf3", "Nf6", "Ng1", "Ng8"].repeat(4);
+        moves.extend(["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        let m = Table::embedded()
+            .classify_moves(&moves)
+            .expect("legal")
+            .expect("named");
+        assert_eq!(
+            (m.opening.eco(), m.opening.name(), m.ply),
+            ("C60", "Ruy Lopez", 21)
+        );
+    }
+
+    #[test]
+    fn stops_once_no_named_position_can_be_reached() {
+        // Every pawn two squares forward: no named position has so few pawns at home.
+        let mut c = Table::embedded().classifier();
+        let moves = [
+            "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5",
+            "h4", "h5",
+        ];
+        let n = played(&mut c, &moves);
+        assert!(c.is_done());
+        assert!(n < moves.len(), "{n}");
+        // What the last positions would name is nothing: the answer is the same as replaying
+        // every ply without the early exit.
+        let mut all = Position::new();
+        let mut last = None;
+        for (ply, san) in moves.iter().enumerate() {
+            all = all.after(san).expect("legal");
+            if let Some(o) = Table::embedded().lookup(&all.key()) {
+                last = Some((o.eco(), ply + 1));
+            }
+        }
+        assert_eq!(c.found().map(|m| (m.opening.eco(), m.ply)), last);
+    }
+
+    #[test]
+    fn stops_below_twenty_pieces() {
+        let table = Table::embedded();
+        let mut follower = Follower::new(table);
+        let few = Position::from_arg("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").expect("legal");
+        assert!(!follower.follow(&few));
+        assert!(follower.is_done());
+        assert_eq!(follower.found(), None);
     }
 
     #[test]
@@ -309,9 +368,19 @@ mod tests {
     }
 
     #[test]
-    fn starting_position_is_looked_up() {
+    fn the_starting_position_names_no_game() {
         let c = Table::embedded().classifier();
         assert_eq!(c.ply(), 0);
         assert!(!c.is_done());
+        // Scid's table names the starting position; a game without moves is unnamed all the
+        // same, as lichess and pgn-extract leave it.
+        let scid = Table::builtin(crate::Openings::Scid);
+        assert_eq!(
+            scid.lookup(&Position::new().key()).map(Opening::name),
+            Some("Start position")
+        );
+        assert_eq!(scid.classify_moves([""; 0]), Ok(None));
+        let m = scid.classify_moves(["e4"]).expect("legal").expect("named");
+        assert_eq!((m.opening.extended(), m.ply), (Some("B00a"), 1));
     }
 }

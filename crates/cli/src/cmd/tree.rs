@@ -8,7 +8,7 @@
 use std::{num::NonZeroU32, path::PathBuf};
 
 use tabia_book::{Report, ReportOptions, TreeOptions};
-use tabia_eco::Table;
+use tabia_eco::{Openings, Table};
 use tabia_position::Position;
 
 use crate::{
@@ -25,6 +25,9 @@ pub(crate) struct Args {
     /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+    /// The opening table that names the positions: `lichess` (lichess's names) or `scid`.
+    #[arg(long, value_name = "TABLE", default_value = "lichess")]
+    openings: Openings,
     /// The position to show: a FEN, a partial FEN, an EPD or `startpos`.
     #[arg(long, value_name = "POS", default_value = "startpos")]
     position: String,
@@ -65,7 +68,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     let tree = read_tree(&mut session, &args.files, &args.run, options)?;
-    let table = Table::embedded();
+    let table = Table::builtin(args.openings);
     let depth = args
         .depth
         .map_or(if args.html.is_some() { 8 } else { 1 }, NonZeroU32::get);

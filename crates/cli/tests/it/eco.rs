@@ -63,6 +63,61 @@ fn games_re_emitted_with_tags() {
     let (code, out, _) = eco(&["-q", "--tag", "ok/games.pgn"]);
     assert_eq!(code, 0);
     assert_eq!(out, expected("ok/games.tagged.pgn"));
+    // Tagged again, nothing changes: the summary says so.
+    let (code, again, err) = eco(&["--tag", "ok/games.tagged.pgn"]);
+    assert_eq!(code, 0);
+    assert_eq!(again, out);
+    assert_eq!(
+        err,
+        "games 7, tags added 0, changed 0, removed 0, errors 0, warnings 0\n"
+    );
+}
+
+/// Lichess's own tags are kept where the table names the game as they do; a stale name is
+/// changed, a pgn-extract `Variation` removed (the lichess name holds it); with Scid's table
+/// the tags are written as pgn-extract writes them.
+#[test]
+fn tags_change_only_where_the_table_names_the_game_otherwise() {
+    let games = "[ECO \"C70\"]\n[Opening \"Ruy Lopez: Morphy Defense\"]\n\n\
+                 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. d3 *\n\n\
+                 [ECO \"A45\"]\n[Opening \"Indian Defense\"]\n\n\
+                 1. d4 Nf6 2. Nf3 c5 *\n\n\
+                 [ECO \"C20\"]\n[Opening \"King's Pawn Game\"]\n[Variation \"x\"]\n\n1. e4 e5 *\n";
+    let out = tabia()
+        .args(["eco", "--tag", "-"])
+        .write_stdin(games)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let tags: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("[ECO") || l.starts_with("[Opening") || l.starts_with("[Var"))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            "[ECO \"C70\"]",
+            "[Opening \"Ruy Lopez: Morphy Defense\"]",
+            "[ECO \"A46\"]",
+            "[Opening \"Indian Defense: Spielmann-Indian\"]",
+            "[ECO \"C20\"]",
+            "[Opening \"King's Pawn Game\"]",
+        ]
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "games 3, tags added 0, changed 2, removed 1, errors 0, warnings 0\n"
+    );
+    let out = tabia()
+        .args(["eco", "--tag", "--openings", "scid", "-q", "-"])
+        .write_stdin(games)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("[Opening \"Spanish\"]\n[Variation \"3...a6\"]"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -155,12 +210,26 @@ fn bad_tables_stop_the_run() {
 
 #[test]
 fn positions() {
-    let neo_indian = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq -";
-    let (code, out, err) = eco(&["--position", neo_indian, "--position", "startpos"]);
+    let nimzo = "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq -";
+    let (code, out, err) = eco(&["--position", nimzo, "--position", "startpos"]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
-        "E00\tE00a\tQueen's Pawn: Neo-Indian\t1. d4 Nf6 2. c4 e6\n-\t-\tno named position\t-\n"
+        "E20\t-\tNimzo-Indian Defense\t1. d4 Nf6 2. c4 e6 3. Nc3 Bb4\n-\t-\tno named position\t-\n"
+    );
+    // Scid's table names it too, and the starting position.
+    let (code, out, _) = eco(&[
+        "--openings",
+        "scid",
+        "--position",
+        nimzo,
+        "--position",
+        "startpos",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "E20\t-\tNimzo-Indian Defence\t1. d4 Nf6 2. c4 e6 3. Nc3 Bb4\nA00\tA00a\tStart position\t\n"
     );
     let (code, out, _) = eco(&[
         "--json",
@@ -213,9 +282,9 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
         String::from_utf8(pgn.stderr).unwrap(),
         format!("{warnings}games 3, errors 0, warnings 5\n")
     );
-    let classified = "1\tC70\tC68a\tRuy Lopez: Morphy Defense\t6\n\
-                      2\tA00\t-\tBarnes Opening: Fool's Mate\t4\n\
-                      3\tC20\tC20\tKing's Pawn Game\t2\n";
+    let classified = "1\tC70\t-\tRuy Lopez: Morphy Defense\t6\n\
+                      2\tA00\tA00b\tBarnes Opening: Fool's Mate\t4\n\
+                      3\tC20\t-\tKing's Pawn Game\t2\n";
     tabia()
         .args(["eco", "--check"])
         .write_stdin(games)
@@ -245,35 +314,49 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
          {\"file\":\"<stdin>\",\"line\":1,\"column\":29,\"game\":1,\"message\":\"move 3. Bb5+ gives no check, read as Bb5\"}]}"
     ), "{}", lines[0]);
     assert!(lines[2].contains("\"message\":\"game has no result, read as `*`\""));
-    // --tag repairs the games as `tabia pgn` does, with the same warnings.
+    // --tag repairs the games as `tabia pgn` does, with the same warnings; the summary counts
+    // the tags it added (ECO and Opening for each game).
     tabia()
         .args(["eco", "--tag"])
         .write_stdin(games)
         .assert()
         .success()
-        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+        .stderr(format!(
+            "{warnings}games 3, tags added 6, changed 0, removed 0, errors 0, warnings 5\n"
+        ));
 }
 
 /// `-j 1` reads in one pass on the reader thread, other `-j` through the pipeline: the same
 /// lines, diagnostics and summary either way, with and without `--check`, bad games included
-/// (a syntax error, illegal moves in the opening, warnings that only `--check` reports, and an
-/// illegal move after the opening, which neither reports: the opening is named all the same).
+/// (a syntax error, illegal moves in the opening's 40 plies, warnings that only `--check`
+/// reports, and an illegal move after them, which neither reports: the opening is named all
+/// the same).
 #[test]
 fn one_pass_and_pipeline_agree() {
-    let games = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n\
-                 1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Ke8 *\n\n\
-                 1. e4 Zz9 *\n\n\
-                 [Event \"next\"]\n\n1. e4 e5 2. Ke3 Nf6 *\n\n\
-                 1. e2e4 c5 2. g1f3 *\n\n\
-                 1. a3 h6 2. a4 h5 3. Ra2 Rh7 4. Ra1 Rh8 5. Ra2 Rh7 6. Ra1 Rh8 7. Ra2 Rh7\n\
-                 8. Ra1 Rh8 9. Ra2 Rh7 10. Ra1 Rh8 11. Ke8 *\n";
+    let mut shuffle = String::from("1. a3 h6 2. a4 h5");
+    for n in 3..=20 {
+        let m = if n % 2 == 1 { "Ra2 Rh7" } else { "Ra1 Rh8" };
+        shuffle.push_str(&format!(" {n}. {m}"));
+    }
+    let games = format!(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n\
+         1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Ke8 *\n\n\
+         1. e4 Zz9 *\n\n\
+         [Event \"next\"]\n\n1. e4 e5 2. Ke3 Nf6 *\n\n\
+         1. e2e4 c5 2. g1f3 *\n\n\
+         {shuffle} 21. Ke8 *\n"
+    );
     for check in [false, true] {
         let run = |jobs: &str| {
             let mut args = vec!["eco", "-j", jobs];
             if check {
                 args.push("--check");
             }
-            let out = tabia().args(&args).write_stdin(games).output().unwrap();
+            let out = tabia()
+                .args(&args)
+                .write_stdin(games.clone())
+                .output()
+                .unwrap();
             (
                 out.status.code(),
                 String::from_utf8(out.stdout).unwrap(),

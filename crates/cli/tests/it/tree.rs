@@ -99,3 +99,25 @@ fn a_bad_position_is_a_usage_error() {
         .code(2)
         .stderr(predicates::str::contains("bad --position"));
 }
+
+/// The positions are named by lichess's table, or with `--openings scid` by Scid's.
+#[test]
+fn openings_name_the_positions_by_the_table_asked_for() {
+    let games = fixture("eco/ok/games.pgn").display().to_string();
+    let open_game = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    let lichess = stdout(&["tree", "-q", "--position", open_game, &games]);
+    assert_eq!(
+        lichess.lines().nth(1),
+        Some("opening   C20 King's Pawn Game")
+    );
+    let scid = stdout(&[
+        "tree",
+        "-q",
+        "--openings",
+        "scid",
+        "--position",
+        open_game,
+        &games,
+    ]);
+    assert_eq!(scid.lines().nth(1), Some("opening   C20 Open Game"));
+}
