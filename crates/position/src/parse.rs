@@ -71,6 +71,32 @@ impl Editor {
             Err(_) => Err(fen_err),
         }
     }
+
+    /// Reads a position argument as [`Editor::from_arg`] does, where `startpos` is the start of
+    /// `variant` (Horde's pawns, Racing Kings' pieces on the first two ranks, no castling in
+    /// Antichess) when one is given.
+    ///
+    /// ```
+    /// use tabia_position::{Editor, parse_variant};
+    ///
+    /// let horde = parse_variant("horde")?;
+    /// let ed = Editor::from_arg_variant("startpos", Some(horde))?;
+    /// assert!(ed.problems_variant(horde).is_empty());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Editor::from_arg`].
+    pub fn from_arg_variant(text: &str, variant: Option<GameVariant>) -> Result<Editor, Error> {
+        match variant {
+            Some(variant) if text.trim() == "startpos" => Ok(Editor::from_position(
+                &Position::new_variant(variant.variant),
+                crate::EpRule::Legal,
+            )),
+            _ => Editor::from_arg(text),
+        }
+    }
 }
 
 impl Position {
@@ -128,7 +154,7 @@ impl Position {
         {
             return Ok(Position::new_variant(variant.variant));
         }
-        let editor = Editor::from_arg(text).map_err(ParsePositionError::Syntax)?;
+        let editor = Editor::from_arg_variant(text, variant).map_err(ParsePositionError::Syntax)?;
         let variant = variant.unwrap_or_else(|| editor.implied_variant().into());
         editor
             .position_variant(variant)
@@ -391,6 +417,27 @@ mod tests {
             key.to_string(),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
         );
+    }
+
+    #[test]
+    fn startpos_is_the_start_of_the_variant() {
+        for name in [
+            "horde",
+            "racingkings",
+            "antichess",
+            "atomic",
+            "crazyhouse",
+            "chess960",
+        ] {
+            let variant = crate::parse_variant(name).expect("a variant");
+            let editor = Editor::from_arg_variant("startpos", Some(variant)).expect("startpos");
+            let problems = editor.problems_variant(variant);
+            assert!(problems.is_empty(), "{name}: {problems:?}");
+        }
+        let horde = crate::parse_variant("horde").expect("horde");
+        let explicit = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1";
+        let editor = Editor::from_arg_variant(explicit, Some(horde)).expect("a FEN");
+        assert_eq!(editor.problems_variant(horde), Vec::new());
     }
 
     #[test]

@@ -130,7 +130,12 @@ fn unsupported_variants_are_named() {
 #[test]
 fn validate_under_a_variant() {
     tabia()
-        .args(["validate", "--variant", "horde", "startpos"])
+        .args([
+            "validate",
+            "--variant",
+            "horde",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ])
         .assert()
         .code(1)
         .stdout("too many kings (Horde)\n");
