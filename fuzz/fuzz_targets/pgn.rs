@@ -25,9 +25,9 @@ fn round_trip(game: &Game) {
     let mut again = Game::from_ascii(text.as_bytes())
         .unwrap_or_else(|e| panic!("the export does not parse: {e}\n{text}"));
     let again_text = again.to_string();
-    // A comment longer than a line is broken at spaces: put them back.
+    // Line ends in comments are spaces to the export (which breaks long ones at spaces).
     let unwrap = |comments: &mut Vec<String>| {
-        comments.iter_mut().for_each(|c| *c = c.replace('\n', " "));
+        comments.iter_mut().for_each(|c| *c = c.replace(['\n', '\r'], " "));
     };
     let mut game = game.clone();
     game.edit_comments(unwrap);

@@ -307,9 +307,9 @@ impl Game {
     /// Calls `edit` on the comments of every place of the game that holds some (before a
     /// line's first move, after each move), variations included, on an explicit stack.
     ///
-    /// The export breaks a comment longer than its lines at spaces, so that a game read back
-    /// from it has line breaks for those spaces: putting them back compares it with the game
-    /// written.
+    /// The export writes the line ends of a comment as spaces, and breaks a comment longer
+    /// than its lines at spaces: a game read back from it compares with the game written once
+    /// the line ends of both are spaces.
     ///
     /// ```
     /// use tabia_notation::pgn::{Game, WriteOptions};
@@ -320,7 +320,7 @@ impl Game {
     /// let mut again: Game = text.parse()?;
     /// assert_ne!(again.mainline, game.mainline);
     /// again.edit_comments(|comments| {
-    ///     comments.iter_mut().for_each(|c| *c = c.replace('\n', " "));
+    ///     comments.iter_mut().for_each(|c| *c = c.replace(['\n', '\r'], " "));
     /// });
     /// assert_eq!(again.mainline, game.mainline);
     /// # Ok::<_, tabia_notation::Error>(())

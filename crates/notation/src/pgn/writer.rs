@@ -727,16 +727,20 @@ impl Wrap {
             return;
         }
         if !text.contains('}') {
-            if text.chars().count() + 2 > self.max {
-                self.long_comment(text);
-                return;
-            }
+            // Line ends in a comment are white space, as the export puts its own.
             let mut braced = std::mem::take(&mut self.scratch);
             braced.clear();
             braced.push('{');
-            braced.push_str(text);
+            braced.extend(
+                text.chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            );
             braced.push('}');
-            self.token(&braced);
+            if braced.chars().count() > self.max {
+                self.long_comment(&braced[1..braced.len() - 1]);
+            } else {
+                self.token(&braced);
+            }
             self.scratch = braced;
             return;
         }
@@ -746,11 +750,12 @@ impl Wrap {
         }
     }
 
-    /// A braced comment longer than a line, filled word by word: a line break is put for a
-    /// space (the text read back has a line break where it had that space), and only a single
-    /// word longer than the line stands alone on a line longer than it. A space is not broken
-    /// when spaces or a line end follow it (they stay with the word after), nor before a `[` or
-    /// a `%` (a line that starts with one reads as a tag or an escape to other readers).
+    /// A braced comment longer than a line (on one line: its line ends are spaces), filled
+    /// word by word: a line break is put for a space (the text read back has a line break
+    /// where it had that space), and only a single word longer than the line stands alone on
+    /// a line longer than it. A space is not broken when spaces follow it (they stay with the
+    /// word after), nor before a `[` or a `%` (a line that starts with one reads as a tag or an
+    /// escape to other readers).
     fn long_comment(&mut self, text: &str) {
         let mut rest = text;
         let mut first = true;
@@ -759,10 +764,7 @@ impl Wrap {
                 Some(at) => (&rest[..at], false),
                 None => (rest, true),
             };
-            let first_line = word.split('\n').next().unwrap_or_default();
-            let multiline = first_line.len() < word.len();
-            let width =
-                first_line.chars().count() + usize::from(first) + usize::from(last && !multiline);
+            let width = word.chars().count() + usize::from(first) + usize::from(last);
             if first {
                 let len = self.place(width);
                 self.out.push(b'{');
@@ -777,12 +779,6 @@ impl Wrap {
             self.out.extend_from_slice(word.as_bytes());
             if last {
                 self.out.push(b'}');
-            }
-            if multiline {
-                let tail = word.rsplit('\n').next().unwrap_or_default();
-                self.col = tail.chars().count() + usize::from(last);
-            }
-            if last {
                 return;
             }
             rest = &rest[word.len() + 1..];
@@ -810,15 +806,27 @@ impl Wrap {
     }
 }
 
-/// Where a long comment may be broken: the first space of `text` that a word follows (neither
-/// white space, nor `[` or `%`).
+/// Where a long comment may be broken: the first space of `text` outside brackets (a command
+/// such as `[%cal Gg1f3,Rd1h5]` stays on one line) that a word follows (neither a space, nor
+/// `[` or `%`).
 fn next_break(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    memchr::memchr_iter(b' ', bytes).find(|&at| {
-        bytes
-            .get(at + 1)
-            .is_some_and(|&b| !b.is_ascii_whitespace() && b != b'[' && b != b'%')
-    })
+    let mut depth = 0usize;
+    for (at, &b) in bytes.iter().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b' ' if depth == 0
+                && bytes
+                    .get(at + 1)
+                    .is_some_and(|&b| b != b' ' && b != b'[' && b != b'%') =>
+            {
+                return Some(at);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1044,12 +1052,22 @@ mod tests {
             let mut again: Game = out.parse().unwrap();
             assert_ne!(again.mainline, game.mainline, "{out}");
             again.edit_comments(|comments| {
-                comments.iter_mut().for_each(|c| *c = c.replace('\n', " "));
+                comments
+                    .iter_mut()
+                    .for_each(|c| *c = c.replace(['\n', '\r'], " "));
             });
             assert_eq!(again.mainline, game.mainline, "{out}");
             // The export of the export is the export.
             assert_eq!(again_export(&out, &options), out);
         }
+        // A command is not broken.
+        let out = movetext(&format!(
+            "1. e4 {{{}[%cal Gg1f3,Rd1h5] x}} *",
+            "x ".repeat(30)
+        ));
+        assert!(out.ends_with("\nx [%cal Gg1f3,Rd1h5] x} *"), "{out}");
+        // Line ends in a comment are spaces.
+        assert_eq!(movetext("1. e4 {a\r\nb\nc} *"), "1. e4 {a  b c} *");
         // A comment that fits on a line is not broken: it goes whole to the next line.
         let out = movetext(&format!("1. e4 {{{}}} e5 *", "x ".repeat(36)));
         assert_eq!(out, format!("1. e4\n{{{}}} 1...\ne5 *", "x ".repeat(36)));
