@@ -102,7 +102,8 @@ pub(crate) struct Args {
 
     /// The mainline reaches this position by any move order: a FEN, EPD or `startpos` (the
     /// position key: placement, side to move, castling, en passant when a capture is
-    /// possible; no clocks), or a placement alone (either side to move).
+    /// possible; no clocks), or a bare placement (either side to move, any castling rights,
+    /// as `tree --position` reads it).
     #[arg(long, value_name = "POSITION", help_heading = "Criteria on positions")]
     position: Vec<PositionTarget>,
     /// A position with this 64-bit Polyglot hash (16 hex digits) is reached.
