@@ -688,7 +688,7 @@ impl Wrap {
         let odd = bytes.iter().fold(false, |odd, &b| {
             odd | (b >= 0x80) | (b == b'}') | (b == b'\n')
         });
-        if odd || bytes.len() + 2 > self.max {
+        if odd || self.open + bytes.len() + 2 > self.max {
             return false;
         }
         let len = self.place(bytes.len() + 2);
@@ -736,7 +736,7 @@ impl Wrap {
                     .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
             );
             braced.push('}');
-            if braced.chars().count() > self.max {
+            if self.open + braced.chars().count() > self.max {
                 self.long_comment(&braced[1..braced.len() - 1]);
             } else {
                 self.token(&braced);
@@ -760,7 +760,9 @@ impl Wrap {
         let mut rest = text;
         let mut first = true;
         loop {
-            let (word, last) = match next_break(rest) {
+            // Room for the braces a word may carry, and the `(` glued to the first.
+            let glued = if first { self.open } else { 0 };
+            let (word, last) = match next_break(rest, self.max.saturating_sub(2 + glued)) {
                 Some(at) => (&rest[..at], false),
                 None => (rest, true),
             };
@@ -806,27 +808,31 @@ impl Wrap {
     }
 }
 
-/// Where a long comment may be broken: the first space of `text` outside brackets (a command
-/// such as `[%cal Gg1f3,Rd1h5]` stays on one line) that a word follows (neither a space, nor
-/// `[` or `%`).
-fn next_break(text: &str) -> Option<usize> {
+/// Where a long comment may be broken: the first space of `text` outside a command (`[%cal
+/// Gg1f3,Rd1h5]` stays on one line) that a word follows (neither a space, nor `[` or `%`);
+/// when that leaves a word longer than `max`, the first space that a word follows.
+fn next_break(text: &str, max: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
+    let plain = |at: usize| bytes.get(at + 1).is_some_and(|&b| b != b' ');
+    let mut command = false;
+    let mut first = None;
     for (at, &b) in bytes.iter().enumerate() {
         match b {
-            b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
-            b' ' if depth == 0
-                && bytes
-                    .get(at + 1)
-                    .is_some_and(|&b| b != b' ' && b != b'[' && b != b'%') =>
-            {
-                return Some(at);
+            b'[' if bytes.get(at + 1) == Some(&b'%') => command = true,
+            b']' => command = false,
+            b' ' if plain(at) => {
+                first = first.or(Some(at));
+                if !command && !matches!(bytes[at + 1], b'[' | b'%') {
+                    return Some(at);
+                }
             }
             _ => {}
         }
+        if at >= max && first.is_some() {
+            return first;
+        }
     }
-    None
+    first.filter(|_| bytes.len() > max)
 }
 
 #[cfg(test)]
