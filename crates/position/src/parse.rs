@@ -63,8 +63,9 @@ impl Editor {
             Ok(fen) => return Ok(Editor::from_fen(&fen)),
             Err(err) => err,
         };
-        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks).
-        match Epd::from_ascii(bytes).and_then(|epd| epd.to_fen()) {
+        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks);
+        // or as perft suites write them, a FEN and operations led by `;`.
+        match Epd::from_ascii_lenient(bytes).and_then(|(epd, _)| epd.to_fen()) {
             Ok(fen) => Ok(Editor::from_fen(&fen)),
             // Report the diagnosis that got further into the text.
             Err(epd_err) if epd_err.span().start > fen_err.span().start => Err(epd_err),
@@ -403,6 +404,11 @@ mod tests {
         assert_eq!(
             fen("4k3/8/8/8/8/8/8/4K3 b - - bm Kd7; id \"x\";").as_deref(),
             Ok("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+        );
+        // A perft suite's line: a FEN, then operations led by `;`.
+        assert_eq!(
+            fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 9 ;D1 26 ;D2 568").as_deref(),
+            Ok("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 9")
         );
         let err = Position::from_arg("4k3/8/8/8/8/8/8/4K3 w KQxq - 0 1").unwrap_err();
         assert!(matches!(err, ParsePositionError::Syntax(_)), "{err}");
