@@ -63,12 +63,21 @@ pub(crate) enum Command {
     Stats(cmd::stats::Args),
 }
 
+/// `-j N`: a number of worker threads, 1 or more.
+fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least one worker thread is needed (leave -j out to use all cores)".into()),
+        Ok(n) => NonZeroUsize::new(n).ok_or_else(|| "no worker thread".into()),
+        Err(_) => Err("expected a number of worker threads, such as 4".into()),
+    }
+}
+
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
 /// `#[command(flatten)] run: RunArgs`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct RunArgs {
     /// Worker threads [default: all cores]; the output order is the input order whatever N is.
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs)]
     pub(crate) jobs: Option<NonZeroUsize>,
     /// No progress meter and no summary on standard error (errors are still reported, and
     /// warnings as --warnings says).

@@ -52,3 +52,17 @@ fn version() {
         .success()
         .stdout(format!("tabia {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+#[test]
+fn zero_jobs_says_what_is_wrong() {
+    tabia()
+        .args(["pgn", "-j", "0", "-"])
+        .write_stdin("1. e4 *\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "error: invalid value '0' for '--jobs <N>': at least one worker thread is needed \
+             (leave -j out to use all cores)\n\nFor more information, try '--help'.\n",
+        );
+}
