@@ -67,7 +67,7 @@ mod warning;
 mod write;
 
 pub use arg::PositionArg;
-pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
+pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader, unsupported_variant};
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use export::Exporter;
