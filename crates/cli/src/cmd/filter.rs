@@ -23,9 +23,9 @@ use tabia_collect::Form;
 use tabia_notation::pgn::{Game, GameError, Origin, RawGame, Reader};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
-    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
-    MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side, TagCriterion,
-    VariantName, Verdict, Zobrist,
+    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, GameNumbers, Hit, Matcher,
+    Material, MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side,
+    TagCriterion, VariantName, Verdict, Zobrist,
 };
 
 use crate::{
@@ -175,6 +175,16 @@ pub(crate) struct Args {
     #[arg(long, help_heading = "Criteria on the game")]
     has_clocks: bool,
 
+    /// Only games with these numbers in their input (`17`, or a list with ranges:
+    /// `5,17-20`), numbered from 1 as errors name them; with other criteria, games that meet
+    /// both.
+    #[arg(
+        long,
+        value_name = "N,A-B",
+        conflicts_with = "limit",
+        help_heading = "Output"
+    )]
+    game: Option<GameNumbers>,
     /// Write the games that do not match instead.
     #[arg(long, help_heading = "Output")]
     invert: bool,
@@ -369,7 +379,8 @@ fn selected(
             return;
         }
     };
-    if verdict.matched == ctx.args.invert {
+    let numbered = ctx.args.game.as_ref().is_none_or(|g| g.contains(number));
+    if (verdict.matched && numbered) == ctx.args.invert {
         return;
     }
     if ctx.args.raw {
