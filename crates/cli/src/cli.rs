@@ -116,7 +116,8 @@ Exit status:
 const STATS_EXAMPLES: &str = "\
 Examples:
   tabia stats games.pgn.zst                games, plies, results, dates, speeds, ratings, ...
-  tabia stats --json twic*.pgn | jq .plies one JSON object for scripts
+  tabia stats --json twic*.pgn | jq .plies
+                                           one JSON object for scripts
   tabia stats -j 1 -q a.pgn b.pgn          one thread, no summary on standard error
 
 Figures: games (read, errors, warnings), bytes, mainline plies (min, exact median, max,
@@ -132,8 +133,10 @@ Examples:
   tabia pgn games.pgn -o clean.pgn         re-emit every game that can be read, in export format
                                            (-o never names an input: that is refused, status 2)
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
-  tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
-  tabia pgn --check --warnings count tcec.pgn  errors a line each, warnings only in the summary
+  tabia pgn --strict games.pgn > strict.pgn
+                                           warnings are errors: drop games with a warning
+  tabia pgn --check --warnings count tcec.pgn
+                                           errors a line each, warnings only in the summary
   tabia pgn -j 2 --quiet big.pgn.zst | head
   tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
   tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
@@ -154,7 +157,8 @@ const SPLIT_EXAMPLES: &str = "\
 Examples:
   tabia split big.pgn.zst -o parts --games 10000        parts/part-00001.pgn, ...
   tabia split twic.pgn -o by-eco --by eco --eco-by-position --compress zst
-  tabia split games.pgn -o players --by white --append  add to the files of an earlier run
+  tabia split games.pgn -o players --by white --append
+                                                      add to the files of an earlier run
   tabia split games.pgn -o events --by tag:Event --force
 
 File names: a key's letters, digits and '-' are kept, a space becomes '+', any other byte

@@ -54,7 +54,7 @@ const BATCH_BYTES: usize = 1 << 20;
 pub(crate) struct Args {
     /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
     /// archives are recognised.
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", help_heading = "Input and progress")]
     pub(crate) files: Vec<PathBuf>,
 
     /// A tag compared with a value: `NAME OP VALUE`, OP one of `= != < <= > >= ~ !~` (`~`: a
@@ -208,7 +208,7 @@ pub(crate) struct Args {
     /// the inputs, which would be emptied before it is read.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     output: Option<PathBuf>,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Input and progress")]
     run: RunArgs,
     #[command(flatten)]
     form: FormArgs,
