@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tabia_notation::pgn::Reader;
-use tabia_position::{Exporter, repair_game};
+use tabia_position::{Exporter, repair_game, unsupported_variant};
 
 fuzz_target!(|data: &[u8]| {
     let mut exporter = Exporter::new();
@@ -17,8 +17,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let fast = raw.visit(&mut exporter);
         let Ok(mut game) = raw.parse() else {
+            // The exporter does not read the moves of a variant tabia does not play: it says
+            // so, where the tree found a syntax error in them.
             assert!(
-                fast.is_err(),
+                fast.is_err() || unsupported_variant(&raw).is_some(),
                 "the tree saw a syntax error, the exporter none"
             );
             assert_eq!(exporter.text(), None);

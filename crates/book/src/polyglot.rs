@@ -81,6 +81,9 @@ pub enum BookErrorKind {
     /// The move field is not a move: `from` and `to` are the same square, or the promotion
     /// piece is not 0–4, or bit 15 is set.
     BadMove(u16),
+    /// The file starts with text (a PGN file, say): it is no Polyglot book, whose entries
+    /// start with an 8-byte binary key.
+    Text,
 }
 
 /// An error reading a book: what, and the byte offset of the entry where it is.
@@ -92,6 +95,11 @@ pub enum BookErrorKind {
 /// let err = tabia_book::Book::from_bytes(&bytes).unwrap_err();
 /// assert_eq!(err.offset(), 16);
 /// assert_eq!(err.to_string(), "truncated book: the entry at byte 16 has 4 of its 16 bytes");
+/// let err = tabia_book::Book::from_bytes(b"[Event \"x\"]\n[Site \"?\"]\n\n1. e4 *\n").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "not a Polyglot book: it starts with text (a book is 16-byte binary entries)"
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookError {
@@ -123,6 +131,9 @@ impl fmt::Display for BookError {
                 f,
                 "book not sorted by key: the entry at byte {at} has key {key:016x}, smaller than \
                  {previous:016x} before it"
+            ),
+            BookErrorKind::Text => f.write_str(
+                "not a Polyglot book: it starts with text (a book is 16-byte binary entries)",
             ),
             BookErrorKind::BadMove(code) => write!(
                 f,
@@ -231,6 +242,18 @@ impl Book {
     /// A length that is not a multiple of 16, keys out of order, or a move field that is no
     /// move; the error names the byte offset of the entry.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        // A book's first bytes are a hash: 32 bytes of printable text are no book.
+        let head = &bytes[..bytes.len().min(32)];
+        if head.len() >= ENTRY_BYTES
+            && head
+                .iter()
+                .all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace())
+        {
+            return Err(BookError {
+                kind: BookErrorKind::Text,
+                offset: 0,
+            });
+        }
         let mut entries = Vec::with_capacity(bytes.len() / ENTRY_BYTES);
         let mut chunks = bytes.chunks_exact(ENTRY_BYTES);
         let mut previous: Option<u64> = None;

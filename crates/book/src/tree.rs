@@ -351,6 +351,22 @@ impl Tree {
         Node { key, moves, ended }
     }
 
+    /// Of `positions` (those a [`tabia_position::PositionArg`] names), the ones some game
+    /// reached, most games first; when none was reached, the first of them alone (its report
+    /// then says 0 games).
+    pub fn reached(&self, positions: Vec<Position>) -> Vec<Position> {
+        let mut reached: Vec<(u64, Position)> = positions
+            .iter()
+            .map(|pos| (self.node(pos).games(), pos.clone()))
+            .filter(|(games, _)| *games > 0)
+            .collect();
+        if reached.is_empty() {
+            return positions.into_iter().take(1).collect();
+        }
+        reached.sort_by_key(|(games, _)| std::cmp::Reverse(*games));
+        reached.into_iter().map(|(_, pos)| pos).collect()
+    }
+
     /// Every edge: position key, move code ([`END`] for ended games), figures; in no
     /// particular order.
     pub fn edges(&self) -> impl Iterator<Item = (PositionKey, u16, &Stats)> + '_ {

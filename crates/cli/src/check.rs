@@ -26,7 +26,13 @@ pub(crate) fn read_game(
     let mut game = match raw.parse() {
         Ok(game) => game,
         Err(err) => {
-            let diagnostic = Diagnostic::from_game_error(name, number, &err);
+            let diagnostic = match tabia_position::unsupported_variant(raw) {
+                Some(variant) => at(
+                    Diagnostic::new(name, variant.to_string()).game(number),
+                    variant.origin(),
+                ),
+                None => Diagnostic::from_game_error(name, number, &err),
+            };
             sink.error(&diagnostic);
             return Err(diagnostic);
         }

@@ -63,12 +63,21 @@ pub(crate) enum Command {
     Stats(cmd::stats::Args),
 }
 
+/// `-j N`: a number of worker threads, 1 or more.
+fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least one worker thread is needed (leave -j out to use all cores)".into()),
+        Ok(n) => NonZeroUsize::new(n).ok_or_else(|| "no worker thread".into()),
+        Err(_) => Err("expected a number of worker threads, such as 4".into()),
+    }
+}
+
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with
 /// `#[command(flatten)] run: RunArgs`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct RunArgs {
     /// Worker threads [default: all cores]; the output order is the input order whatever N is.
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs)]
     pub(crate) jobs: Option<NonZeroUsize>,
     /// No progress meter and no summary on standard error (errors are still reported, and
     /// warnings as --warnings says).
@@ -107,7 +116,8 @@ Exit status:
 const STATS_EXAMPLES: &str = "\
 Examples:
   tabia stats games.pgn.zst                games, plies, results, dates, speeds, ratings, ...
-  tabia stats --json twic*.pgn | jq .plies one JSON object for scripts
+  tabia stats --json twic*.pgn | jq .plies
+                                           one JSON object for scripts
   tabia stats -j 1 -q a.pgn b.pgn          one thread, no summary on standard error
 
 Figures: games (read, errors, warnings), bytes, mainline plies (min, exact median, max,
@@ -123,8 +133,10 @@ Examples:
   tabia pgn games.pgn -o clean.pgn         re-emit every game that can be read, in export format
                                            (-o never names an input: that is refused, status 2)
   tabia pgn --check games.pgn.gz           report bad games and warnings, then `games N, errors E, warnings W`
-  tabia pgn --strict games.pgn > strict.pgn  warnings are errors: drop games with a warning
-  tabia pgn --check --warnings count tcec.pgn  errors a line each, warnings only in the summary
+  tabia pgn --strict games.pgn > strict.pgn
+                                           warnings are errors: drop games with a warning
+  tabia pgn --check --warnings count tcec.pgn
+                                           errors a line each, warnings only in the summary
   tabia pgn -j 2 --quiet big.pgn.zst | head
   tabia pgn --notation uci --strip comments,nags,variations --no-tags --line-length 0 games.pgn
   tabia pgn --lang de --add plycount,eco --strip tags games.pgn";
@@ -145,7 +157,8 @@ const SPLIT_EXAMPLES: &str = "\
 Examples:
   tabia split big.pgn.zst -o parts --games 10000        parts/part-00001.pgn, ...
   tabia split twic.pgn -o by-eco --by eco --eco-by-position --compress zst
-  tabia split games.pgn -o players --by white --append  add to the files of an earlier run
+  tabia split games.pgn -o players --by white --append
+                                                      add to the files of an earlier run
   tabia split games.pgn -o events --by tag:Event --force
 
 File names: a key's letters, digits and '-' are kept, a space becomes '+', any other byte

@@ -359,7 +359,21 @@ impl Files {
         existing: Existing,
         capacity: usize,
     ) -> io::Result<Files> {
-        fs::create_dir_all(dir)?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} is a file: split writes a folder of files (-o names the folder)",
+                    dir.display()
+                ),
+            ));
+        }
+        fs::create_dir_all(dir).map_err(|err| {
+            io::Error::new(
+                err.kind(),
+                format!("cannot create the folder {}: {err}", dir.display()),
+            )
+        })?;
         if existing == Existing::Refuse {
             for entry in fs::read_dir(dir)? {
                 let name = entry?.file_name();

@@ -221,6 +221,35 @@ impl Epd {
         syntax::run_trimmed(bytes, epd)
     }
 
+    /// Parses exactly one EPD record as [`Epd::from_ascii`] does, and also one written as
+    /// perft suites write them: a FEN's two clocks after the position fields (read as `hmvc`
+    /// and `fmvn`), and operations each led by a `;` rather than ended by one (`FEN ;D1 20
+    /// ;D2 400`), as python-chess reads them. Says whether the record was so (a warning: its
+    /// [`Display`](fmt::Display) is the standard form).
+    ///
+    /// ```
+    /// use tabia_notation::epd::Epd;
+    ///
+    /// let (epd, lenient) = Epd::from_ascii_lenient(
+    ///     b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400",
+    /// )?;
+    /// assert!(lenient);
+    /// assert_eq!(
+    ///     epd.to_string(),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; D1 20; D2 400;"
+    /// );
+    /// let (_, lenient) = Epd::from_ascii_lenient(b"8/8/8/8/8/8/8/K6k w - - bm Kb2;")?;
+    /// assert!(!lenient);
+    /// # Ok::<(), tabia_notation::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Epd::from_ascii`].
+    pub fn from_ascii_lenient(bytes: &[u8]) -> Result<(Epd, bool), Error> {
+        syntax::run_trimmed(bytes, |i| epd_with(i, true))
+    }
+
     /// The first operation with `opcode`.
     pub fn operation(&self, opcode: &str) -> Option<&Operation> {
         self.operations.iter().find(|op| op.opcode == opcode)
@@ -478,6 +507,17 @@ impl Epd {
 //       *(*(" " / %x09) operation)
 //     ; the first operation follows a space, the others may follow their `;` directly
 fn epd(i: &[u8]) -> PResult<'_, Epd> {
+    let (i, (epd, _)) = epd_with(i, false)?;
+    Ok((i, epd))
+}
+
+// lenient-epd = placement sep color sep castling sep ep-square [sep checks-remaining]
+//               [sep integer sep integer] *(*(" " / %x09) (operation / led-operation))
+// led-operation = ";" *(" " / %x09) opcode *(sep operand)   ; up to the next ";" or line end
+//     ; as perft suites write them: `FEN ;D1 20 ;D2 400`
+//
+// With `lenient`, also says whether it read any of that.
+fn epd_with(i: &[u8], lenient: bool) -> PResult<'_, (Epd, bool)> {
     let (i, placement) = fen::placement(i)?;
     let (i, ()) = fen::field_end(i, ErrorKind::InvalidPlacement, "a piece placement")?;
     let (i, turn) = required(
@@ -508,11 +548,23 @@ fn epd(i: &[u8]) -> PResult<'_, Epd> {
         i = rest;
     }
     let mut operations = Vec::new();
+    let mut departed = false;
+    if lenient && let Some((rest, clocks)) = fen_clocks(i) {
+        operations.extend(clocks);
+        departed = true;
+        i = rest;
+    }
     loop {
         let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
         let next = i.get(gap..).unwrap_or_default();
         match next.first() {
             None | Some(b'\r' | b'\n') => break,
+            Some(b';') if lenient => {
+                let (rest, op) = led_operation(&next[1..])?;
+                operations.push(op);
+                departed = true;
+                i = rest;
+            }
             Some(_) => {
                 let (rest, op) = operation(next)?;
                 operations.push(op);
@@ -530,7 +582,73 @@ fn epd(i: &[u8]) -> PResult<'_, Epd> {
         checks,
         operations,
     };
-    Ok((i, epd))
+    Ok((i, (epd, departed)))
+}
+
+/// A FEN's two clocks after the position fields, as the operations `hmvc` and `fmvn`, when
+/// they are two integers followed by white space, a `;` or the end of the line.
+fn fen_clocks(i: &[u8]) -> Option<(&[u8], [Operation; 2])> {
+    let mut rest = i;
+    let mut clocks = [0i64; 2];
+    for clock in &mut clocks {
+        let gap = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let digits = rest[gap..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if gap == 0 || digits == 0 || digits > 9 {
+            return None;
+        }
+        *clock = std::str::from_utf8(&rest[gap..gap + digits])
+            .ok()?
+            .parse()
+            .ok()?;
+        rest = &rest[gap + digits..];
+    }
+    if !matches!(
+        rest.first(),
+        None | Some(b' ' | b'\t' | b';' | b'\r' | b'\n')
+    ) {
+        return None;
+    }
+    let [half, full] = clocks;
+    Some((
+        rest,
+        [
+            Operation::new("hmvc", vec![Operand::Integer(half)]),
+            Operation::new("fmvn", vec![Operand::Integer(full)]),
+        ],
+    ))
+}
+
+// led-operation = ";" *(" " / %x09) opcode *(sep operand)   (after the ";")
+fn led_operation(i: &[u8]) -> PResult<'_, Operation> {
+    let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let (mut i, opcode) = opcode(&i[gap..])?;
+    let mut operands = Vec::new();
+    loop {
+        let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        let at = i.get(gap..).unwrap_or_default();
+        match at.first() {
+            None | Some(b';' | b'\r' | b'\n') => return Ok((at, Operation { opcode, operands })),
+            Some(_) if gap == 0 => {
+                return fail(
+                    at,
+                    1,
+                    ErrorKind::MissingSeparator,
+                    "a space before the operand",
+                );
+            }
+            Some(_) => {
+                let (rest, operand) = operand(at)?;
+                operands.push(operand);
+                i = rest;
+            }
+        }
+    }
 }
 
 /// A field that must follow: see [`fen::then_field`].

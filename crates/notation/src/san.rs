@@ -430,6 +430,8 @@ fn castle(i: &[u8]) -> PResult<'_, San> {
 fn null(i: &[u8]) -> PResult<'_, San> {
     match i {
         [b'-', b'-', rest @ ..] | [b'Z', b'0', rest @ ..] => Ok((rest, San::Null)),
+        // `Zz9` is no null move gone wrong: no piece letter `Z` either.
+        [b'Z', ..] => Err(bad_san(i, after1(i), "a move such as `e4`, `Nf3` or `O-O`")),
         _ => Err(bad_san(i, after1(i), "`--` (a null move)")),
     }
 }
@@ -1341,6 +1343,12 @@ mod tests {
         assert_eq!(null(b"--"), Ok((&b""[..], San::Null)));
         assert_eq!(null(b"Z0"), Ok((&b""[..], San::Null)));
         assert!(null(b"-").is_err());
+        let err = "Zz9".parse::<SanPlus>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid SAN move (expected a move such as `e4`, `Nf3` or `O-O`) at line 1, column 1\n  \
+             | Zz9\n  | ^^"
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@ use std::{fmt, io, mem};
 
 use shakmaty::Bitboard;
 use tabia_notation::pgn::{
-    Origin, Outcome, RawTag, ReadError, Reader, SanPlus, Skip, Visitor, Warning as ReaderWarning,
+    ReadError, Origin, Outcome, RawGame, RawTag, Reader, SanPlus, Skip, Visitor,
+    Warning as ReaderWarning,
 };
 
 use crate::{
@@ -194,9 +195,17 @@ impl Visitor for Checker {
                 line.pos = pos;
                 self.warnings = warnings;
             }
-            Err(err) => self.error = Some(err),
+            Err(err) => {
+                // Moves of rules tabia does not play (Seirawan's `Nf3/E`, Sittuyin's `F@g3`)
+                // are not read: the game's error is its variant, not its first such move.
+                let unsupported = matches!(err.kind(), ReplayErrorKind::UnsupportedVariant(_));
+                self.error = Some(err);
+                if unsupported {
+                    return Skip(true);
+                }
+            }
         }
-        // Never skip: a syntax error later in the game is to be found.
+        // Never skip otherwise: a syntax error later in the game is to be found.
         Skip(false)
     }
 
@@ -341,6 +350,25 @@ impl std::error::Error for CheckError {
             CheckError::Syntax(err) => Some(err),
             CheckError::Rules(err) => Some(err),
         }
+    }
+}
+
+/// The error of a game whose `Variant` tag names rules tabia does not play, when it is one:
+/// what to report for a game that could not be parsed, rather than its first move in that
+/// variant's notation (Seirawan's `Nf3/E`, Sittuyin's `F@g3`).
+///
+/// ```
+/// use tabia_notation::pgn::{Origin, RawGame};
+///
+/// let raw = RawGame { bytes: b"[Variant \"Seirawan\"]\n\n1. Nf3/E e5 *".to_vec(), start: Origin::default() };
+/// assert!(raw.parse().is_err());
+/// let err = tabia_position::unsupported_variant(&raw).expect("an unsupported variant");
+/// assert!(err.to_string().starts_with("variant `Seirawan` is not supported"));
+/// ```
+pub fn unsupported_variant(raw: &RawGame) -> Option<ReplayError> {
+    match raw.visit(&mut Checker::new()) {
+        Ok(Err(err)) if matches!(err.kind(), ReplayErrorKind::UnsupportedVariant(_)) => Some(err),
+        _ => None,
     }
 }
 

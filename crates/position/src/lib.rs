@@ -29,7 +29,8 @@
 //!
 //! Position arguments ([`Position::from_arg`], [`Editor::from_arg`]) are a full FEN, a partial
 //! FEN, an EPD or `startpos`; standard chess or Chess960 as the castling letters (or a
-//! `Variant` tag) say.
+//! `Variant` tag) say. An argument that names positions to look for ([`PositionArg`]) may be
+//! a bare placement: every position with it, either side to move, any castling rights.
 //!
 //! ```
 //! use tabia_position::{EpRule, Position};
@@ -44,6 +45,7 @@
 
 #![deny(missing_docs)]
 
+mod arg;
 mod check;
 mod convert;
 mod edit;
@@ -65,7 +67,8 @@ mod walk;
 mod warning;
 mod write;
 
-pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader};
+pub use arg::PositionArg;
+pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader, unsupported_variant};
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use export::Exporter;

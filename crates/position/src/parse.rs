@@ -63,12 +63,39 @@ impl Editor {
             Ok(fen) => return Ok(Editor::from_fen(&fen)),
             Err(err) => err,
         };
-        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks).
-        match Epd::from_ascii(bytes).and_then(|epd| epd.to_fen()) {
+        // An EPD: the four position fields, then operations (`hmvc` and `fmvn` give clocks);
+        // or as perft suites write them, a FEN and operations led by `;`.
+        match Epd::from_ascii_lenient(bytes).and_then(|(epd, _)| epd.to_fen()) {
             Ok(fen) => Ok(Editor::from_fen(&fen)),
             // Report the diagnosis that got further into the text.
             Err(epd_err) if epd_err.span().start > fen_err.span().start => Err(epd_err),
             Err(_) => Err(fen_err),
+        }
+    }
+
+    /// Reads a position argument as [`Editor::from_arg`] does, where `startpos` is the start of
+    /// `variant` (Horde's pawns, Racing Kings' pieces on the first two ranks, no castling in
+    /// Antichess) when one is given.
+    ///
+    /// ```
+    /// use tabia_position::{Editor, parse_variant};
+    ///
+    /// let horde = parse_variant("horde")?;
+    /// let ed = Editor::from_arg_variant("startpos", Some(horde))?;
+    /// assert!(ed.problems_variant(horde).is_empty());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Editor::from_arg`].
+    pub fn from_arg_variant(text: &str, variant: Option<GameVariant>) -> Result<Editor, Error> {
+        match variant {
+            Some(variant) if text.trim() == "startpos" => Ok(Editor::from_position(
+                &Position::new_variant(variant.variant),
+                crate::EpRule::Legal,
+            )),
+            _ => Editor::from_arg(text),
         }
     }
 }
@@ -128,7 +155,7 @@ impl Position {
         {
             return Ok(Position::new_variant(variant.variant));
         }
-        let editor = Editor::from_arg(text).map_err(ParsePositionError::Syntax)?;
+        let editor = Editor::from_arg_variant(text, variant).map_err(ParsePositionError::Syntax)?;
         let variant = variant.unwrap_or_else(|| editor.implied_variant().into());
         editor
             .position_variant(variant)
@@ -378,6 +405,11 @@ mod tests {
             fen("4k3/8/8/8/8/8/8/4K3 b - - bm Kd7; id \"x\";").as_deref(),
             Ok("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
         );
+        // A perft suite's line: a FEN, then operations led by `;`.
+        assert_eq!(
+            fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 9 ;D1 26 ;D2 568").as_deref(),
+            Ok("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 9")
+        );
         let err = Position::from_arg("4k3/8/8/8/8/8/8/4K3 w KQxq - 0 1").unwrap_err();
         assert!(matches!(err, ParsePositionError::Syntax(_)), "{err}");
         assert!(
@@ -391,6 +423,27 @@ mod tests {
             key.to_string(),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
         );
+    }
+
+    #[test]
+    fn startpos_is_the_start_of_the_variant() {
+        for name in [
+            "horde",
+            "racingkings",
+            "antichess",
+            "atomic",
+            "crazyhouse",
+            "chess960",
+        ] {
+            let variant = crate::parse_variant(name).expect("a variant");
+            let editor = Editor::from_arg_variant("startpos", Some(variant)).expect("startpos");
+            let problems = editor.problems_variant(variant);
+            assert!(problems.is_empty(), "{name}: {problems:?}");
+        }
+        let horde = crate::parse_variant("horde").expect("horde");
+        let explicit = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1";
+        let editor = Editor::from_arg_variant(explicit, Some(horde)).expect("a FEN");
+        assert_eq!(editor.problems_variant(horde), Vec::new());
     }
 
     #[test]

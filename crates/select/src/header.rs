@@ -123,9 +123,10 @@ impl fmt::Display for EloRange {
     }
 }
 
-/// A variant name for `--variant`: `standard` (also a game without a `Variant` tag), `chess960`
-/// (also `Fischerandom`, `Chess 960`, …), or any other name as `Variant` tags write it
-/// (compared without case, spaces, `-` and `_`).
+/// A variant name for `--variant`, compared by its canonical name
+/// ([`tabia_notation::pgn::variant_name`]): `standard` (also a game without a `Variant` tag),
+/// `chess960` (also `Fischerandom`, `Chess 960`, …), `antichess` (also `Giveaway`), or any
+/// other name as `Variant` tags write it.
 ///
 /// ```
 /// use tabia_select::VariantName;
@@ -140,22 +141,13 @@ impl fmt::Display for EloRange {
 pub struct VariantName(String);
 
 fn normalize_variant(name: &str) -> String {
-    let squeezed: String = name
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    match squeezed.as_str() {
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" => "chess960".to_owned(),
-        "standard" | "chess" | "normal" | "" => "standard".to_owned(),
-        _ => squeezed,
-    }
+    tabia_notation::pgn::variant_name(Some(name)).into_owned()
 }
 
 impl VariantName {
     /// Whether a game whose `Variant` tag is `value` (none: no tag) matches.
     pub fn matches(&self, value: Option<&str>) -> bool {
-        normalize_variant(value.unwrap_or("standard")) == self.0
+        tabia_notation::pgn::variant_name(value) == self.0
     }
 }
 

@@ -57,7 +57,7 @@ pub use material::Material;
 pub use pattern::FenPattern;
 pub use position::{MoveSequence, PositionTarget, Zobrist};
 pub use query::{Options, Query};
-pub use range::Bounds;
+pub use range::{Bounds, GameNumbers};
 pub use tabia_eco as eco;
 pub use tag::{TagCriterion, TagOp};
 pub use text::{NamePattern, fold};

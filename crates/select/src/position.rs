@@ -145,7 +145,7 @@ impl FromStr for PositionTarget {
                 lead..lead + trimmed.len(),
             )
         };
-        if trimmed != "startpos" && !trimmed.contains(' ') {
+        if tabia_position::PositionArg::is_placement(trimmed) {
             let board: Board = trimmed.parse().map_err(|err| whole(format!("{err}")))?;
             let reach = Reach::of(&board, Bitboard::EMPTY);
             return Ok(PositionTarget {

@@ -1,4 +1,5 @@
-//! [`Bounds`]: `MIN..MAX` ranges of numbers (Elo, plies, piece counts).
+//! [`Bounds`]: `MIN..MAX` ranges of numbers (Elo, plies, piece counts); [`GameNumbers`]:
+//! games by number (`5,17-20`).
 
 use std::{fmt, str::FromStr};
 
@@ -132,6 +133,89 @@ impl fmt::Display for Bounds {
     }
 }
 
+/// Games by their number in their input (`--game 5,17-20`): numbers and ranges `A-B` (or
+/// `A..B`), comma-separated; games are numbered from 1, as diagnostics name them.
+///
+/// ```
+/// use tabia_select::GameNumbers;
+///
+/// let games: GameNumbers = "5,17-20".parse()?;
+/// assert!(games.contains(5) && games.contains(18) && !games.contains(6) && !games.contains(21));
+/// assert_eq!(games.to_string(), "5,17-20");
+/// # Ok::<_, tabia_select::ParseError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct GameNumbers(Vec<(u64, u64)>);
+
+impl GameNumbers {
+    /// Whether game `number` is one of them.
+    pub fn contains(&self, number: u64) -> bool {
+        self.0
+            .iter()
+            .any(|&(low, high)| low <= number && number <= high)
+    }
+}
+
+impl FromStr for GameNumbers {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<GameNumbers, ParseError> {
+        let err = |kind, at: usize, len: usize| {
+            Err(ParseError::new("game", kind, text, at..at + len.max(1)))
+        };
+        if text.trim().is_empty() {
+            return err(ParseErrorKind::Empty, 0, text.len());
+        }
+        let mut ranges = Vec::new();
+        let mut at = 0;
+        for part in text.split(',') {
+            let number = |s: &str, offset: usize| -> Result<u64, ParseError> {
+                match s.trim().parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(ParseError::new(
+                        "game",
+                        ParseErrorKind::Number,
+                        text,
+                        offset..offset + s.len().max(1),
+                    )),
+                }
+            };
+            let (low, high) = match part.split_once("..").or_else(|| part.split_once('-')) {
+                Some((low, high)) => {
+                    let dash = part.len() - high.len();
+                    (number(low, at)?, number(high, at + dash)?)
+                }
+                None => {
+                    let n = number(part, at)?;
+                    (n, n)
+                }
+            };
+            if low > high {
+                return err(ParseErrorKind::EmptyRange, at, part.len());
+            }
+            ranges.push((low, high));
+            at += part.len() + 1;
+        }
+        Ok(GameNumbers(ranges))
+    }
+}
+
+impl fmt::Display for GameNumbers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, &(low, high)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            if low == high {
+                write!(f, "{low}")?;
+            } else {
+                write!(f, "{low}-{high}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +238,9 @@ mod tests {
         insta::assert_snapshot!("10..x".parse::<Bounds>().unwrap_err());
         insta::assert_snapshot!("9..3".parse::<Bounds>().unwrap_err());
         insta::assert_snapshot!("40-60".parse::<Bounds>().unwrap_err());
+        insta::assert_snapshot!("5,x-9".parse::<GameNumbers>().unwrap_err());
+        insta::assert_snapshot!("5,20-17".parse::<GameNumbers>().unwrap_err());
+        insta::assert_snapshot!("0".parse::<GameNumbers>().unwrap_err());
         insta::assert_snapshot!("".parse::<Bounds>().unwrap_err());
     }
 }

@@ -32,7 +32,8 @@ pub struct Report {
     pub results: Results,
     /// The date range (`Date` tag, `UTCDate` when `Date` is unknown).
     pub dates: Dates,
-    /// Games by `Variant` tag (`Standard` when there is none), most frequent first; they add
+    /// Games by the canonical name of their `Variant` tag (`standard` when there is none,
+    /// [`tabia_notation::pgn::variant_name`]), most frequent first; they add
     /// up to `read`.
     pub variants: Vec<Count>,
     /// Games by speed (lichess categories, from `TimeControl`); they add up to `read`.

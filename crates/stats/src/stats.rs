@@ -5,7 +5,7 @@ use std::{
     io::Read,
 };
 
-use tabia_notation::pgn::{Outcome, RawGame, ReadError, Reader, Warning};
+use tabia_notation::pgn::{ReadError, Outcome, RawGame, Reader, Warning, variant_name};
 use tabia_stream::{Games, Pipeline, Visited};
 
 use crate::{
@@ -130,10 +130,12 @@ impl Stats {
         if let Some(date) = date {
             self.add_dates(1, date, date);
         }
-        match facts.has_variant {
-            true => bump(&mut self.variants, &facts.variant),
-            false => bump(&mut self.variants, b"Standard"),
-        }
+        // Counted by canonical name, as `filter --variant` selects them.
+        let variant = match facts.has_variant {
+            true => variant_name(Some(&tabia_notation::decode(&facts.variant))),
+            false => variant_name(None),
+        };
+        bump(&mut self.variants, variant.as_bytes());
         self.speeds[facts.speed.index()] += 1;
         for elo in [facts.white_elo, facts.black_elo].into_iter().flatten() {
             self.add_ratings(1, u64::from(elo), elo, elo);

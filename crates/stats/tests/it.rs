@@ -233,6 +233,23 @@ fn median_is_the_lower_one_and_long_games_count() {
 }
 
 #[test]
+fn variants_are_counted_by_canonical_name() {
+    let pgn = "[Variant \"Standard\"]\n\n*\n\n[Variant \"normal\"]\n\n*\n\n*\n\n\
+               [Variant \"fischerandom\"]\n\n*\n\n[Variant \"Chess960\"]\n\n*\n\n\
+               [Variant \"Crazyhouse\"]\n\n*\n\n";
+    let r = report(pgn);
+    let counts: Vec<(&str, u64)> = r
+        .variants
+        .iter()
+        .map(|c| (c.name.as_str(), c.games))
+        .collect();
+    assert_eq!(
+        counts,
+        [("standard", 3), ("chess960", 2), ("crazyhouse", 1)]
+    );
+}
+
+#[test]
 fn text_of_an_empty_input() {
     let text = report("").to_string();
     assert_eq!(

@@ -8,7 +8,7 @@ use std::{error, fmt, io};
 pub enum ErrorKind {
     /// The file could not be opened (missing, no permission, ...).
     Open,
-    /// The path names a directory.
+    /// The path names a folder (one with no PGN files, as [`crate::expand_folders`] left it).
     IsADirectory,
     /// Reading failed: the file, the pipe, or the decompressor (corrupt or cut-off data).
     Read,
@@ -17,7 +17,7 @@ pub enum ErrorKind {
 /// An input that could not be opened or read to the end: its kind, the input's name when it is
 /// known, the line after which reading failed when it is known, and the I/O error behind it.
 ///
-/// Displayed as `cannot open games.pgn`, `cannot read games: is a directory`, or
+/// Displayed as `cannot open games.pgn`, `cannot read games: a folder with no PGN files (…)`, or
 /// `games.pgn.zst: read error after line 1200`; the I/O error is its [`source`](error::Error::source),
 /// so that `anyhow`'s `{:#}` prints `cannot open x.pgn: No such file or directory (os error 2)`.
 ///
@@ -99,7 +99,10 @@ impl fmt::Display for Error {
         let name = self.name.as_deref().unwrap_or("input");
         match self.kind {
             ErrorKind::Open => write!(f, "cannot open {name}"),
-            ErrorKind::IsADirectory => write!(f, "cannot read {name}: is a directory"),
+            ErrorKind::IsADirectory => write!(
+                f,
+                "cannot read {name}: a folder with no PGN files (.pgn, compressed or not, or .zip)"
+            ),
             ErrorKind::Read => {
                 if let Some(name) = &self.name {
                     write!(f, "{name}: ")?;
@@ -150,7 +153,7 @@ mod tests {
             Error::new(ErrorKind::IsADirectory, None)
                 .named(Some("d"))
                 .to_string(),
-            "cannot read d: is a directory"
+            "cannot read d: a folder with no PGN files (.pgn, compressed or not, or .zip)"
         );
         let err = Error::new(ErrorKind::Open, Some(eof())).named(Some("x"));
         assert_eq!(err.to_string(), "cannot open x");

@@ -716,6 +716,10 @@ mod tests {
         );
         let is_dir = Source::File(dir.path().to_path_buf()).open().unwrap_err();
         assert_eq!(is_dir.kind(), ErrorKind::IsADirectory);
-        assert!(is_dir.to_string().ends_with(": is a directory"));
+        assert!(
+            is_dir
+                .to_string()
+                .ends_with(": a folder with no PGN files (.pgn, compressed or not, or .zip)")
+        );
     }
 }

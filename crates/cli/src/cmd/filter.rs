@@ -23,9 +23,9 @@ use tabia_collect::Form;
 use tabia_notation::pgn::{Game, Origin, RawGame, ReadError, Reader};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
-    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, Hit, Matcher, Material,
-    MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side, TagCriterion,
-    VariantName, Verdict, Zobrist,
+    Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, GameNumbers, Hit, Matcher,
+    Material, MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side,
+    TagCriterion, VariantName, Verdict, Zobrist,
 };
 
 use crate::{
@@ -54,7 +54,7 @@ const BATCH_BYTES: usize = 1 << 20;
 pub(crate) struct Args {
     /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
     /// archives are recognised.
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", help_heading = "Input and progress")]
     pub(crate) files: Vec<PathBuf>,
 
     /// A tag compared with a value: `NAME OP VALUE`, OP one of `= != < <= > >= ~ !~` (`~`: a
@@ -102,7 +102,8 @@ pub(crate) struct Args {
 
     /// The mainline reaches this position by any move order: a FEN, EPD or `startpos` (the
     /// position key: placement, side to move, castling, en passant when a capture is
-    /// possible; no clocks), or a placement alone (either side to move).
+    /// possible; no clocks), or a bare placement (either side to move, any castling rights,
+    /// as `tree --position` reads it).
     #[arg(long, value_name = "POSITION", help_heading = "Criteria on positions")]
     position: Vec<PositionTarget>,
     /// A position with this 64-bit Polyglot hash (16 hex digits) is reached.
@@ -174,6 +175,16 @@ pub(crate) struct Args {
     #[arg(long, help_heading = "Criteria on the game")]
     has_clocks: bool,
 
+    /// Only games with these numbers in their input (`17`, or a list with ranges:
+    /// `5,17-20`), numbered from 1 as errors name them; with other criteria, games that meet
+    /// both.
+    #[arg(
+        long,
+        value_name = "N,A-B",
+        conflicts_with = "limit",
+        help_heading = "Output"
+    )]
+    game: Option<GameNumbers>,
     /// Write the games that do not match instead.
     #[arg(long, help_heading = "Output")]
     invert: bool,
@@ -197,7 +208,7 @@ pub(crate) struct Args {
     /// the inputs, which would be emptied before it is read.
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     output: Option<PathBuf>,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Input and progress")]
     run: RunArgs,
     #[command(flatten)]
     form: FormArgs,
@@ -368,7 +379,8 @@ fn selected(
             return;
         }
     };
-    if verdict.matched == ctx.args.invert {
+    let numbered = ctx.args.game.as_ref().is_none_or(|g| g.contains(number));
+    if (verdict.matched && numbered) == ctx.args.invert {
         return;
     }
     if ctx.args.raw {

@@ -9,7 +9,7 @@ use std::{num::NonZeroU32, path::PathBuf};
 
 use tabia_book::{Report, ReportOptions, TreeOptions};
 use tabia_eco::{Openings, Table};
-use tabia_position::Position;
+use tabia_position::PositionArg;
 
 use crate::{
     cli::{RunArgs, Status},
@@ -28,7 +28,9 @@ pub(crate) struct Args {
     /// The opening table that names the positions: `lichess` (lichess's names) or `scid`.
     #[arg(long, value_name = "TABLE", default_value = "lichess")]
     openings: Openings,
-    /// The position to show: a FEN, a partial FEN, an EPD or `startpos`.
+    /// The position to show: a FEN, a partial FEN, an EPD or `startpos`; a bare placement
+    /// shows every position with it that games reached (either side to move, any castling),
+    /// most played first, as `filter --position` matches it.
     #[arg(long, value_name = "POS", default_value = "startpos")]
     position: String,
     /// Show the tree this many plies deep, indented [default: 1; 8 with --html].
@@ -58,10 +60,13 @@ pub(crate) struct Args {
 
 /// Runs `tabia tree`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let position = match Position::from_arg(&args.position) {
-        Ok(pos) => pos,
+    let positions = match PositionArg::parse(&args.position) {
+        Ok(arg) => arg.positions(),
         Err(err) => anyhow::bail!("bad --position: {err}"),
     };
+    if positions.is_empty() {
+        anyhow::bail!("bad --position: no legal position has this placement");
+    }
     let options = TreeOptions {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
@@ -76,19 +81,25 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         depth,
         min_games: args.min_games,
     };
+    let positions = tree.reached(positions);
     if let Some(path) = &args.html {
-        let page = tabia_book::html_page(&tree, &position, report_options, table);
+        let page = tabia_book::html_page(&tree, &positions[0], report_options, table);
         if let Err(err) = std::fs::write(path, page) {
             anyhow::bail!("cannot write {}: {err}", path.display());
         }
     } else {
-        let report = Report::new(&tree, &position, report_options, table);
         let out = session.out();
-        if args.json {
-            serde_json::to_writer(&mut *out, &report)?;
-            out.write_all(b"\n")?;
-        } else {
-            out.write_all(report.to_text().as_bytes())?;
+        for (i, position) in positions.iter().enumerate() {
+            let report = Report::new(&tree, position, report_options, table);
+            if args.json {
+                serde_json::to_writer(&mut *out, &report)?;
+                out.write_all(b"\n")?;
+            } else {
+                if i > 0 {
+                    out.write_all(b"\n")?;
+                }
+                out.write_all(report.to_text().as_bytes())?;
+            }
         }
     }
     Ok(session.finish()?)

@@ -105,7 +105,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 /// Every problem of one position, or its syntax error: with `snippet`, its whole message (line,
 /// column, caret) for a terminal; else on one line, with the column it is at.
 fn problems(text: &str, variant: Option<GameVariant>, snippet: bool) -> Vec<(Option<u64>, String)> {
-    match Editor::from_arg(text) {
+    match Editor::from_arg_variant(text, variant) {
         Ok(editor) => editor
             .problems_variant(variant.unwrap_or_else(|| editor.implied_variant().into()))
             .iter()

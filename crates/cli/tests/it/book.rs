@@ -97,3 +97,17 @@ fn a_malformed_book_is_an_error_naming_the_byte() {
             "tabia: {short}: truncated book: the entry at byte 16 has 5 of its 16 bytes\n"
         ));
 }
+
+#[test]
+fn a_pgn_file_is_not_a_book() {
+    let games = fixture("book/games.pgn").display().to_string();
+    tabia()
+        .args(["book", "probe", &games, "startpos"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "tabia: {games}: not a Polyglot book: it starts with text (a book is 16-byte \
+             binary entries)\n"
+        ));
+}

@@ -357,3 +357,34 @@ fn a_comment_never_closed_is_an_error_whatever_the_query() {
         }
     }
 }
+
+#[test]
+fn games_by_number() {
+    let pgn: String = (1..=25)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect();
+    for jobs in ["1", "2"] {
+        let out = tabia()
+            .args(["filter", "-q", "-j", jobs, "--game", "5,17-20", "-"])
+            .write_stdin(pgn.clone())
+            .output()
+            .unwrap();
+        let events: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("[Event \"")
+                    .map(|e| e.trim_end_matches("\"]").to_owned())
+            })
+            .collect();
+        assert_eq!(events, ["5", "17", "18", "19", "20"], "-j {jobs}");
+    }
+    tabia()
+        .args(["filter", "--game", "5,20-17", "-"])
+        .write_stdin(pgn)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "invalid game criterion: the minimum is above the maximum at column 3\n  | 5,20-17\n  |   ^^^^^",
+        ));
+}

@@ -171,3 +171,22 @@ fn a_mode_is_required() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn an_output_that_is_a_file_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.pgn");
+    std::fs::write(&file, "").unwrap();
+    tabia()
+        .args(["split", "--games", "1", "-o"])
+        .arg(&file)
+        .arg("-")
+        .write_stdin("1. e4 *\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "tabia: {} is a file: split writes a folder of files (-o names the folder)\n",
+            file.display()
+        ));
+}

@@ -137,7 +137,7 @@ fn a_folder_is_its_pgn_files_and_zip_archives_in_the_order_of_their_paths() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(format!(
-            "cannot read {}: is a directory",
+            "cannot read {}: a folder with no PGN files (.pgn, compressed or not, or .zip)\n",
             empty.display()
         )));
 }
@@ -319,7 +319,7 @@ fn missing_input_is_status_2_and_the_other_inputs_still_run() {
         .arg(dir.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is a directory"));
+        .stderr(predicate::str::contains("a folder with no PGN files"));
 }
 
 #[test]

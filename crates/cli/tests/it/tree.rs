@@ -121,3 +121,28 @@ fn openings_name_the_positions_by_the_table_asked_for() {
     ]);
     assert_eq!(scid.lines().nth(1), Some("opening   C20 Open Game"));
 }
+
+#[test]
+fn a_bare_placement_means_what_it_means_to_filter() {
+    // After 1. e4, Black to move with every castling right: given as a placement alone it is
+    // found as `filter --position` finds it.
+    let games = fixture("book/games.pgn").display().to_string();
+    let placement = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+    let tree = stdout(&["tree", "--position", placement, &games]);
+    assert!(
+        tree.starts_with(
+            "position  rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+             opening   B00 King's Pawn Game\ngames     4 "
+        ),
+        "{tree}"
+    );
+    let filter = stdout(&["filter", "--position", placement, &games]);
+    assert_eq!(filter.matches("[Event ").count(), 4, "{filter}");
+    tabia()
+        .args(["tree", "--position", "8/8/8/8/8/8/8/8", &games])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "bad --position: no legal position has this placement",
+        ));
+}

@@ -40,3 +40,21 @@ fn several_positions_are_prefixed() {
              | ^^^^^^^\n",
         );
 }
+
+#[test]
+fn startpos_is_the_start_of_the_variant() {
+    for variant in ["horde", "racingkings", "antichess", "atomic", "chess960"] {
+        tabia()
+            .args(["validate", "--variant", variant, "startpos"])
+            .assert()
+            .success()
+            .stdout("");
+    }
+    // Horde's start written out is valid under Horde, and not under standard chess.
+    let horde = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1";
+    tabia()
+        .args(["validate", "--variant", "horde", horde])
+        .assert()
+        .success()
+        .stdout("");
+}

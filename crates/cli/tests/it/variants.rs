@@ -130,7 +130,12 @@ fn unsupported_variants_are_named() {
 #[test]
 fn validate_under_a_variant() {
     tabia()
-        .args(["validate", "--variant", "horde", "startpos"])
+        .args([
+            "validate",
+            "--variant",
+            "horde",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ])
         .assert()
         .code(1)
         .stdout("too many kings (Horde)\n");
@@ -246,4 +251,27 @@ fn drops_in_long_algebraic_and_uci_output() {
         out("uci"),
         "1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a2 4. a1a2 P@b4 *"
     );
+}
+
+#[test]
+fn moves_of_an_unsupported_variant_are_not_read() {
+    // Seirawan's `Nf3/E` and Sittuyin's `F@g3` are no syntax errors to report: the variant is.
+    let pgn = "[Variant \"Seirawan\"]\n\n1. Nf3/E e5 *\n\n\
+               [Variant \"Sittuyin\"]\n\n1. F@g3 *\n\n1. e4 *\n";
+    let message = "variant `{}` is not supported (tabia plays Standard, Chess960, From Position, \
+                   Antichess, Atomic, Crazyhouse, Horde, King of the Hill, Racing Kings and \
+                   Three-check)";
+    let expected = format!(
+        "<stdin>:1:1: game 1: {}\n<stdin>:5:1: game 2: {}\n",
+        message.replace("{}", "Seirawan"),
+        message.replace("{}", "Sittuyin")
+    );
+    for command in ["pgn", "dedup"] {
+        tabia()
+            .args([command, "--warnings", "each", "-"])
+            .write_stdin(pgn)
+            .assert()
+            .code(1)
+            .stderr(predicates::str::starts_with(expected.clone()));
+    }
 }

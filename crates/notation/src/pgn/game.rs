@@ -294,19 +294,43 @@ impl Game {
     /// # Ok::<_, tabia_notation::Error>(())
     /// ```
     pub fn strip_commands(&mut self, kinds: &[super::CommandKind]) {
-        fn strip(comments: &mut Vec<String>, kinds: &[super::CommandKind]) {
+        self.edit_comments(|comments| {
             for comment in comments.iter_mut() {
                 if comment.contains("[%") {
                     *comment = super::strip_commands(comment, kinds);
                 }
             }
             comments.retain(|c| !c.is_empty());
-        }
+        });
+    }
+
+    /// Calls `edit` on the comments of every place of the game that holds some (before a
+    /// line's first move, after each move), variations included, on an explicit stack.
+    ///
+    /// The export writes the line ends of a comment as spaces, and breaks a comment longer
+    /// than its lines at spaces: a game read back from it compares with the game written once
+    /// the line ends of both are spaces.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Game, WriteOptions};
+    ///
+    /// let game: Game = "1. e4 { a comment longer than the line is broken at a space } *".parse()?;
+    /// let narrow = WriteOptions { line_length: 40, ..WriteOptions::default() };
+    /// let text = game.write(&narrow, &mut tabia_notation::pgn::SanText);
+    /// let mut again: Game = text.parse()?;
+    /// assert_ne!(again.mainline, game.mainline);
+    /// again.edit_comments(|comments| {
+    ///     comments.iter_mut().for_each(|c| *c = c.replace(['\n', '\r'], " "));
+    /// });
+    /// assert_eq!(again.mainline, game.mainline);
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn edit_comments(&mut self, mut edit: impl FnMut(&mut Vec<String>)) {
         let mut stack = vec![&mut self.mainline];
         while let Some(line) = stack.pop() {
-            strip(&mut line.comments, kinds);
+            edit(&mut line.comments);
             for m in &mut line.moves {
-                strip(&mut m.comments, kinds);
+                edit(&mut m.comments);
                 stack.extend(m.variations.iter_mut());
             }
         }

@@ -1090,6 +1090,7 @@ impl<R: Read> Reader<R> {
         // A pair buffered whole is read at once (its line end need not be buffered yet).
         let data = &self.buf[self.pos..self.end];
         if let Ok((rest, pair)) = tag_pair(&data[..data.len().min(max)]) {
+            self.warn_unescaped(&pair, visitor);
             visitor.tag(pair.name, RawTag(pair.value));
             self.pos += data.len().min(max) - rest.len();
             return Ok(Ok(()));
@@ -1108,6 +1109,7 @@ impl<R: Read> Reader<R> {
                 let data = line_end.map_or(data, |n| &data[..=n]);
                 return Ok(match tag_pair(data) {
                     Ok((rest, pair)) => {
+                        self.warn_unescaped(&pair, visitor);
                         visitor.tag(pair.name, RawTag(pair.value));
                         self.pos += data.len() - rest.len();
                         Ok(())
@@ -1129,6 +1131,16 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// The warning of a tag value read with quotes inside it, at the cursor (its `[`).
+    fn warn_unescaped<V: Visitor>(&self, pair: &super::tag::TagPair<'_>, visitor: &mut V) {
+        if pair.unescaped_quotes {
+            visitor.warning(Warning {
+                kind: WarningKind::UnescapedQuote,
+                at: self.origin(),
+            });
+        }
+    }
+
     /// A tag pair at the cursor on a line with no line end in its first `max` bytes: the pair
     /// if it lies in them, else an error that it is too long (the rule's error on bytes cut
     /// short would blame the cut).
@@ -1136,6 +1148,7 @@ impl<R: Read> Reader<R> {
     fn long_tag_line<V: Visitor>(&mut self, visitor: &mut V, max: usize) -> Result<(), Error> {
         let window = &self.buf[self.pos..self.pos + max];
         if let Ok((rest, pair)) = tag_pair(window) {
+            self.warn_unescaped(&pair, visitor);
             visitor.tag(pair.name, RawTag(pair.value));
             self.pos += max - rest.len();
             return Ok(());

@@ -112,6 +112,8 @@ fn is_name_byte(b: u8) -> bool {
 pub(crate) struct TagPair<'a> {
     pub(crate) name: &'a [u8],
     pub(crate) value: &'a [u8],
+    /// The value has quotes inside it that are not escaped, read leniently (a warning).
+    pub(crate) unescaped_quotes: bool,
 }
 
 // tag-pair = "[" *space tag-name *space tag-value *space "]"
@@ -124,14 +126,52 @@ pub(crate) fn tag_pair(input: &[u8]) -> Res<'_, TagPair<'_>> {
     let i = spaces(i);
     let (i, name) = tag_name(i)?;
     let i = spaces(i);
+    let after_name = i;
     let (i, value) = tag_value(i)?;
     let i = spaces(i);
     match i.split_first() {
-        Some((&b']', rest)) => Ok((rest, TagPair { name, value })),
-        _ => Err(nom::Err::Error(
-            RuleError::at(i, 1, ErrorKind::UnterminatedTag).expected("`]`"),
+        Some((&b']', rest)) => Ok((
+            rest,
+            TagPair {
+                name,
+                value,
+                unescaped_quotes: false,
+            },
         )),
+        _ => match unescaped_value(after_name) {
+            Some((rest, value)) => Ok((
+                rest,
+                TagPair {
+                    name,
+                    value,
+                    unescaped_quotes: true,
+                },
+            )),
+            None => Err(nom::Err::Error(
+                RuleError::at(i, 1, ErrorKind::UnterminatedTag).expected("`]`"),
+            )),
+        },
     }
+}
+
+// lenient-tag-value = DQUOTE *(any byte but line ends) DQUOTE *space "]" *space line-end
+//
+// A value whose quote closes before a word that goes on (`""Socrates Expert""`): everything
+// from the first quote to the last one of the line, when that quote is followed by the `]`
+// that ends the line (as python-chess reads it). `None` without a line end in `input`, so
+// that the reading does not depend on how much of the line is buffered.
+fn unescaped_value(input: &[u8]) -> Option<(&[u8], &[u8])> {
+    let body = input.strip_prefix(b"\"")?;
+    let line_end = memchr::memchr2(b'\n', b'\r', body)?;
+    let line = body[..line_end].trim_ascii_end();
+    let line = line.strip_suffix(b"]")?.trim_ascii_end();
+    let value = line.strip_suffix(b"\"")?;
+    // The value must hold a quote: else the rule's own reading stands.
+    memchr::memchr(b'"', value)?;
+    let consumed = 1 + line.len();
+    let rest = &input[consumed..];
+    let rest = &rest[rest.iter().position(|&b| b == b']')? + 1..];
+    Some((rest, value))
 }
 
 // plain-tag-pair = "[" tag-name SP DQUOTE *plain-char DQUOTE "]"
@@ -157,6 +197,7 @@ pub(crate) fn plain_tag_pair(input: &[u8]) -> Option<(TagPair<'_>, usize)> {
     let pair = TagPair {
         name,
         value: &body[..value_len],
+        unescaped_quotes: false,
     };
     Some((pair, name_len + value_len + 5))
 }
@@ -218,6 +259,45 @@ pub(super) mod tests {
     use proptest::{prelude::*, sample::select};
 
     use super::*;
+
+    #[test]
+    fn unescaped_inner_quotes_are_read_to_the_last_quote() {
+        let game: crate::pgn::Game = "[White \"\"Socrates Expert\"\"]\n[Black \"b\"]\n\n1. e4 *"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            game.tags[..2],
+            [
+                ("White".to_owned(), "\"Socrates Expert\"".to_owned()),
+                ("Black".to_owned(), "b".to_owned())
+            ]
+        );
+        assert_eq!(game.warnings.len(), 1);
+        assert_eq!(
+            game.warnings[0].to_string(),
+            "tag value has quotes inside it that are not escaped (`\\\"`), read up to the last \
+             quote of the line"
+        );
+        assert_eq!(
+            (game.warnings[0].at.line, game.warnings[0].at.column),
+            (1, 1)
+        );
+        // Written back escaped, it reads as it was read.
+        let again: crate::pgn::Game = game.to_string().parse().unwrap();
+        assert_eq!(
+            again.tags[4],
+            ("White".to_owned(), "\"Socrates Expert\"".to_owned())
+        );
+        assert!(again.warnings.is_empty());
+        // Two pairs on a line, and a value that goes on with no closing `]`, are not read so.
+        let (_, pair) = tag_pair(b"[White \"a\"] [Black \"b\"]\n").unwrap();
+        assert_eq!((pair.value, pair.unescaped_quotes), (&b"a"[..], false));
+        assert!(
+            "[White \"a\"b\n\n1. e4 *"
+                .parse::<crate::pgn::Game>()
+                .is_err()
+        );
+    }
 
     /// A line that looks more or less like a tag pair: each part mostly as the common shape
     /// has it, else with what the rule treats specially (spaces and tabs, odd name bytes,

@@ -45,6 +45,10 @@ pub enum WarningKind {
     /// PGN result (a reader that skips movetext could not tell it from text); the game's result
     /// then comes from its `Result` tag.
     TypographicResult,
+    /// A tag value with quotes inside it not escaped (`[White ""Socrates Expert""]`, as some
+    /// puzzle collections write them): read as everything between the first quote and the
+    /// last one before the `]` that ends the line, as python-chess reads it.
+    UnescapedQuote,
 }
 
 impl fmt::Display for WarningKind {
@@ -73,6 +77,10 @@ impl fmt::Display for WarningKind {
             WarningKind::LowercasePiece => {
                 f.write_str("piece letter or castling written in lowercase, read in capitals")
             }
+            WarningKind::UnescapedQuote => f.write_str(
+                "tag value has quotes inside it that are not escaped (`\\\"`), read up to the \
+                 last quote of the line",
+            ),
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \
                  (read as one game with the tags of both)",

@@ -688,7 +688,7 @@ impl Wrap {
         let odd = bytes.iter().fold(false, |odd, &b| {
             odd | (b >= 0x80) | (b == b'}') | (b == b'\n')
         });
-        if odd {
+        if odd || self.open + bytes.len() + 2 > self.max {
             return false;
         }
         let len = self.place(bytes.len() + 2);
@@ -727,18 +727,64 @@ impl Wrap {
             return;
         }
         if !text.contains('}') {
+            // Line ends in a comment are white space, as the export puts its own.
             let mut braced = std::mem::take(&mut self.scratch);
             braced.clear();
             braced.push('{');
-            braced.push_str(text);
+            braced.extend(
+                text.chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            );
             braced.push('}');
-            self.token(&braced);
+            if self.open + braced.chars().count() > self.max {
+                self.long_comment(&braced[1..braced.len() - 1]);
+            } else {
+                self.token(&braced);
+            }
             self.scratch = braced;
             return;
         }
         for line in text.split(['\n', '\r']) {
             self.token(&format!(";{line}"));
             self.force_break = true;
+        }
+    }
+
+    /// A braced comment longer than a line (on one line: its line ends are spaces), filled
+    /// word by word: a line break is put for a space (the text read back has a line break
+    /// where it had that space), and only a single word longer than the line stands alone on
+    /// a line longer than it. A space is not broken when spaces follow it (they stay with the
+    /// word after), nor before a `[` or a `%` (a line that starts with one reads as a tag or an
+    /// escape to other readers).
+    fn long_comment(&mut self, text: &str) {
+        let mut rest = text;
+        let mut first = true;
+        loop {
+            // Room for the braces a word may carry, and the `(` glued to the first.
+            let glued = if first { self.open } else { 0 };
+            let (word, last) = match next_break(rest, self.max.saturating_sub(2 + glued)) {
+                Some(at) => (&rest[..at], false),
+                None => (rest, true),
+            };
+            let width = word.chars().count() + usize::from(first) + usize::from(last);
+            if first {
+                let len = self.place(width);
+                self.out.push(b'{');
+                self.col += len;
+            } else if self.col > 0 && self.col + 1 + width > self.max {
+                self.out.push(b'\n');
+                self.col = width;
+            } else {
+                self.out.push(b' ');
+                self.col += 1 + width;
+            }
+            self.out.extend_from_slice(word.as_bytes());
+            if last {
+                self.out.push(b'}');
+                return;
+            }
+            rest = &rest[word.len() + 1..];
+            first = false;
         }
     }
 
@@ -760,6 +806,33 @@ impl Wrap {
             self.col += 1;
         }
     }
+}
+
+/// Where a long comment may be broken: the first space of `text` outside a command (`[%cal
+/// Gg1f3,Rd1h5]` stays on one line) that a word follows (neither a space, nor `[` or `%`);
+/// when that leaves a word longer than `max`, the first space that a word follows.
+fn next_break(text: &str, max: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let plain = |at: usize| bytes.get(at + 1).is_some_and(|&b| b != b' ');
+    let mut command = false;
+    let mut first = None;
+    for (at, &b) in bytes.iter().enumerate() {
+        match b {
+            b'[' if bytes.get(at + 1) == Some(&b'%') => command = true,
+            b']' => command = false,
+            b' ' if plain(at) => {
+                first = first.or(Some(at));
+                if !command && !matches!(bytes[at + 1], b'[' | b'%') {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+        if at >= max && first.is_some() {
+            return first;
+        }
+    }
+    first.filter(|_| bytes.len() > max)
 }
 
 #[cfg(test)]
@@ -956,6 +1029,58 @@ mod tests {
             assert!(out.lines().any(|l| l.chars().count() > max - 8), "{out}");
             assert_eq!(out.parse::<Game>().unwrap(), game.clone().with_roster());
         }
+    }
+
+    #[test]
+    fn long_comments_are_broken_at_spaces() {
+        let long = "a comment of many words that goes on well past the end of any line; \
+                    [%clk 0:01:00] [%eval 0.3] and https://example.org/a-single-word-longer-than-forty \
+                    then café ends";
+        let game: Game = format!("1. e4 {{ {long} }} e5 {{{long}}} *")
+            .parse()
+            .unwrap();
+        for max in [40, 79] {
+            let options = WriteOptions {
+                line_length: max,
+                ..WriteOptions::default()
+            };
+            let out = game.write(&options, &mut SanText);
+            let (_, moves) = out.split_once("]\n\n").unwrap();
+            for line in moves.lines() {
+                let chars = line.chars().count();
+                // Only the single word longer than the line stands alone.
+                assert!(
+                    chars <= max || !line.trim_end_matches('}').contains(' '),
+                    "{max}: {line:?}\n{out}"
+                );
+                assert!(!line.starts_with(['[', '%']), "{line:?}");
+            }
+            let mut again: Game = out.parse().unwrap();
+            assert_ne!(again.mainline, game.mainline, "{out}");
+            again.edit_comments(|comments| {
+                comments
+                    .iter_mut()
+                    .for_each(|c| *c = c.replace(['\n', '\r'], " "));
+            });
+            assert_eq!(again.mainline, game.mainline, "{out}");
+            // The export of the export is the export.
+            assert_eq!(again_export(&out, &options), out);
+        }
+        // A command is not broken.
+        let out = movetext(&format!(
+            "1. e4 {{{}[%cal Gg1f3,Rd1h5] x}} *",
+            "x ".repeat(30)
+        ));
+        assert!(out.ends_with("\nx [%cal Gg1f3,Rd1h5] x} *"), "{out}");
+        // Line ends in a comment are spaces.
+        assert_eq!(movetext("1. e4 {a\r\nb\nc} *"), "1. e4 {a  b c} *");
+        // A comment that fits on a line is not broken: it goes whole to the next line.
+        let out = movetext(&format!("1. e4 {{{}}} e5 *", "x ".repeat(36)));
+        assert_eq!(out, format!("1. e4\n{{{}}} 1...\ne5 *", "x ".repeat(36)));
+    }
+
+    fn again_export(text: &str, options: &WriteOptions) -> String {
+        text.parse::<Game>().unwrap().write(options, &mut SanText)
     }
 
     #[test]

@@ -305,6 +305,7 @@ fn san() -> impl Strategy<Value = SanPlus> {
 fn comment() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[ a-zA-Z0-9%\\[\\]();.éß\n-]{0,30}",
+        1 => "[ a-z%\\[\n]{60,200}",
         1 => "[ a-z{}]{0,10}",
     ]
 }
@@ -385,9 +386,16 @@ proptest! {
     #[test]
     fn write_then_parse_is_identity(game in game()) {
         let text = game.to_string();
-        let back: Game = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let mut back: Game = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let again = back.to_string();
         let given = game.tags.clone();
-        let completed = game.with_roster();
+        let mut completed = game.with_roster();
+        // Line ends in comments are spaces to the export (which breaks long ones at spaces).
+        let unwrap = |comments: &mut Vec<String>| {
+            comments.iter_mut().for_each(|c| *c = c.replace(['\n', '\r'], " "));
+        };
+        back.edit_comments(unwrap);
+        completed.edit_comments(unwrap);
         prop_assert_eq!(&back, &completed, "{}", text);
         // The tags given are all there, unchanged; only missing roster tags were added.
         for tag in &given {
@@ -395,10 +403,10 @@ proptest! {
         }
         let missing = roster_names().iter().filter(|r| !given.iter().any(|(n, _)| n == *r)).count();
         prop_assert_eq!(completed.tags.len(), given.len() + missing);
-        prop_assert_eq!(back.to_string(), text.clone());
+        prop_assert_eq!(again, text.clone());
         for line in text.lines().skip_while(|l| l.starts_with('[') || l.is_empty()) {
-            // Only a lone comment longer than a line may exceed 79 characters.
-            prop_assert!(line.chars().count() < 80 || !line.contains(' ') || line.contains('{') || line.contains(';'), "{}", line);
+            // Only a lone word longer than a line may exceed 79 characters.
+            prop_assert!(line.chars().count() < 80 || !line.contains(' ') || line.contains(';'), "{}", line);
         }
     }
 

@@ -1,31 +1,32 @@
-//! Self-contained HTML: a table of Unicode figurines with inline styles.
+//! Self-contained HTML: a table with inline styles whose pieces are the SVG board's drawings.
 
 use std::fmt::Write as _;
 
 use shakmaty::{Color, Piece, Role, Setup};
 
 use super::{
-    RenderOptions, display_file, display_rank, fen_of, row_squares,
-    svg::{DARK, FRAME, LAST_DARK, LAST_LIGHT, LIGHT, POCKET_FILL},
-    text::figurine,
+    RenderOptions, display_file, display_rank, fen_of,
+    latex::role_name,
+    row_squares,
+    svg::{DARK, FRAME, LAST_DARK, LAST_LIGHT, LIGHT, POCKET_FILL, write_piece},
 };
 
 /// Style of the table.
-const TABLE_STYLE: &str = "border-collapse:collapse;border-spacing:0;\
-     font-family:'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols 2',serif";
+const TABLE_STYLE: &str = "border-collapse:collapse;border-spacing:0";
 /// Style of a square (its background colour is added).
 const SQUARE_STYLE: &str = "width:48px;height:48px;padding:0;text-align:center;\
-     vertical-align:middle;font-size:38px;line-height:48px;color:#000";
+     vertical-align:middle;line-height:0";
 /// Style of a rank or file label.
 const LABEL_STYLE: &str = "padding:0 6px;font:bold 14px sans-serif;color:#555;text-align:center";
-/// Style of a Crazyhouse pocket row (its pieces, small figurines).
-const POCKET_STYLE: &str = "height:34px;padding:0 6px;text-align:left;font-size:26px;\
-     line-height:34px;color:#000";
+/// Style of a Crazyhouse pocket row (its pieces, drawn small).
+const POCKET_STYLE: &str = "height:34px;padding:0 6px;text-align:left;line-height:0";
 /// Style of the caption naming the side to move.
 const CAPTION_STYLE: &str = "caption-side:bottom;padding-top:6px;font:14px sans-serif;color:#333";
 
-/// Self-contained HTML showing the board: a `<table>` of Unicode figurines whose styles are
-/// all inline (no stylesheet, no images, no script), with rank and file labels unless
+/// Self-contained HTML showing the board: a `<table>` whose pieces are the drawings of
+/// [`render_svg`](crate::render_svg) as inline SVG (no font decides how they look: white
+/// pieces are white on every square), and whose styles are all inline (no stylesheet, no
+/// image files, no script), with rank and file labels unless
 /// `coordinates` is `Some(false)`, the last move highlighted, a caption naming the side to move
 /// and the FEN as the table's accessible label. With `standalone` the table is wrapped in a
 /// complete UTF-8 page.
@@ -39,7 +40,8 @@ const CAPTION_STYLE: &str = "caption-side:bottom;padding-top:6px;font:14px sans-
 ///
 /// let html = render_html(&Setup::initial(), &RenderOptions::default());
 /// assert!(html.starts_with("<table "));
-/// assert!(html.contains(">♚</td>"));
+/// assert_eq!(html.matches("<svg ").count(), 32);
+/// assert!(html.contains("aria-label=\"black king\""));
 /// assert!(html.contains("<caption style=\"caption-side:bottom;"));
 /// ```
 pub fn render_html(setup: &Setup, options: &RenderOptions) -> String {
@@ -94,7 +96,7 @@ pub fn render_html(setup: &Setup, options: &RenderOptions) -> String {
                 "<td style=\"{SQUARE_STYLE};background:{background}\" title=\"{square}\">"
             );
             if let Some(piece) = setup.board.piece_at(square) {
-                html.push(figurine(piece));
+                piece_svg(&mut html, piece, 44);
             }
             html.push_str("</td>");
         }
@@ -127,12 +129,12 @@ fn pocket_row(html: &mut String, setup: &Setup, color: Color, columns: u32) {
         return;
     };
     let mut letters = String::new();
-    let mut figurines = String::new();
+    let mut pieces = String::new();
     for role in Role::ALL.into_iter().rev() {
         for _ in 0..*pockets.get(color).get(role) {
             letters.push(' ');
             letters.push(role.char());
-            figurines.push(figurine(Piece { color, role }));
+            piece_svg(&mut pieces, Piece { color, role }, 30);
         }
     }
     if letters.is_empty() {
@@ -141,8 +143,27 @@ fn pocket_row(html: &mut String, setup: &Setup, color: Color, columns: u32) {
     let _ = writeln!(
         html,
         "<tr><td colspan=\"{columns}\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
-         title=\"{color:?}'s pocket:{letters}\">{figurines}</td></tr>"
+         title=\"{color:?}'s pocket:{letters}\">{pieces}</td></tr>"
     );
+}
+
+/// A piece as an inline SVG image `size` pixels square, named for screen readers.
+fn piece_svg(html: &mut String, piece: Piece, size: u32) {
+    let color = match piece.color {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let _ = write!(
+        html,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\" width=\"{size}\" \
+         height=\"{size}\" role=\"img\" aria-label=\"{color} {role}\">",
+        role = role_name(piece.role)
+    );
+    let mut group = String::new();
+    write_piece(&mut group, piece, None);
+    // One line per cell: the drawing's own line ends are left out.
+    html.push_str(&group.replace('\n', ""));
+    html.push_str("</svg>");
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -167,6 +188,42 @@ mod tests {
 
     use super::*;
     use crate::LastMove;
+
+    fn pieces(pieces: &[Piece], size: u32) -> String {
+        let mut html = String::new();
+        for &piece in pieces {
+            piece_svg(&mut html, piece, size);
+        }
+        html
+    }
+
+    #[test]
+    fn pieces_are_the_svg_drawings_not_font_glyphs() {
+        let html = render_html(&Setup::initial(), &RenderOptions::default());
+        // No figurine from a font: none of U+2654..U+265F.
+        assert!(!html.chars().any(|c| ('\u{2654}'..='\u{265F}').contains(&c)));
+        assert_eq!(html.matches("<svg ").count(), 32);
+        // White pieces have white bodies: the SVG board's paper colour, drawn on any square.
+        let king = pieces(
+            &[Piece {
+                color: Color::White,
+                role: Role::King,
+            }],
+            44,
+        );
+        assert!(king.contains("fill=\"#fbfaf6\""), "{king}");
+        let mut svg = String::new();
+        write_piece(
+            &mut svg,
+            Piece {
+                color: Color::White,
+                role: Role::King,
+            },
+            None,
+        );
+        assert!(king.contains(&svg.replace('\n', "")));
+        assert!(html.contains(&format!("title=\"e1\">{king}</td>")));
+    }
 
     #[test]
     fn escape_special_characters() {
@@ -207,14 +264,34 @@ mod tests {
             rows[0],
             format!(
                 "<tr><td colspan=\"9\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
-                 title=\"Black's pocket: p p\">♟♟</td></tr>"
+                 title=\"Black's pocket: p p\">{}</td></tr>",
+                pieces(
+                    &[Piece {
+                        color: Color::Black,
+                        role: Role::Pawn
+                    }; 2],
+                    30
+                )
             )
         );
         assert_eq!(
             rows[10],
             format!(
                 "<tr><td colspan=\"9\" style=\"{POCKET_STYLE};background:{POCKET_FILL}\" \
-                 title=\"White's pocket: q n\">♕♘</td></tr>"
+                 title=\"White's pocket: q n\">{}</td></tr>",
+                pieces(
+                    &[
+                        Piece {
+                            color: Color::White,
+                            role: Role::Queen
+                        },
+                        Piece {
+                            color: Color::White,
+                            role: Role::Knight
+                        }
+                    ],
+                    30
+                )
             )
         );
         assert!(html.contains(

@@ -101,7 +101,7 @@ pub fn render_latex(setup: &Setup, options: &RenderOptions) -> String {
 }
 
 /// The name of a role as `skak` spells its figurine command (`\symqueen`).
-fn role_name(role: Role) -> &'static str {
+pub(super) fn role_name(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",

@@ -373,14 +373,20 @@ fn parts(role: Role) -> &'static [Part] {
 
 /// Writes the `<g id=…>` drawing of a piece.
 fn write_piece_def(svg: &mut String, piece: Piece) {
+    write_piece(svg, piece, Some(&piece_id(piece)));
+}
+
+/// Writes the drawing of a piece in its 100-unit square: a `<g>` (with the `id` given), the
+/// one drawing the SVG and PNG boards and the HTML board's squares use.
+pub(super) fn write_piece(svg: &mut String, piece: Piece, id: Option<&str>) {
     let (body, detail) = match piece.color {
         Color::White => (PAPER, INK),
         Color::Black => (INK, BLACK_DETAIL),
     };
+    let id = id.map_or_else(String::new, |id| format!(" id=\"{id}\""));
     let _ = writeln!(
         svg,
-        "<g id=\"{id}\" stroke=\"{INK}\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">",
-        id = piece_id(piece)
+        "<g{id} stroke=\"{INK}\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">",
     );
     for part in parts(piece.role) {
         let _ = match part {
