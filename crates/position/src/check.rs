@@ -5,7 +5,7 @@ use std::{fmt, io, mem};
 
 use shakmaty::Bitboard;
 use tabia_notation::pgn::{
-    ReadError, Origin, Outcome, RawGame, RawTag, Reader, SanPlus, Skip, Visitor,
+    Origin, Outcome, RawGame, RawTag, ReadError, Reader, SanPlus, Skip, Visitor,
     Warning as ReaderWarning,
 };
 

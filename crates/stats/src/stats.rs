@@ -5,7 +5,7 @@ use std::{
     io::Read,
 };
 
-use tabia_notation::pgn::{ReadError, Outcome, RawGame, Reader, Warning, variant_name};
+use tabia_notation::pgn::{Outcome, RawGame, ReadError, Reader, Warning, variant_name};
 use tabia_stream::{Games, Pipeline, Visited};
 
 use crate::{

@@ -51,9 +51,20 @@ fn assert_linear<T>(what: &str, mut work: impl FnMut(usize) -> T, n: usize) {
         drop((work(n), work(8 * n)));
         return;
     }
+    // Both sizes as many times as brings the small one to 10 ms (release is fast: a run of
+    // a fraction of a millisecond measures the timer).
+    let once = time(|| work(n)).as_secs_f64().max(1e-6);
+    let reps = ((0.01 / once).ceil() as usize).clamp(1, 10_000);
+    let mut repeated = |size: usize| {
+        let mut out = None;
+        for _ in 0..reps {
+            out = Some(work(size));
+        }
+        out
+    };
     for attempt in 1..=3 {
-        let small = time(|| work(n));
-        let large = time(|| work(8 * n));
+        let small = time(|| repeated(n));
+        let large = time(|| repeated(8 * n));
         let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-9);
         if ratio < 24.0 {
             return;

@@ -77,11 +77,22 @@ pub(crate) fn assert_linear<T>(
     if std::env::var_os("TABIA_TIMED").is_none() {
         return [cost(|| work(n)), cost(|| work(8 * n))];
     }
+    // In release the small run can take a fraction of a millisecond, where timer and cache
+    // noise dominate: both sizes are run as many times as brings the small one to 10 ms.
+    let once = cost(|| work(n)).time.as_secs_f64().max(1e-6);
+    let reps = ((0.01 / once).ceil() as usize).clamp(1, 10_000);
+    let mut repeated = |size: usize| {
+        let mut out = None;
+        for _ in 0..reps {
+            out = Some(work(size));
+        }
+        out
+    };
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let small = cost(|| work(n));
-        let large = cost(|| work(8 * n));
+        let small = cost(|| repeated(n));
+        let large = cost(|| repeated(8 * n));
         let ratio = large.time.as_secs_f64() / small.time.as_secs_f64().max(1e-9);
         if std::env::var_os("TABIA_HOSTILE_VERBOSE").is_some() {
             eprintln!(
