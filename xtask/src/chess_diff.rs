@@ -9,9 +9,8 @@
 use std::{
     collections::BTreeMap,
     fs,
-    io::Write,
     path::{Path, PathBuf},
-    process::{Command, Stdio},
+    process::Command,
 };
 
 use anyhow::{Context, bail};
@@ -141,19 +140,7 @@ fn decompressed(file: &Path, work: &Path) -> anyhow::Result<PathBuf> {
 
 /// python-chess's reading of every game of `file`.
 fn python_chess(file: &Path) -> anyhow::Result<Vec<Read>> {
-    let mut child = Command::new("python3")
-        .arg("-")
-        .arg(file)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run python3 (the task needs python3 with `pip install chess`)")?;
-    child
-        .stdin
-        .take()
-        .context("python3 standard input")?
-        .write_all(SCRIPT.as_bytes())?;
-    let out = child.wait_with_output()?;
+    let out = crate::python_output(SCRIPT, &[file.as_os_str()])?;
     if !out.status.success() {
         bail!("python-chess failed on {}", file.display());
     }

@@ -24,9 +24,8 @@ use std::{
     collections::{HashMap, HashSet},
     fmt::Write as _,
     fs,
-    io::Write as _,
     path::{Path, PathBuf},
-    process::{Command, Stdio},
+    process::Command,
 };
 
 use anyhow::{Context, bail};
@@ -55,19 +54,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             other => bail!("eco-diff: unknown argument `{other}`"),
         }
     }
-    let tabia = match tabia {
-        Some(path) => path,
-        None => {
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q", "-p", "tabia-cli"])
-                .current_dir(&root)
-                .status()?;
-            if !status.success() {
-                bail!("cargo build failed");
-            }
-            root.join("target/release/tabia")
-        }
-    };
+    let tabia = crate::tabia_binary(tabia)?;
     let work = root.join("target/eco-diff");
     fs::create_dir_all(&work)?;
     let tsv_dir = shared.join("eco/lichess");
@@ -187,20 +174,7 @@ struct Peer {
 }
 
 fn python(tsv_dir: &Path, pgn: &Path) -> anyhow::Result<Vec<Peer>> {
-    let mut child = Command::new("python3")
-        .arg("-")
-        .arg(tsv_dir)
-        .arg(pgn)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run python3 (the task needs python3 with `pip install chess`)")?;
-    child
-        .stdin
-        .take()
-        .context("python3 standard input")?
-        .write_all(SCRIPT.as_bytes())?;
-    let out = child.wait_with_output()?;
+    let out = crate::python_output(SCRIPT, &[tsv_dir.as_os_str(), pgn.as_os_str()])?;
     if !out.status.success() {
         bail!("python-chess failed on {}", pgn.display());
     }

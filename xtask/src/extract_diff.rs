@@ -63,19 +63,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             other => bail!("unknown argument `{other}`"),
         }
     }
-    let tabia = match tabia {
-        Some(path) => path,
-        None => {
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q", "-p", "tabia-cli"])
-                .current_dir(&root)
-                .status()?;
-            if !status.success() {
-                bail!("cargo build failed");
-            }
-            root.join("target/release/tabia")
-        }
-    };
+    let tabia = crate::tabia_binary(tabia)?;
     let tmp = std::env::temp_dir().join(format!("tabia-extract-diff-{}", std::process::id()));
     let dir = keep.unwrap_or(tmp);
     fs::create_dir_all(&dir)?;

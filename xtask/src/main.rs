@@ -113,6 +113,50 @@ fn usage() -> &'static str {
        same-output --base BIN      every output of every command of two binaries on the corpus"
 }
 
+/// The `tabia` binary a task runs: `given` (its `--tabia PATH`), or the release build of
+/// tabia-cli, built first.
+pub(crate) fn tabia_binary(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if let Some(path) = given {
+        return Ok(path);
+    }
+    let root = project_root();
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--release", "-q", "-p", "tabia-cli"])
+        .current_dir(&root)
+        .status()?;
+    if !status.success() {
+        anyhow::bail!("cargo build failed");
+    }
+    Ok(root.join("target/release/tabia"))
+}
+
+/// The standard output of python3 running `script` (given on its standard input) with `args`;
+/// python-chess is what the scripts import.
+pub(crate) fn python_output(
+    script: &str,
+    args: &[&std::ffi::OsStr],
+) -> anyhow::Result<std::process::Output> {
+    use std::{io::Write as _, process::Stdio};
+
+    let mut child = std::process::Command::new("python3")
+        .arg("-")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot run python3 (the task needs python3 with `pip install chess`): {e}"
+            )
+        })?;
+    child
+        .stdin
+        .take()
+        .ok_or_else(|| anyhow::anyhow!("python3 standard input"))?
+        .write_all(script.as_bytes())?;
+    Ok(child.wait_with_output()?)
+}
+
 /// The workspace root (the parent of this crate's folder).
 pub(crate) fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -627,13 +627,19 @@ fn fen_clocks(i: &[u8]) -> Option<(&[u8], [Operation; 2])> {
 // led-operation = ";" *(" " / %x09) opcode *(sep operand)   (after the ";")
 fn led_operation(i: &[u8]) -> PResult<'_, Operation> {
     let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    let (mut i, opcode) = opcode(&i[gap..])?;
+    let (i, opcode) = opcode(&i[gap..])?;
+    let (at, operands) = operands(i)?;
+    Ok((at, Operation { opcode, operands }))
+}
+
+// *(sep operand), up to what ends them (`;`, a line end, the end), which is left
+fn operands(mut i: &[u8]) -> PResult<'_, Vec<Operand>> {
     let mut operands = Vec::new();
     loop {
         let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
         let at = i.get(gap..).unwrap_or_default();
         match at.first() {
-            None | Some(b';' | b'\r' | b'\n') => return Ok((at, Operation { opcode, operands })),
+            None | Some(b';' | b'\r' | b'\n') => return Ok((at, operands)),
             Some(_) if gap == 0 => {
                 return fail(
                     at,
@@ -668,33 +674,14 @@ fn required<'a, T>(
 
 // operation = opcode *(sep operand) *(" " / %x09) ";"
 fn operation(i: &[u8]) -> PResult<'_, Operation> {
-    let (mut i, opcode) = opcode(i)?;
-    let mut operands = Vec::new();
-    loop {
-        let gap = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-        let at = i.get(gap..).unwrap_or_default();
-        match at.first() {
-            Some(b';') => {
-                let rest = at.get(1..).unwrap_or_default();
-                return Ok((rest, Operation { opcode, operands }));
-            }
-            None | Some(b'\r' | b'\n') => {
-                return fail(at, 0, ErrorKind::MissingSemicolon, "`;`");
-            }
-            Some(_) if gap == 0 => {
-                return fail(
-                    at,
-                    1,
-                    ErrorKind::MissingSeparator,
-                    "a space before the operand",
-                );
-            }
-            Some(_) => {
-                let (rest, operand) = operand(at)?;
-                operands.push(operand);
-                i = rest;
-            }
+    let (i, opcode) = opcode(i)?;
+    let (at, operands) = operands(i)?;
+    match at.first() {
+        Some(b';') => {
+            let rest = at.get(1..).unwrap_or_default();
+            Ok((rest, Operation { opcode, operands }))
         }
+        _ => fail(at, 0, ErrorKind::MissingSemicolon, "`;`"),
     }
 }
 
