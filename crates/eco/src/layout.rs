@@ -257,17 +257,7 @@ pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
         path.truncate(shared);
         for (ply, &san) in moves.iter().enumerate().skip(shared) {
             let before = path.last().map_or(&start, |(_, p)| p);
-            let m = crate::table::parse_lenient(before, san).map_err(|error| {
-                TableError::new(
-                    line_no,
-                    TableErrorKind::Move {
-                        ply: ply + 1,
-                        error,
-                    },
-                )
-            })?;
-            let mut after = before.clone();
-            after.play_unchecked(m);
+            let after = crate::table::play_table_move(before, san, line_no, ply + 1)?;
             path.push((san.to_owned(), after));
         }
         let key = path.last().map_or(&start, |(_, p)| p).key();

@@ -284,6 +284,21 @@ pub(crate) fn parse_lenient(pos: &Position, san: &str) -> Result<Move, MoveError
     })
 }
 
+/// The position after the table's move `san`, ply `ply` of line `line`, played from `before`
+/// (read as [`parse_lenient`] reads it); an unreadable move is the line's error.
+pub(crate) fn play_table_move(
+    before: &Position,
+    san: &str,
+    line: u64,
+    ply: usize,
+) -> Result<Position, TableError> {
+    let m = parse_lenient(before, san)
+        .map_err(|error| TableError::new(line, TableErrorKind::Move { ply, error }))?;
+    let mut after = before.clone();
+    after.play_unchecked(m);
+    Ok(after)
+}
+
 /// Builds a [`Table`] line by line, replaying only the moves a line does not share with the one
 /// before it.
 #[derive(Debug)]
@@ -358,17 +373,7 @@ impl Builder {
         for (ply, san) in sans.iter().enumerate().skip(shared) {
             let san = san.as_ref();
             let before = self.path.last().unwrap_or(&self.start);
-            let m = parse_lenient(before, san).map_err(|error| {
-                TableError::new(
-                    line,
-                    TableErrorKind::Move {
-                        ply: ply + 1,
-                        error,
-                    },
-                )
-            })?;
-            let mut after = before.clone();
-            after.play_unchecked(m);
+            let after = play_table_move(before, san, line, ply + 1)?;
             self.path.push(after);
             self.path_text.push_str(san);
             self.path_text.push(' ');
