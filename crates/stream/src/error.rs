@@ -12,6 +12,9 @@ pub enum ErrorKind {
     IsADirectory,
     /// Reading failed: the file, the pipe, or the decompressor (corrupt or cut-off data).
     Read,
+    /// A byte range of the file was asked for, and the file cannot be read in ranges (it is
+    /// compressed: see [`crate::Span::locate`]).
+    Range,
 }
 
 /// An input that could not be opened or read to the end: its kind, the input's name when it is
@@ -103,6 +106,7 @@ impl fmt::Display for Error {
                 f,
                 "cannot read {name}: a folder with no PGN files (.pgn, compressed or not, or .zip)"
             ),
+            ErrorKind::Range => write!(f, "cannot read {name} by byte ranges"),
             ErrorKind::Read => {
                 if let Some(name) = &self.name {
                     write!(f, "{name}: ")?;

@@ -15,6 +15,10 @@
 //!    [`Pipeline::map`] (one result per item) or [`Pipeline::fold`] (one accumulator per batch).
 //!    Memory is bounded whatever the input size: at most `2 × jobs + 2` batches of about
 //!    [`BATCH_BYTES`] exist at once.
+//! 4. **Or read a part** of one large uncompressed file, for a cluster that gives each machine
+//!    a byte range: [`ranges`] plans them, [`Span::locate`] finds the games that start in one
+//!    (each game is in exactly one range, with its number and line in the file), and
+//!    [`Pipeline::fold_games_from`] reads them.
 //!
 //! Counting the games of each result in a (possibly compressed) PGN file on all cores:
 //!
@@ -68,6 +72,7 @@ mod chunk;
 mod error;
 mod input;
 mod pipeline;
+mod range;
 mod split;
 mod zstd_frames;
 
@@ -78,6 +83,7 @@ pub use input::{
     BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
 };
 pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
+pub use range::{Span, ranges};
 pub use split::{Games, Line, Lines};
 /// A game as raw bytes with where it starts: the item [`Games`] gives.
 pub use tabia_notation::pgn::{Origin, RawGame};

@@ -23,11 +23,12 @@ use std::{
 
 use std::io::Read;
 
-use tabia_notation::pgn::{RawGame, Visitor};
+use tabia_notation::pgn::{Origin, RawGame, Visitor};
 
 use crate::{
     chunk::{Chunk, Chunks, Pool, Seams, SkipAll, Visited, recycle, work_chunk},
     error::Error,
+    range::Span,
     split::Line,
 };
 
@@ -434,6 +435,94 @@ impl Pipeline {
         visitor: M,
         work: W,
         finish: F,
+        consume: C,
+    ) -> Result<Outcome<Error>, X>
+    where
+        V: Visitor,
+        R: Read + Send,
+        A: Default,
+        B: Send,
+        M: Fn() -> V + Sync,
+        W: Fn(&mut A, u64, Visited<'_, V::Output>) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
+    {
+        let start = (
+            Origin {
+                offset: 0,
+                line: 1,
+                column: 1,
+            },
+            0,
+        );
+        self.fold_visited(input, start, visitor, work, finish, consume)
+    }
+
+    /// [`Pipeline::fold_games`] over the games of a byte range of a file ([`Span::open`]
+    /// gives them as an input): each game has its number, offset, line and column in the
+    /// whole file, as reading the file from its start gives them.
+    ///
+    /// ```
+    /// use tabia_stream::{Pipeline, Span};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("games.pgn");
+    /// std::fs::write(&path, b"[Event \"a\"]\n\n1. e4 *\n\n".repeat(100))?;
+    /// let pipeline = Pipeline::new().with_jobs(2);
+    /// // The games that start in the second half of the file.
+    /// let len = std::fs::metadata(&path)?.len();
+    /// let span = Span::locate(&path, len / 2..len, &pipeline)?;
+    /// let mut numbers = Vec::new();
+    /// pipeline.fold_games_from(
+    ///     span.open(&path)?,
+    ///     &span,
+    ///     |acc: &mut Vec<(u64, u64)>, number, game| acc.push((number, game.start.line)),
+    ///     |acc| acc,
+    ///     |acc, _| {
+    ///         numbers.extend(acc);
+    ///         Ok::<_, ()>(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(numbers.first(), Some(&(51, 201)));
+    /// assert_eq!(numbers.len(), 50);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fold_games_from<A, B, X, R, W, F, C>(
+        &self,
+        input: R,
+        span: &Span,
+        work: W,
+        finish: F,
+        consume: C,
+    ) -> Result<Outcome<Error>, X>
+    where
+        R: Read + Send,
+        A: Default,
+        B: Send,
+        W: Fn(&mut A, u64, &RawGame) + Sync,
+        F: Fn(A) -> B + Sync,
+        C: FnMut(B, Range<u64>) -> Result<(), X>,
+    {
+        self.fold_visited(
+            input,
+            (span.start, span.games_before),
+            || SkipAll,
+            |acc, number, game| work(acc, number, &game.to_raw()),
+            finish,
+            consume,
+        )
+    }
+
+    /// [`Pipeline::fold_games_with`] over an input whose first byte is at `start.0` of a
+    /// larger one, after `start.1` games.
+    fn fold_visited<V, A, B, X, R, M, W, F, C>(
+        &self,
+        input: R,
+        (origin, games_before): (Origin, u64),
+        visitor: M,
+        work: W,
+        finish: F,
         mut consume: C,
     ) -> Result<Outcome<Error>, X>
     where
@@ -448,7 +537,7 @@ impl Pipeline {
     {
         let seams = Seams::default();
         let pool = Pool::default();
-        let batches = Chunks::new(input, self.batch_bytes, &pool)
+        let batches = Chunks::new(input, origin, self.batch_bytes, &pool)
             .zip(0..)
             .map(|(chunk, index)| {
                 chunk.map(|chunk| Batch {
@@ -464,7 +553,15 @@ impl Pipeline {
                 let mut numbers = 0..0;
                 let mut visitor = visitor();
                 for chunk in &mut batch.items {
-                    numbers = work_chunk(&seams, batch.index, chunk, &mut visitor, &mut acc, &work);
+                    numbers = work_chunk(
+                        &seams,
+                        games_before,
+                        batch.index,
+                        chunk,
+                        &mut visitor,
+                        &mut acc,
+                        &work,
+                    );
                     recycle(&pool, mem::take(&mut chunk.bytes), self.slots());
                 }
                 let done = Done {

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Read};
 
-use tabia_notation::pgn::{RawGame, RawGames, ReadError, Reader};
+use tabia_notation::pgn::{Origin, RawGame, RawGames, ReadError, Reader};
 
 use crate::error::Error;
 
@@ -36,6 +36,16 @@ impl<R: Read> Games<R> {
     pub fn new(reader: R) -> Games<R> {
         Games {
             games: Reader::new(reader).raw_games(),
+            name: None,
+            ended: false,
+        }
+    }
+
+    /// The games of `reader`, whose first byte is at `start` of a larger input (a
+    /// [`Span`](crate::Span) of a file): their places are those in the larger input.
+    pub(crate) fn at(reader: R, start: Origin) -> Games<R> {
+        Games {
+            games: Reader::new(reader).with_origin(start).raw_games(),
             name: None,
             ended: false,
         }

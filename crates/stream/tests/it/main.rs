@@ -20,6 +20,7 @@ use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 use tabia_stream::{Compression, ErrorKind, Games, Input, Pipeline, RawGame};
 
 mod archives;
+mod ranges;
 
 #[global_allocator]
 static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
