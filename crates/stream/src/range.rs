@@ -59,7 +59,7 @@ pub fn ranges(path: impl AsRef<Path>, target_bytes: u64) -> Result<Vec<Range<u64
     let path = path.as_ref();
     let (_, len, compression, _) = open(path)?;
     if compression != Compression::None {
-        return Ok(vec![0..len]);
+        return Ok(std::iter::once(0..len).collect());
     }
     let n = len.div_ceil(target_bytes.max(1)).max(1);
     let cut =

@@ -1,14 +1,14 @@
 //! [`Reader`]: the games of files on all cores, in input order.
 
 use std::{
-    ops::ControlFlow,
+    ops::{ControlFlow, Range},
     path::PathBuf,
     sync::{Arc, mpsc},
     thread,
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{Pipeline, Source, expand_folders};
+use tabia_stream::{ErrorKind, Input, Pipeline, Source, Span, expand_folders};
 
 use crate::{GameError, GameErrorKind};
 
@@ -43,6 +43,8 @@ where
 pub struct Reader {
     files: Vec<PathBuf>,
     jobs: usize,
+    /// Only the games that start in these bytes of the one file (see [`Reader::range`]).
+    range: Option<Range<u64>>,
 }
 
 /// A game before it is parsed, as the workers of a [`Reader`] hand it to a
@@ -112,6 +114,39 @@ impl Reader {
         Reader {
             files: paths.into_iter().map(Into::into).collect(),
             jobs: 0,
+            range: None,
+        }
+    }
+
+    /// A reader of the games that start in `bytes` of the file at `path`, with one worker per
+    /// core: a part of one large file for a machine of a cluster, planned with
+    /// [`stream::ranges`](tabia_stream::ranges). However a file is cut into ranges, each of
+    /// its games is read by exactly one, with its number, line and column in the file (in the
+    /// games, the table rows and the errors), as [`Reader::new`] of the whole file gives them.
+    /// Finding where the range's games start splits the bytes before its end (without
+    /// parsing them: see [`Span`]).
+    ///
+    /// A compressed file cannot be entered in the middle: a range that covers all of it
+    /// (`0..len`, as `ranges` plans it) reads it whole, any other is an `Err` item.
+    ///
+    /// ```
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/annotations.pgn");
+    /// let all: Vec<_> = tabia::read([file]).collect::<Result<_, _>>()?;
+    /// // Three machines, a range each:
+    /// let mut parts = Vec::new();
+    /// for range in tabia::stream::ranges(file, 150)? {
+    ///     for game in tabia::Reader::range(file, range).games() {
+    ///         parts.push(game?);
+    ///     }
+    /// }
+    /// assert_eq!(parts, all);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn range(path: impl Into<PathBuf>, bytes: Range<u64>) -> Reader {
+        Reader {
+            files: vec![path.into()],
+            jobs: 0,
+            range: Some(bytes),
         }
     }
 
@@ -208,9 +243,9 @@ impl Reader {
         };
         for source in self.sources() {
             let name: Arc<str> = source.name().into();
-            let counted = source
-                .open()
-                .and_then(|input| tabia_stats::Stats::from_input(input, &pipeline));
+            let counted = self
+                .open(&source, &pipeline)
+                .and_then(|(input, _)| tabia_stats::Stats::from_input(input, &pipeline));
             match counted {
                 Ok(stats) => gathered.value.merge(stats),
                 Err(error) => gathered.errors.push(input_error(name, None, error)),
@@ -315,7 +350,38 @@ impl Reader {
     }
 
     fn sources(&self) -> Vec<Source> {
+        if self.range.is_some() {
+            // One file, not a folder or an archive.
+            return self
+                .files
+                .iter()
+                .map(|file| Source::File(file.clone()))
+                .collect();
+        }
         Source::from_args(&expand_folders(&self.files))
+    }
+
+    /// Opens `source`, or the span of it that the reader's range holds.
+    fn open(
+        &self,
+        source: &Source,
+        pipeline: &Pipeline,
+    ) -> Result<(Input, Option<Span>), tabia_stream::Error> {
+        let (Some(range), Source::File(path)) = (&self.range, source) else {
+            return source.open().map(|input| (input, None));
+        };
+        match Span::locate(path, range.clone(), pipeline) {
+            Ok(span) => Ok((span.open(path)?, Some(span))),
+            // A compressed file is read whole, by the range that covers it.
+            Err(error)
+                if error.kind() == ErrorKind::Range
+                    && range.start == 0
+                    && std::fs::metadata(path).is_ok_and(|meta| range.end >= meta.len()) =>
+            {
+                source.open().map(|input| (input, None))
+            }
+            Err(error) => Err(error),
+        }
     }
 
     /// Runs `work` on every game on the workers, an `A` per batch turned into a `B` by
@@ -332,36 +398,37 @@ impl Reader {
         let pipeline = self.pipeline();
         for source in self.sources() {
             let name: Arc<str> = source.name().into();
-            let input = match source.open() {
-                Ok(input) => input,
+            let (input, span) = match self.open(&source, &pipeline) {
+                Ok(opened) => opened,
                 Err(error) => match consume(Err(input_error(name, None, error))) {
                     ControlFlow::Continue(()) => continue,
                     ControlFlow::Break(()) => return,
                 },
             };
-            let outcome = pipeline.fold_games(
-                input,
-                |acc: &mut A, number, raw| {
-                    work(
-                        acc,
-                        &Item {
-                            input: &name,
-                            number,
-                            raw,
-                        },
-                    );
-                },
-                &finish,
-                |b, _numbers| match consume(Ok(b)) {
-                    ControlFlow::Continue(()) => Ok(()),
-                    ControlFlow::Break(()) => Err(()),
-                },
-            );
+            let item = |acc: &mut A, number, raw: &RawGame| {
+                work(
+                    acc,
+                    &Item {
+                        input: &name,
+                        number,
+                        raw,
+                    },
+                );
+            };
+            let mut batch = |b, _numbers| match consume(Ok(b)) {
+                ControlFlow::Continue(()) => Ok(()),
+                ControlFlow::Break(()) => Err(()),
+            };
+            let outcome = match &span {
+                Some(span) => pipeline.fold_games_from(input, span, item, &finish, &mut batch),
+                None => pipeline.fold_games(input, item, &finish, &mut batch),
+            };
             match outcome {
                 Err(()) => return,
                 Ok(outcome) => {
                     if let Some(error) = outcome.input_error {
-                        let next = Some(outcome.items + 1);
+                        let before = span.as_ref().map_or(0, |span| span.games_before);
+                        let next = Some(before + outcome.items + 1);
                         if consume(Err(input_error(name, next, error))).is_break() {
                             return;
                         }
