@@ -8,7 +8,7 @@ use std::{
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{Pipeline, Source, expand_folders};
+use tabia_stream::{Bytes, Pipeline, RawGames, Source, expand_folders, fold};
 
 use crate::{GameError, GameErrorKind};
 
@@ -339,19 +339,18 @@ impl Reader {
                     ControlFlow::Break(()) => return,
                 },
             };
-            let outcome = pipeline.fold_games(
+            let each = |acc: &mut A, number, raw: &RawGame| {
+                let item = Item {
+                    input: &name,
+                    number,
+                    raw,
+                };
+                work(acc, &item);
+            };
+            let outcome = pipeline.run_games(
                 input,
-                |acc: &mut A, number, raw| {
-                    work(
-                        acc,
-                        &Item {
-                            input: &name,
-                            number,
-                            raw,
-                        },
-                    );
-                },
-                &finish,
+                Bytes::default,
+                &RawGames(fold(each).finish(&finish)),
                 |b, _numbers| match consume(Ok(b)) {
                     ControlFlow::Continue(()) => Ok(()),
                     ControlFlow::Break(()) => Err(()),
