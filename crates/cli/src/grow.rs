@@ -4,11 +4,12 @@
 use std::{path::PathBuf, sync::Mutex};
 
 use tabia_book::{AddGameError, Tree, TreeOptions};
+use tabia_notation::pgn::RawGame;
 
 use crate::{
     cli::RunArgs,
     input::Source,
-    parallel::{Sink, config},
+    parallel::{Sink, config, each},
     report::Diagnostic,
     session::Session,
 };
@@ -34,7 +35,7 @@ pub(crate) fn read_tree(
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
+        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
             let taken = pool.lock().map(|mut trees| trees.pop()).ok().flatten();
             let mut tree = taken.unwrap_or_else(|| Tree::new(worker_options));
             if let Err(err) = tree.add_pgn_game(&raw.bytes, raw.start) {
@@ -43,7 +44,8 @@ pub(crate) fn read_tree(
             if let Ok(mut trees) = pool.lock() {
                 trees.push(tree);
             }
-        })?;
+        });
+        session.games(input, &work, |()| Ok(()))?;
     }
     let mut tree = Tree::new(options);
     for part in pool.into_inner().unwrap_or_default() {

@@ -45,7 +45,7 @@ pub(crate) fn visit<V: Visitor>(raw: &RawGame, visitor: &mut V) -> Result<V::Out
 
 /// An [`Exporter`] whose verdict on each game carries the game's text: for a visitor that
 /// reads a piece of the input on a worker, whose games are written once the piece is read
-/// ([`Session::games_visiting`](crate::session::Session::games_visiting)).
+/// ([`Session::visit`](crate::session::Session::visit)).
 #[derive(Debug, Default)]
 pub(crate) struct Exporting(Exporter);
 

@@ -314,7 +314,7 @@ impl Visitor for GameFacts {
 
 /// [`GameFacts`] as a visitor that gives each game's facts as its output, for readers that hand
 /// the output of each game on, such as the workers of
-/// [`Pipeline::fold_games_with`](tabia_stream::Pipeline::fold_games_with), which read the games
+/// [`Pipeline::run_games`](tabia_stream::Pipeline::run_games), which read the games
 /// of their piece of the input in place. (The facts of each game are a value of their own: the
 /// event, ECO and variant names are allocated per game.)
 ///

@@ -6,7 +6,7 @@ use std::{
 };
 
 use tabia_notation::pgn::{Outcome, RawGame, ReadError, Reader, Warning, variant_name};
-use tabia_stream::{Games, Pipeline, Visited};
+use tabia_stream::{Games, Pipeline, Visited, fold};
 
 use crate::{
     facts::GameFacts,
@@ -182,7 +182,7 @@ impl Stats {
     }
 
     /// Counts a game that a [`FactsVisitor`](crate::FactsVisitor) read where a worker found it
-    /// ([`Pipeline::fold_games_with`]): gives its warnings if it was read, or its syntax error
+    /// ([`Pipeline::run_games`]): gives its warnings if it was read, or its syntax error
     /// (counted as an error).
     pub fn add_visited<'g>(
         &mut self,
@@ -274,7 +274,7 @@ impl Stats {
     }
 
     /// The statistics of a whole input on all the workers of `pipeline`, each reading the games
-    /// of its piece of the input in place ([`Pipeline::fold_games_with`] with a
+    /// of its piece of the input in place ([`Pipeline::run_games`] with a
     /// [`FactsVisitor`](crate::FactsVisitor)), the parts merged: what `tabia stats` does.
     ///
     /// ```
@@ -296,13 +296,12 @@ impl Stats {
         pipeline: &Pipeline,
     ) -> Result<Stats, tabia_stream::Error> {
         let mut stats = Stats::new();
-        let outcome = pipeline.fold_games_with(
+        let outcome = pipeline.run_games(
             input,
             crate::FactsVisitor::default,
-            |part: &mut Stats, _number, game| {
+            &fold(|part: &mut Stats, _number, game: Visited<'_, _>| {
                 let _ = part.add_visited(&game);
-            },
-            |part| part,
+            }),
             |part, _numbers| {
                 stats.merge(part);
                 Ok::<(), std::convert::Infallible>(())
@@ -331,11 +330,11 @@ impl Stats {
         pipeline: &Pipeline,
     ) -> Result<Stats, tabia_stream::Error> {
         let mut stats = Stats::new();
-        let outcome = pipeline.fold(
+        let outcome = pipeline.run(
             games,
-            |part: &mut Stats, _number, game| {
+            &fold(|part: &mut Stats, _number, game: &RawGame| {
                 let _ = part.add_raw(game);
-            },
+            }),
             |part, _numbers| {
                 stats.merge(part);
                 Ok::<(), std::convert::Infallible>(())

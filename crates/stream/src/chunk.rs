@@ -18,7 +18,7 @@ use std::{
     thread::{self, ThreadId},
 };
 
-use tabia_notation::pgn::{Cut, Origin, RawGame, ReadError, Reader, Skip, Visitor};
+use tabia_notation::pgn::{Cut, Origin, RawGame, ReadError, Reader, Visitor};
 
 use crate::error::Error;
 
@@ -323,9 +323,9 @@ impl Drop for Publish<'_> {
 }
 
 /// A game of a chunk as a worker read it: its bytes, where it starts, and what the visitor
-/// made of it (or the syntax error that stopped it), for [`Pipeline::fold_games_with`].
+/// made of it (or the syntax error that stopped it), for [`Pipeline::run_games`].
 ///
-/// [`Pipeline::fold_games_with`]: crate::Pipeline::fold_games_with
+/// [`Pipeline::run_games`]: crate::Pipeline::run_games
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Visited<'a, T> {
@@ -345,19 +345,6 @@ impl<T> Visited<'_, T> {
             start: self.start,
         }
     }
-}
-
-/// A visitor that skips every game: splitting only.
-pub(crate) struct SkipAll;
-
-impl Visitor for SkipAll {
-    type Output = ();
-
-    fn begin_game(&mut self, _: Origin) -> Skip {
-        Skip(true)
-    }
-
-    fn end_game(&mut self) {}
 }
 
 /// The games read in a chunk, from `from` on: where each starts, its bytes and what the
@@ -398,8 +385,8 @@ fn cut_of(bytes: &[u8], start: Origin) -> Option<Cut> {
 
 /// Reads a chunk (the `index`th) with `visitor` and runs `work` on each of its games with its
 /// number (after the `games_before` games that come before the first chunk): the worker's
-/// part of [`Pipeline::fold_games_with`](crate::Pipeline::fold_games_with). Gives the numbers
-/// of the chunk's games.
+/// part of [`Pipeline::run_games`](crate::Pipeline::run_games). Gives the numbers of the
+/// chunk's games.
 pub(crate) fn work_chunk<V: Visitor, A>(
     seams: &Seams,
     games_before: u64,

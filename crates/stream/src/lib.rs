@@ -11,21 +11,24 @@
 //! 2. **Split** it into items: [`Games`] gives each PGN game as raw bytes with its byte offset
 //!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`Lines`]
 //!    gives lines for FEN and EPD files.
-//! 3. **Process** the items on N workers and receive the results in input order:
-//!    [`Pipeline::map`] (one result per item) or [`Pipeline::fold`] (one accumulator per batch).
+//! 3. **Process** the items on N workers and receive the results in input order: one
+//!    abstraction, [`Work`] (what a worker does with each item of a batch and with the batch),
+//!    run by [`Pipeline::run`] over any items or [`Pipeline::run_games`] over the games of a
+//!    PGN input that the workers split themselves; [`fold`] makes a `Work` of a closure, and
+//!    [`Pipeline::map`] gives one result per item.
 //!    Memory is bounded whatever the input size: at most `2 × jobs + 2` batches of about
 //!    [`BATCH_BYTES`] exist at once.
 //! 4. **Or read a part** of one large uncompressed file, for a cluster that gives each machine
 //!    a byte range: [`ranges`] plans them, [`Span::locate`] finds the games that start in one
 //!    (each game is in exactly one range, with its number and line in the file), and
-//!    [`Pipeline::fold_games_from`] reads them.
+//!    [`Pipeline::run_games_from`] reads them.
 //!
 //! Counting the games of each result in a (possibly compressed) PGN file on all cores:
 //!
 //! ```
 //! use std::collections::BTreeMap;
 //!
-//! use tabia_stream::{Pipeline, Source};
+//! use tabia_stream::{Pipeline, RawGame, Source, fold};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     // A command-line tool would take `std::env::args()`; `-` is standard input.
@@ -35,16 +38,16 @@
 //!
 //!     let mut results: BTreeMap<String, u64> = BTreeMap::new();
 //!     let outcome = Pipeline::new() // one worker per core
-//!         .fold(
+//!         .run(
 //!             input.games(),
 //!             // On a worker: parse each game of the batch, count its result.
-//!             |counts: &mut BTreeMap<String, u64>, _number, game| {
+//!             &fold(|counts: &mut BTreeMap<String, u64>, _number, game: &RawGame| {
 //!                 let result = match game.parse() {
 //!                     Ok(game) => game.result.as_str().to_owned(),
 //!                     Err(_) => "unreadable".to_owned(),
 //!                 };
 //!                 *counts.entry(result).or_default() += 1;
-//!             },
+//!             }),
 //!             // On this thread, batch after batch in input order.
 //!             |counts, _numbers| {
 //!                 for (result, n) in counts {
@@ -74,6 +77,7 @@ mod input;
 mod pipeline;
 mod range;
 mod split;
+mod work;
 mod zstd_frames;
 
 pub use archive::ZipEntry;
@@ -87,3 +91,4 @@ pub use range::{Span, ranges};
 pub use split::{Games, Line, Lines};
 /// A game as raw bytes with where it starts: the item [`Games`] gives.
 pub use tabia_notation::pgn::{Origin, RawGame};
+pub use work::{Bytes, Finish, Fold, RawGames, Work, fold};

@@ -28,11 +28,12 @@ use std::{
 use tabia_notation::pgn::{Origin, Reader};
 
 use crate::{
-    chunk::{SkipAll, Visited},
+    chunk::Visited,
     error::{Error, ErrorKind},
     input::{Compression, Input},
     pipeline::Pipeline,
     split::Games,
+    work::{Bytes, fold},
 };
 
 /// Plans the byte ranges of the file at `path` for reading it in parallel pieces of about
@@ -71,7 +72,7 @@ pub fn ranges(path: impl AsRef<Path>, target_bytes: u64) -> Result<Vec<Range<u64
 /// of the first game that starts in the range to the start of the first game after those (or
 /// the end of the file), where that first game starts in the file, and how many games of the
 /// file come before it. Found by [`Span::locate`]; read with [`Span::open`] and
-/// [`Pipeline::fold_games_from`], or [`Span::games`].
+/// [`Pipeline::run_games_from`], or [`Span::games`].
 ///
 /// ```
 /// use tabia_stream::{Pipeline, Span};
@@ -149,18 +150,17 @@ impl Span {
         // The starts of the games in `..end` are those of the whole file: a game is cut by
         // `end` only at its end.
         let mut found = Starts::default();
-        let outcome = pipeline.fold_games_with(
+        let outcome = pipeline.run_games(
             file.take(end),
-            || SkipAll,
-            |acc: &mut Starts, _, game: Visited<'_, ()>| {
+            Bytes::default,
+            &fold(|acc: &mut Starts, _, game: Visited<'_, ()>| {
                 if game.start.offset < start {
                     acc.before += 1;
                 } else {
                     acc.first.get_or_insert(game.start);
                 }
                 acc.last = Some(game.start);
-            },
-            |acc| acc,
+            }),
             |acc, _| {
                 found.before += acc.before;
                 found.first = found.first.or(acc.first);
@@ -199,7 +199,7 @@ impl Span {
     }
 
     /// The span's bytes of the file at `path`, as an [`Input`] named by the path: for
-    /// [`Pipeline::fold_games_from`] with this span, which gives its games their places in
+    /// [`Pipeline::run_games_from`] with this span, which gives its games their places in
     /// the file.
     ///
     /// # Errors

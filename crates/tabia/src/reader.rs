@@ -8,7 +8,9 @@ use std::{
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{ErrorKind, Input, Pipeline, Source, Span, expand_folders};
+use tabia_stream::{
+    Bytes, ErrorKind, Input, Pipeline, RawGames, Source, Span, expand_folders, fold,
+};
 
 use crate::{GameError, GameErrorKind};
 
@@ -405,23 +407,22 @@ impl Reader {
                     ControlFlow::Break(()) => return,
                 },
             };
-            let item = |acc: &mut A, number, raw: &RawGame| {
-                work(
-                    acc,
-                    &Item {
-                        input: &name,
-                        number,
-                        raw,
-                    },
-                );
+            let each = |acc: &mut A, number, raw: &RawGame| {
+                let item = Item {
+                    input: &name,
+                    number,
+                    raw,
+                };
+                work(acc, &item);
             };
-            let mut batch = |b, _numbers| match consume(Ok(b)) {
+            let work = RawGames(fold(each).finish(&finish));
+            let batch = |b, _numbers| match consume(Ok(b)) {
                 ControlFlow::Continue(()) => Ok(()),
                 ControlFlow::Break(()) => Err(()),
             };
             let outcome = match &span {
-                Some(span) => pipeline.fold_games_from(input, span, item, &finish, &mut batch),
-                None => pipeline.fold_games(input, item, &finish, &mut batch),
+                Some(span) => pipeline.run_games_from(input, span, Bytes::default, &work, batch),
+                None => pipeline.run_games(input, Bytes::default, &work, batch),
             };
             match outcome {
                 Err(()) => return,

@@ -23,7 +23,7 @@ use crate::{
     frames::{self, Frames},
     input::Source,
     output,
-    parallel::Sink,
+    parallel::{Sink, each},
     record,
     report::Diagnostic,
     session::Session,
@@ -286,9 +286,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 continue;
             };
             let name = input.name.clone();
-            session.games(input, |sink, number, raw| {
+            let work = each(|sink: &mut Sink, number, raw: &RawGame| {
                 game(&name, index, by, &form, json, sink, number, raw, true);
-            })?;
+            });
+            session.games(input, &work, |()| Ok(()))?;
         }
         session.finish()?;
     }
@@ -309,7 +310,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
+        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
             game(
                 &name,
                 index,
@@ -321,7 +322,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 raw,
                 most_annotated,
             );
-        })?;
+        });
+        session.games(input, &work, |()| Ok(()))?;
         let mut stage = stage.borrow_mut();
         session.add(kept, std::mem::take(&mut stage.kept));
         session.add(dups, std::mem::take(&mut stage.dups));

@@ -16,7 +16,7 @@ use crate::{
     cli::{RunArgs, Status},
     input::Source,
     output::{self, OutputArg},
-    parallel::Sink,
+    parallel::{Sink, each},
     report::Diagnostic,
     session::Session,
 };
@@ -90,12 +90,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         if let Some(counters) = counters {
-            session.games(input, |sink, number, raw| {
+            let work = each(|sink: &mut Sink, number, raw: &RawGame| {
                 let changes = tag_game(&name, table, sink, number, raw);
                 sink.add(counters.added, changes.added);
                 sink.add(counters.changed, changes.changed);
                 sink.add(counters.removed, changes.removed);
-            })?;
+            });
+            session.games(input, &work, |()| Ok(()))?;
         } else {
             // The input is split into games on the workers; each worker classifies its
             // games (and with `--check` checks them as `tabia pgn --check` does, for the
@@ -131,10 +132,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 })?;
                 continue;
             }
-            session.games(input, |sink, number, raw| {
+            let work = each(|sink: &mut Sink, number, raw: &RawGame| {
                 let item = classify(table, raw, check);
                 write_item(&name, args.json, sink, number, &item);
-            })?;
+            });
+            session.games(input, &work, |()| Ok(()))?;
         }
     }
     Ok(session.finish()?)

@@ -18,7 +18,7 @@ use crate::{
     cmd::fen::EpArg,
     input::Source,
     output::{self, JsonEval, OutputArg},
-    parallel::Sink,
+    parallel::{Sink, each},
     report::Diagnostic,
     session::Session,
 };
@@ -86,13 +86,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
+        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
             if from.is_none() && !args.json {
                 game_streamed(&name, args, sink, number, raw);
             } else {
                 game(&name, args, from.as_ref(), sink, number, raw);
             }
-        })?;
+        });
+        session.games(input, &work, |()| Ok(()))?;
     }
     Ok(session.finish()?)
 }

@@ -27,13 +27,14 @@ use tabia_select::{
     Material, MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side,
     TagCriterion, VariantName, Verdict, Zobrist,
 };
+use tabia_stream::Visited;
 
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
     output,
-    parallel::{Counter, Sink, Weigh},
+    parallel::{Counter, Sink, Weigh, each},
     record,
     report::Diagnostic,
     session::Session,
@@ -337,29 +338,33 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             matched,
         };
         if on_reader {
-            session.pipeline(
+            let work = each(|sink: &mut Sink, number, item: &_| {
+                write_matched(&ctx, sink, number, item);
+            });
+            session.items(
                 input,
                 |reader| matched_on_reader(reader, &query, args.invert, left.as_mut()),
-                |sink, number, item| write_matched(&ctx, sink, number, item),
+                &work,
+                |()| Ok(()),
             )?;
         } else {
             // Each worker matches the games of its piece of the input as it reads them: the
             // movetext of a game that its tags rule out is skipped, never copied.
-            session.games_visiting(
-                input,
-                || Matcher::new(&query),
-                |sink, number, game| {
-                    let verdict = match game.output {
-                        Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
-                        Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
-                    };
-                    selected(&ctx, sink, number, game.bytes, game.start, verdict);
-                },
-            )?;
+            let work = each(|sink: &mut Sink, number, game: Visited<'_, Matched>| {
+                let verdict = match game.output {
+                    Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
+                    Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
+                };
+                selected(&ctx, sink, number, game.bytes, game.start, verdict);
+            });
+            session.visit(input, || Matcher::new(&query), &work, |()| Ok(()))?;
         }
     }
     Ok(session.finish()?)
 }
+
+/// What the matcher makes of a game it read.
+type Matched = Result<Verdict, ReplayError>;
 
 /// Writes a game whose verdict is known if it is selected, or reports it.
 fn selected(

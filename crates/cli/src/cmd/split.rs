@@ -25,7 +25,7 @@ use crate::{
     frames::{self, Frames},
     input::Source,
     output,
-    parallel::Sink,
+    parallel::{Sink, each},
     record,
     report::Diagnostic,
     session::Session,
@@ -194,9 +194,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
+        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
             game(&name, args, table, &form, sink, number, raw);
-        })?;
+        });
+        session.games(input, &work, |()| Ok(()))?;
         session.add(written, std::mem::take(&mut stage.borrow_mut().written));
     }
     let count = session.counter("files");

@@ -10,7 +10,7 @@ use crate::{
     cli::{RunArgs, Status},
     input::{Line, Lines, Source},
     output,
-    parallel::Sink,
+    parallel::{Sink, each},
     session::Session,
 };
 
@@ -95,9 +95,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                     .map_or(true, |line| !line.bytes.trim_ascii().is_empty())
             })
         };
-        session.pipeline(input, positions, |sink, _, line| {
+        let work = each(|sink: &mut Sink, _, line: &Line| {
             position_line(&name, args.json, args.variant, sink, line);
-        })?;
+        });
+        session.items(input, positions, &work, |()| Ok(()))?;
     }
     Ok(session.finish()?)
 }

@@ -17,7 +17,9 @@ use std::{
 };
 
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
-use tabia_stream::{Compression, ErrorKind, Games, Input, Pipeline, RawGame};
+use tabia_stream::{
+    Bytes, Compression, ErrorKind, Games, Input, Pipeline, RawGame, RawGames, Visited, fold,
+};
 
 mod archives;
 mod ranges;
@@ -395,9 +397,11 @@ fn a_closed_output_stops_an_endless_input() {
     let _one = one_at_a_time();
     for jobs in [1, 2, 4] {
         let mut out = ClosedPipe { room: 10_000 };
-        let result = Pipeline::new().with_jobs(jobs).fold(
+        let result = Pipeline::new().with_jobs(jobs).run(
             Games::new(Generated::new(u64::MAX)),
-            |buffer: &mut Vec<u8>, number, _| buffer.extend(format!("{number}\n").bytes()),
+            &fold(|buffer: &mut Vec<u8>, number, _: &RawGame| {
+                buffer.extend(format!("{number}\n").bytes());
+            }),
             |buffer, _| out.write_all(&buffer),
         );
         let err = result.expect_err("the closed output ends the run");
@@ -416,7 +420,7 @@ fn split_whole(input: &[u8]) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
         .collect()
 }
 
-/// The same through `Pipeline::fold_games`: split on the workers in chunks of about `chunk`
+/// The same through `Pipeline::run_games`: split on the workers in chunks of about `chunk`
 /// bytes.
 fn split_by_workers(
     input: &[u8],
@@ -427,10 +431,12 @@ fn split_by_workers(
     let outcome = Pipeline::new()
         .with_jobs(jobs)
         .with_batch_bytes(chunk)
-        .fold_games(
+        .run_games(
             input,
-            |games: &mut Vec<_>, number, raw| games.push((number, raw.start, raw.bytes.clone())),
-            |games| games,
+            Bytes::default,
+            &RawGames(fold(|games: &mut Vec<_>, number, raw: &RawGame| {
+                games.push((number, raw.start, raw.bytes.clone()));
+            })),
             |games, numbers| {
                 assert_eq!(games.len() as u64, numbers.end - numbers.start);
                 assert!(games.iter().map(|g| g.0).eq(numbers));
@@ -564,12 +570,14 @@ fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
         let outcome = Pipeline::new()
             .with_jobs(jobs)
             .with_batch_bytes(1000)
-            .fold_games(
+            .run_games(
                 Failing {
                     good: io::Cursor::new(text[..cut].to_vec()),
                 },
-                |rounds: &mut Vec<u64>, _, raw| rounds.push(round(raw)),
-                |rounds| rounds,
+                Bytes::default,
+                &RawGames(fold(|rounds: &mut Vec<u64>, _, raw: &RawGame| {
+                    rounds.push(round(raw));
+                })),
                 |rounds, _| {
                     seen.extend(rounds);
                     Ok::<_, ()>(())
@@ -592,10 +600,10 @@ fn games_split_on_the_workers_keep_memory_flat() {
         ALLOC.reset_peak_memory();
         let outcome = Pipeline::new()
             .with_jobs(jobs)
-            .fold_games(
+            .run_games(
                 Generated::new(n),
-                |sum: &mut usize, _, raw| *sum += raw.bytes.len(),
-                |sum| sum,
+                Bytes::default,
+                &fold(|sum: &mut usize, _, game: Visited<'_, ()>| *sum += game.bytes.len()),
                 |_, _| Ok::<_, ()>(()),
             )
             .unwrap();
@@ -703,14 +711,15 @@ fn games_read_by_a_visitor_on_the_workers_are_those_read_on_one_thread() {
                 let outcome = Pipeline::new()
                     .with_jobs(jobs)
                     .with_batch_bytes(chunk)
-                    .fold_games_with(
+                    .run_games(
                         &input[..],
                         Everything::default,
-                        |games: &mut Vec<_>, number, game| {
-                            let output = game.output.map_err(|err| located(&err));
-                            games.push((number, game.start, output));
-                        },
-                        |games| games,
+                        &fold(
+                            |games: &mut Vec<_>, number, game: Visited<'_, Vec<String>>| {
+                                let output = game.output.map_err(|err| located(&err));
+                                games.push((number, game.start, output));
+                            },
+                        ),
                         |games, _| {
                             got.extend(games);
                             Ok::<_, ()>(())

@@ -4,7 +4,9 @@
 use std::{ops::Range, path::Path};
 
 use proptest::prelude::*;
-use tabia_stream::{ErrorKind, Games, Input, Pipeline, RawGame, Span, ranges};
+use tabia_stream::{
+    Bytes, ErrorKind, Games, Input, Pipeline, RawGame, RawGames, Span, fold, ranges,
+};
 
 /// Games that make a cut hard: a comment with lines that look like tags (one after a blank
 /// line), a blank line inside a tag section, tagless games, a game on the line of the last
@@ -64,11 +66,15 @@ fn by_ranges_on_workers(path: &Path, cuts: &[Range<u64>]) -> Vec<(u64, RawGame)>
     for range in cuts {
         let span = Span::locate(path, range.clone(), &pipeline).unwrap();
         let outcome = pipeline
-            .fold_games_from(
+            .run_games_from(
                 span.open(path).unwrap(),
                 &span,
-                |acc: &mut Vec<(u64, RawGame)>, number, game| acc.push((number, game.clone())),
-                |acc| acc,
+                Bytes::default,
+                &RawGames(fold(
+                    |acc: &mut Vec<(u64, RawGame)>, number, game: &RawGame| {
+                        acc.push((number, game.clone()))
+                    },
+                )),
                 |acc, _| {
                     games.extend(acc);
                     Ok::<_, ()>(())
