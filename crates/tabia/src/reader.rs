@@ -235,38 +235,27 @@ impl Reader {
     /// assert_eq!(book.probe(&start)[0].uci, "e2e4");
     /// ```
     pub fn tree(&self, options: tabia_book::TreeOptions) -> Gathered<tabia_book::Tree> {
-        let jobs = self.pipeline().jobs();
-        // A node budget is shared out between the workers and applies again when merged.
-        let part = tabia_book::TreeOptions {
-            max_nodes: options.max_nodes.map(|n| (n / jobs).max(1)),
-            ..options
-        };
-        let mut gathered = Gathered {
-            value: tabia_book::Tree::new(options),
-            errors: Vec::new(),
-        };
+        let trees = tabia_book::Trees::new(options, self.pipeline().jobs());
+        let mut errors = Vec::new();
         self.fold(
-            |acc: &mut (Option<tabia_book::Tree>, Vec<GameError>), item| {
-                let tree = acc.0.get_or_insert_with(|| tabia_book::Tree::new(part));
-                if let Err(error) = tree.add_pgn_game(&item.raw.bytes, item.raw.start) {
-                    acc.1.push(add_error(item, error));
+            |errors: &mut Vec<GameError>, item| {
+                if let Err(error) = trees.add_pgn_game(&item.raw.bytes, item.raw.start) {
+                    errors.push(add_error(item, error));
                 }
             },
-            |acc| acc,
+            |errors| errors,
             |batch| {
                 match batch {
-                    Ok((tree, errors)) => {
-                        if let Some(tree) = tree {
-                            gathered.value.merge(tree);
-                        }
-                        gathered.errors.extend(errors);
-                    }
-                    Err(error) => gathered.errors.push(error),
+                    Ok(batch) => errors.extend(batch),
+                    Err(error) => errors.push(error),
                 }
                 ControlFlow::Continue(())
             },
         );
-        gathered
+        Gathered {
+            value: trees.finish(),
+            errors,
+        }
     }
 
     /// The games (and, with `options.moves`, their moves) as Arrow record batches, one
