@@ -1,0 +1,21 @@
+//! tabia for Python: the extension module `tabia._tabia` under the package `tabia`
+//! (`python/tabia`). Thin bindings over the [`tabia`] facade: every entry point here calls
+//! one of the facade's, turns its values into Python ones and its errors into Python
+//! exceptions, and releases the GIL while Rust works.
+
+mod error;
+mod table;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("GameError", m.py().get_type::<error::GameError>())?;
+    m.add_class::<table::TableStream>()?;
+    m.add_function(wrap_pyfunction!(table::read_table, m)?)?;
+    m.add_function(wrap_pyfunction!(table::scan, m)?)?;
+    m.add_function(wrap_pyfunction!(table::schema, m)?)?;
+    Ok(())
+}
