@@ -3,7 +3,10 @@
 //! one of the facade's, turns its values into Python ones and its errors into Python
 //! exceptions, and releases the GIL while Rust works.
 
+mod eco;
 mod error;
+mod games;
+mod position;
 mod table;
 
 use pyo3::prelude::*;
@@ -13,7 +16,20 @@ use pyo3::prelude::*;
 fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GameError", m.py().get_type::<error::GameError>())?;
+    m.add(
+        "PositionError",
+        m.py().get_type::<position::PositionError>(),
+    )?;
     m.add_class::<table::TableStream>()?;
+    m.add_class::<games::GameReader>()?;
+    m.add_class::<games::Game>()?;
+    m.add_class::<games::Move>()?;
+    m.add_class::<position::Position>()?;
+    m.add_class::<eco::Opening>()?;
+    m.add_function(wrap_pyfunction!(games::read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(position::status, m)?)?;
+    m.add_function(wrap_pyfunction!(position::is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(eco::eco, m)?)?;
     m.add_function(wrap_pyfunction!(table::read_table, m)?)?;
     m.add_function(wrap_pyfunction!(table::scan, m)?)?;
     m.add_function(wrap_pyfunction!(table::schema, m)?)?;

@@ -13,13 +13,64 @@ from typing import Iterable, Sequence
 import pyarrow as pa
 
 from . import _tabia
-from ._tabia import GameError, __version__
+from ._tabia import (
+    Game,
+    GameError,
+    GameReader,
+    Move,
+    Opening,
+    Position,
+    PositionError,
+    __version__,
+    eco,
+    is_valid,
+    status,
+)
 
-__all__ = ["GameError", "read_table", "scan", "schema", "__version__"]
+__all__ = [
+    "Game",
+    "GameError",
+    "GameReader",
+    "Move",
+    "Opening",
+    "Position",
+    "PositionError",
+    "__version__",
+    "eco",
+    "is_valid",
+    "read_games",
+    "read_table",
+    "scan",
+    "schema",
+    "status",
+]
 
 
 def _paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     return [os.fspath(p) for p in paths]
+
+
+def read_games(
+    *paths: str | os.PathLike[str],
+    jobs: int | None = None,
+    variations: bool = False,
+    errors: str = "raise",
+) -> GameReader:
+    """Every game of ``paths`` (files, compressed or not, zip archives, folders) as
+    :class:`Game` objects, parsed and replayed on all cores (``jobs`` workers; ``None`` is
+    one per core) and given in input order, the GIL released while Rust works.
+
+    A game that cannot be read (a syntax error, an illegal move; with ``variations=True``
+    an illegal move in a variation too) or an input that cannot be opened is never dropped
+    silently; ``errors`` says what becomes of it:
+
+    - ``"raise"`` (the default): ``next()`` raises :class:`GameError`; calling ``next()``
+      again goes on with the next game.
+    - ``"yield"``: the :class:`GameError` is yielded in the game's place.
+    - ``"collect"``: it is left out of the iteration and kept, in input order, in the
+      iterator's ``errors`` list.
+    """
+    return _tabia.read_games(_paths(paths), jobs=jobs, variations=variations, errors=errors)
 
 
 def read_table(
