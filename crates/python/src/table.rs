@@ -34,13 +34,23 @@ struct Shape {
 }
 
 impl Shape {
-    fn new(moves: bool, nested: bool, fen: bool, names: Option<Vec<String>>) -> PyResult<Shape> {
+    fn new(
+        moves: bool,
+        nested: bool,
+        fen: bool,
+        boards: bool,
+        names: Option<Vec<String>>,
+    ) -> PyResult<Shape> {
         if moves && nested {
             return Err(PyValueError::new_err(
                 "moves=True and nested=True ask for two shapes of the moves: choose one",
             ));
         }
-        let columns = Columns { nested, fen };
+        let columns = Columns {
+            nested,
+            fen,
+            boards,
+        };
         let full = if moves {
             moves_schema(columns)
         } else {
@@ -96,6 +106,7 @@ impl Shape {
         ReadOptions {
             moves: self.moves || self.columns.nested,
             fen: self.columns.fen,
+            boards: self.columns.boards,
         }
     }
 }
@@ -185,7 +196,7 @@ fn reader(paths: Vec<PathBuf>, jobs: Option<usize>) -> tabia::Reader {
 /// The whole table, read on all cores with the GIL released, Ctrl-C checked between
 /// batches; an input that cannot be opened or read to its end raises `tabia.GameError`.
 #[pyfunction]
-#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false))]
+#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
 pub(crate) fn read_table(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -194,8 +205,9 @@ pub(crate) fn read_table(
     jobs: Option<usize>,
     nested: bool,
     fen: bool,
+    boards: bool,
 ) -> PyResult<TableStream> {
-    let shape = Shape::new(moves, nested, fen, columns)?;
+    let shape = Shape::new(moves, nested, fen, boards, columns)?;
     let mut tables = reader(paths, jobs).table(shape.read_options(), shape.columns);
     let mut batches = Vec::new();
     loop {
@@ -216,7 +228,7 @@ pub(crate) fn read_table(
 /// The table as a stream, read batch by batch as the consumer asks; an input error ends the
 /// stream with an error.
 #[pyfunction]
-#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false))]
+#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
 pub(crate) fn scan(
     paths: Vec<PathBuf>,
     moves: bool,
@@ -224,8 +236,9 @@ pub(crate) fn scan(
     jobs: Option<usize>,
     nested: bool,
     fen: bool,
+    boards: bool,
 ) -> PyResult<TableStream> {
-    let shape = Shape::new(moves, nested, fen, columns)?;
+    let shape = Shape::new(moves, nested, fen, boards, columns)?;
     let tables = reader(paths, jobs).table(shape.read_options(), shape.columns);
     let schema = shape.schema.clone();
     let batches = tables.map(move |tables| match tables {
@@ -237,8 +250,8 @@ pub(crate) fn scan(
 
 /// The schema of a table, as a stream of no batches (for `pyarrow.schema`-like use).
 #[pyfunction]
-#[pyo3(signature = (moves = false, nested = false, fen = false))]
-pub(crate) fn schema(moves: bool, nested: bool, fen: bool) -> PyResult<TableStream> {
-    let shape = Shape::new(moves, nested, fen, None)?;
+#[pyo3(signature = (moves = false, nested = false, fen = false, boards = false))]
+pub(crate) fn schema(moves: bool, nested: bool, fen: bool, boards: bool) -> PyResult<TableStream> {
+    let shape = Shape::new(moves, nested, fen, boards, None)?;
     Ok(TableStream::new(shape.schema, Box::new(std::iter::empty())))
 }

@@ -278,7 +278,7 @@ impl Reader {
     /// use tabia::table::{Columns, ReadOptions};
     ///
     /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
-    /// let options = ReadOptions { moves: true, fen: false };
+    /// let options = ReadOptions { moves: true, ..ReadOptions::default() };
     /// let mut rows = (0, 0);
     /// for tables in tabia::Reader::new([file]).table(options, Columns::default()) {
     ///     let tables = tables?;

@@ -40,6 +40,7 @@ __all__ = [
     "is_valid",
     "read_games",
     "read_table",
+    "read_training",
     "scan",
     "schema",
     "status",
@@ -80,13 +81,21 @@ def read_table(
     jobs: int | None = None,
     nested: bool = False,
     fen: bool = False,
+    boards: bool = False,
 ) -> pa.Table:
     """The games table of ``tabia table`` (``moves=True``: the moves table) of every game
     in ``paths`` (files, compressed or not, zip archives, folders), read on all cores
     (``jobs`` workers; ``None`` is one per core) in input order, as a ``pyarrow.Table``.
 
+    ``columns`` keeps only the columns named (in that order); ``nested=True`` puts the moves
+    in a list column of the games table; ``fen=True`` adds the FEN after each move and
+    ``boards=True`` the training columns (the position before each move as 12 bitboards,
+    side to move, castling, en passant; the move as from/to/promotion) to the moves. The
+    schema is exactly that of ``tabia table`` (docs/schema.md).
+
     Bad games are rows too, their ``errors`` column saying why. An input that cannot be
-    opened or read to its end raises :class:`GameError`.
+    opened or read to its end raises :class:`GameError`. The GIL is released while the
+    games are read and Ctrl-C interrupts the read between batches.
     """
     stream = _tabia.read_table(
         _paths(paths),
@@ -95,6 +104,7 @@ def read_table(
         jobs=jobs,
         nested=nested,
         fen=fen,
+        boards=boards,
     )
     return pa.table(stream)
 
@@ -106,6 +116,7 @@ def scan(
     jobs: int | None = None,
     nested: bool = False,
     fen: bool = False,
+    boards: bool = False,
 ) -> pa.RecordBatchReader:
     """:func:`read_table` as a ``pyarrow.RecordBatchReader``: the batches are read as the
     consumer asks for them, so memory stays bounded however large the input. An input error
@@ -118,13 +129,55 @@ def scan(
         jobs=jobs,
         nested=nested,
         fen=fen,
+        boards=boards,
     )
     return pa.RecordBatchReader.from_stream(stream)
 
 
-def schema(moves: bool = False, nested: bool = False, fen: bool = False) -> pa.Schema:
+def schema(
+    moves: bool = False, nested: bool = False, fen: bool = False, boards: bool = False
+) -> pa.Schema:
     """The schema of the games table (``moves=True``: the moves table), as ``tabia table``
     writes it."""
     return pa.RecordBatchReader.from_stream(
-        _tabia.schema(moves=moves, nested=nested, fen=fen)
+        _tabia.schema(moves=moves, nested=nested, fen=fen, boards=boards)
     ).schema
+
+
+def read_training(
+    *paths: str | os.PathLike[str], jobs: int | None = None
+) -> dict[str, "numpy.ndarray"]:
+    """The mainline moves of every game in ``paths`` as numpy arrays a model eats, read on
+    all cores without a Python object per move: ``board`` (n × 12 uint64 piece bitboards
+    of the position before the move: White's P, N, B, R, Q, K then Black's; bit 0 is a1),
+    ``white_to_move`` (bool), ``castling`` (uint64 bitboard of the rooks that may castle),
+    ``ep_square`` (int16, -1 for none), ``from_square``, ``to_square``, ``promotion``
+    (uint8; promotion as python-chess's piece types, 0 for none), ``game`` (int64, the
+    game's number in its file) and ``ply`` (int32). Games that cannot be read have no
+    moves: see :func:`read_table`'s ``errors`` column for them."""
+    import numpy as np
+
+    names = [
+        "game",
+        "ply",
+        "board",
+        "white_to_move",
+        "castling",
+        "ep_square",
+        "from_square",
+        "to_square",
+        "promotion",
+    ]
+    table = read_table(*paths, moves=True, boards=True, columns=names, jobs=jobs)
+    arrays: dict[str, np.ndarray] = {}
+    for name in names:
+        column = table.column(name).combine_chunks()
+        if name == "board":
+            arrays[name] = column.flatten().to_numpy().reshape(-1, 12)
+        elif name == "ep_square":
+            arrays[name] = column.cast(pa.int16()).fill_null(-1).to_numpy()
+        elif name == "white_to_move":
+            arrays[name] = column.to_numpy(zero_copy_only=False)
+        else:
+            arrays[name] = column.to_numpy()
+    return arrays
