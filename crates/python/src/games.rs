@@ -12,7 +12,7 @@ use tabia::notation::pgn::{Move as Node, Score};
 use crate::{error::game_error, position::Position};
 
 /// A game read on a worker: the tree, and what its replay gave.
-struct Read {
+pub(crate) struct Read {
     game: tabia::Game,
     input: String,
     number: u64,
@@ -25,7 +25,7 @@ struct Read {
 }
 
 /// Reads and replays one game on a worker.
-fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
+pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
     let game = item.parse()?;
     let replay_error = |e| tabia::GameError::replay(item.input(), item.number(), e);
     // The variations are replayed (and so checked) only when asked.
@@ -61,10 +61,23 @@ fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::Gam
 
 /// How `read_games` treats a game it cannot read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Errors {
+pub(crate) enum Errors {
     Raise,
     Yield,
     Collect,
+}
+
+impl Errors {
+    pub(crate) fn parse(errors: &str) -> PyResult<Errors> {
+        match errors {
+            "raise" => Ok(Errors::Raise),
+            "yield" => Ok(Errors::Yield),
+            "collect" => Ok(Errors::Collect),
+            other => Err(PyValueError::new_err(format!(
+                "errors={other:?}: expected \"raise\", \"yield\" or \"collect\""
+            ))),
+        }
+    }
 }
 
 /// The iterator `read_games` returns.
@@ -74,6 +87,17 @@ pub(crate) struct GameReader {
     buffer: VecDeque<Result<Read, tabia::GameError>>,
     errors_mode: Errors,
     errors: Vec<Py<PyAny>>,
+}
+
+impl GameReader {
+    pub(crate) fn new(games: tabia::Mapped<Read>, errors: Errors) -> GameReader {
+        GameReader {
+            games: std::sync::Mutex::new(games),
+            buffer: VecDeque::new(),
+            errors_mode: errors,
+            errors: Vec::new(),
+        }
+    }
 }
 
 /// How many games are taken from the workers at a time, the GIL released.
@@ -130,25 +154,11 @@ pub(crate) fn read_games(
     variations: bool,
     errors: &str,
 ) -> PyResult<GameReader> {
-    let errors_mode = match errors {
-        "raise" => Errors::Raise,
-        "yield" => Errors::Yield,
-        "collect" => Errors::Collect,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "errors={other:?}: expected \"raise\", \"yield\" or \"collect\""
-            )));
-        }
-    };
+    let errors = Errors::parse(errors)?;
     let games = tabia::Reader::new(paths)
         .jobs(jobs.unwrap_or(0))
         .map(move |item| read_one(item, variations));
-    Ok(GameReader {
-        games: std::sync::Mutex::new(games),
-        buffer: VecDeque::new(),
-        errors_mode,
-        errors: Vec::new(),
-    })
+    Ok(GameReader::new(games, errors))
 }
 
 /// A game: its headers, its mainline (SAN and UCI, with comments, clocks, evaluations and

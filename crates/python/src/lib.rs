@@ -3,6 +3,7 @@
 //! one of the facade's, turns its values into Python ones and its errors into Python
 //! exceptions, and releases the GIL while Rust works.
 
+mod collection;
 mod eco;
 mod error;
 mod games;
@@ -30,6 +31,11 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::status, m)?)?;
     m.add_function(wrap_pyfunction!(position::is_valid, m)?)?;
     m.add_function(wrap_pyfunction!(eco::eco, m)?)?;
+    m.add_class::<collection::Tree>()?;
+    m.add_class::<collection::TreeMove>()?;
+    m.add_function(wrap_pyfunction!(collection::filter, m)?)?;
+    m.add_function(wrap_pyfunction!(collection::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(collection::tree, m)?)?;
     m.add_function(wrap_pyfunction!(table::read_table, m)?)?;
     m.add_function(wrap_pyfunction!(table::scan, m)?)?;
     m.add_function(wrap_pyfunction!(table::schema, m)?)?;

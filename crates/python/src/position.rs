@@ -227,6 +227,16 @@ impl Position {
 }
 
 impl Position {
+    /// The position inside.
+    pub(crate) fn inner(&self) -> &tabia::Position {
+        &self.pos
+    }
+
+    /// A position from a FEN, EPD or `startpos`, or `PositionError`.
+    pub(crate) fn parse_text(text: &str) -> PyResult<tabia::Position> {
+        parse(text)
+    }
+
     fn parse_move(&self, text: &str) -> PyResult<tabia::position::shakmaty::Move> {
         self.pos
             .parse_move(text)

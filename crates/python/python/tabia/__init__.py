@@ -8,7 +8,9 @@ game. See docs/python.md.
 from __future__ import annotations
 
 import os
-from typing import Iterable, Sequence
+import builtins
+import json
+from typing import Any, Iterable, Sequence
 
 import pyarrow as pa
 
@@ -21,6 +23,8 @@ from ._tabia import (
     Opening,
     Position,
     PositionError,
+    Tree,
+    TreeMove,
     __version__,
     eco,
     is_valid,
@@ -35,6 +39,11 @@ __all__ = [
     "Opening",
     "Position",
     "PositionError",
+    "Tree",
+    "TreeMove",
+    "filter",
+    "stats",
+    "tree",
     "__version__",
     "eco",
     "is_valid",
@@ -181,3 +190,64 @@ def read_training(
         else:
             arrays[name] = column.to_numpy()
     return arrays
+
+
+def filter(  # noqa: A001 - tabia's name for it, as the command's
+    *paths: str | os.PathLike[str],
+    criteria: Iterable[str] = (),
+    jobs: int | None = None,
+    errors: str = "raise",
+    variations: bool = False,
+    eco_by_position: bool = False,
+    ply_range: str | None = None,
+    to_move: str | None = None,
+    **options: Any,
+) -> GameReader:
+    """The games of ``paths`` that match criteria, with the criteria language of
+    ``tabia filter`` (docs/commands/filter.md), as :class:`Game` objects in input order.
+
+    Criteria are keyword arguments named as the command's options (``-`` as ``_``):
+    ``white="Carlsen"``, ``elo="2500..2700"``, ``eco="B90-B99"``, ``position=FEN``,
+    ``moves="e4 c5"``, ``fen_pattern="..."``, ``checkmate=True`` (a feature: ``True`` asks
+    for it); a list or tuple of values is their alternatives. ``criteria`` takes the same as
+    strings written as on the command line: ``["--tag Date>=2020", "--checkmate"]``.
+    Different criteria must all hold, the values of one criterion are alternatives (as in
+    the command). ``errors`` is as for :func:`read_games`.
+    """
+    pairs: list[tuple[str, str | None]] = []
+    for text in criteria:
+        name, _, value = text.strip().partition(" ")
+        pairs.append((name, value.strip() or None))
+    for name, value in options.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            if v is True:
+                pairs.append((name, None))
+            elif v is not False and v is not None:
+                pairs.append((name, builtins.str(v)))
+    return _tabia.filter(
+        _paths(paths),
+        pairs,
+        jobs=jobs,
+        errors=errors,
+        variations=variations,
+        eco_by_position=eco_by_position,
+        ply_range=ply_range,
+        to_move=to_move,
+    )
+
+
+def stats(*paths: str | os.PathLike[str], jobs: int | None = None) -> dict[str, Any]:
+    """The statistics of a collection (games, plies, results, dates, time controls, ratings,
+    players, events, ECO codes, annotations) as ``tabia stats --json`` gives them, and
+    ``input_errors``: the inputs that could not be read, with why."""
+    return json.loads(_tabia.stats(_paths(paths), jobs=jobs))
+
+
+def tree(
+    *paths: str | os.PathLike[str], max_ply: int = 30, jobs: int | None = None
+) -> Tree:
+    """The opening tree of the games (``max_ply`` plies of each): ``tree.moves(position)``
+    gives the moves played from a position with their counts and scores; transpositions
+    merge. Games left out are in ``tree.errors``."""
+    return _tabia.tree(_paths(paths), max_ply=max_ply, jobs=jobs)
