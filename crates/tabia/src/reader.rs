@@ -173,12 +173,36 @@ impl Reader {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn select(&self, query: tabia_select::Query) -> Mapped<Game> {
+        self.select_map(query, |item| item.parse())
+    }
+
+    /// `f` of every game that matches `query`, run on the workers (as [`Reader::map`] for
+    /// the games [`Reader::select`] selects): where a program needs more of a selected game
+    /// than its tree, its input and number for one.
+    ///
+    /// ```
+    /// use tabia::select::{Criterion, Options, Query};
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok");
+    /// let query = Query::new(vec![Criterion::from_option("white", Some("Fischer"))?], Options::default());
+    /// let found: Vec<(String, u64)> = tabia::Reader::new([dir])
+    ///     .select_map(query, |item| Ok((item.input().to_owned(), item.number())))
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(found.len(), 1);
+    /// assert!(found[0].0.ends_with("sample.pgn"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn select_map<T, F>(&self, query: tabia_select::Query, f: F) -> Mapped<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Item<'_>) -> Result<T, GameError> + Send + Sync + 'static,
+    {
         let query = Arc::new(query);
         self.spawn(
-            move |out: &mut Vec<Result<Game, GameError>>, item: &Item<'_>| {
+            move |out: &mut Vec<Result<T, GameError>>, item: &Item<'_>| {
                 let mut matcher = tabia_select::Matcher::new(&query);
                 match item.raw.visit(&mut matcher) {
-                    Ok(Ok(verdict)) if verdict.matched => out.push(item.parse()),
+                    Ok(Ok(verdict)) if verdict.matched => out.push(f(item)),
                     Ok(Ok(_)) => {}
                     // A game that cannot be replayed cannot be decided: said, not dropped.
                     Ok(Err(error)) => {
@@ -267,7 +291,7 @@ impl Reader {
     /// use tabia::table::{Columns, ReadOptions};
     ///
     /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
-    /// let options = ReadOptions { moves: true, fen: false };
+    /// let options = ReadOptions { moves: true, ..ReadOptions::default() };
     /// let mut rows = (0, 0);
     /// for tables in tabia::Reader::new([file]).table(options, Columns::default()) {
     ///     let tables = tables?;
