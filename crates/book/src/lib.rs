@@ -5,7 +5,7 @@
 //!   [`TreeOptions::max_ply`]), keyed by the position key of `tabia-position`, so that
 //!   transpositions merge; each move with its [`Stats`] (games, results, the average rating of
 //!   the players who made it, first and last year). Trees built from parts of a collection
-//!   (one per worker) are [merged](Tree::merge); a memory budget prunes rare moves and keeps
+//!   (one per worker: [`Trees`]) are [merged](Tree::merge); a memory budget prunes rare moves and keeps
 //!   every figure exact ([`Tree`] explains how).
 //! - Games in: [`Tree::add_pgn_game`] (one game's PGN, as the reader splits them),
 //!   [`Tree::add_pgn`] (a whole input), [`Tree::add_moves`] and [`Tree::add_sans`].
@@ -22,6 +22,7 @@
 
 mod encode;
 mod game;
+mod grow;
 mod html;
 mod polyglot;
 mod report;
@@ -30,6 +31,7 @@ mod tree;
 
 pub use encode::{code_text, decode_move, encode_move};
 pub use game::AddGameError;
+pub use grow::Trees;
 pub use html::{HTML_POSITIONS, html_page};
 pub use polyglot::{
     Book, BookError, BookErrorKind, BookMove, BookOptions, ENTRY_BYTES, Entry, Weight, polyglot_key,

@@ -72,8 +72,8 @@ impl Session<'static> {
 }
 
 impl<'a> Session<'a> {
-    /// A session writing to `out` instead of standard output (a command's own files, or an
-    /// ordered stage that decodes [`frames`](crate::frames)), standard error as usual.
+    /// A session writing to `out` instead of standard output (a command's own files, or
+    /// nowhere when an ordered stage writes what the workers made), standard error as usual.
     pub(crate) fn with_output(
         out: impl Write + 'a,
         args: &RunArgs,

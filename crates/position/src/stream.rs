@@ -77,6 +77,24 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
         self.outcome = true;
         self
     }
+
+    /// The position reached so far: the game's start once its movetext begins, then the
+    /// position after each move played (what a caller needs of the position *before* a move,
+    /// read before the move is given to the replayer).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, Visitor};
+    /// use tabia_position::{EpRule, MainlineReplayer, Position};
+    ///
+    /// let mut replayer = MainlineReplayer::new(|_: &Position, _, _| {});
+    /// replayer.begin_game(Origin::default());
+    /// replayer.tag(b"FEN", tabia_notation::pgn::RawTag(b"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+    /// replayer.begin_movetext();
+    /// assert_eq!(replayer.position().epd(EpRule::Legal), "4k3/8/8/8/8/8/4P3/4K3 w - -");
+    /// ```
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for MainlineReplayer<F> {

@@ -35,6 +35,7 @@
 
 #![deny(missing_docs)]
 
+mod board;
 mod csv;
 mod read;
 mod record;
@@ -44,6 +45,7 @@ mod writer;
 
 pub use arrow_array;
 pub use arrow_schema;
+pub use board::BoardRecord;
 pub use record::{GameRecord, MoveRecord, Problem, ReadOptions};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{

@@ -23,7 +23,10 @@ use tabia_position::{
     variant_mode,
 };
 
-use crate::record::{GameRecord, MoveRecord, Problem, ReadOptions};
+use crate::{
+    BoardRecord,
+    record::{GameRecord, MoveRecord, Problem, ReadOptions},
+};
 
 /// What is kept of one ply until the game is known to read (its moves then go to the table).
 #[derive(Debug, Clone)]
@@ -66,6 +69,10 @@ pub(crate) struct Scratch {
     pub(crate) mode: CastlingMode,
     /// The SAN being replayed (set before the replayer is told of it).
     pending: Option<SanPlus>,
+    /// With [`ReadOptions::boards`]: the position before each ply and its move, beside
+    /// `plies`, and the position before the next ply.
+    pub(crate) boards: Vec<BoardRecord>,
+    before: Option<BoardRecord>,
     hasher: ZobristTracker,
     /// The opening by position, along this replay.
     classifier: Option<Follower<'static>>,
@@ -81,6 +88,8 @@ impl Default for Scratch {
             text: String::new(),
             mode: CastlingMode::Standard,
             pending: None,
+            boards: Vec::new(),
+            before: None,
             hasher: ZobristTracker::default(),
             classifier: None,
             unclassified: false,
@@ -95,6 +104,8 @@ impl Scratch {
         self.text.clear();
         self.mode = CastlingMode::Standard;
         self.pending = None;
+        self.boards.clear();
+        self.before = None;
         self.hasher = ZobristTracker::default();
         self.classifier = None;
         self.unclassified = false;
@@ -121,9 +132,17 @@ impl Scratch {
         } else {
             0..0
         };
+        // The position after this ply is the one before the next.
+        let before = match self.before.as_mut() {
+            Some(before) => Some(std::mem::replace(before, BoardRecord::position(pos))),
+            None => None,
+        };
         let Some(san) = self.pending.take() else {
             return;
         };
+        if let Some(before) = before {
+            self.boards.push(before.with_move(mv.as_ref(), self.mode));
+        }
         let at = self.nags.len();
         self.plies.push(Ply {
             san,
@@ -217,6 +236,7 @@ impl Scratch {
                     nags: self.nags[p.nags.clone()].to_vec(),
                     comment: (!p.comment.is_empty())
                         .then(|| self.text[p.comment.clone()].to_owned()),
+                    board: self.boards.get(ply as usize - 1).copied(),
                 }
             })
             .collect()
@@ -236,6 +256,8 @@ struct GameVisitor<'s, F> {
     partial: Vec<u8>,
     /// Whether the moves are wanted (else their comments are not read).
     moves: bool,
+    /// Whether the position before each move is kept ([`ReadOptions::boards`]).
+    boards: bool,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
@@ -258,6 +280,10 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
 
     fn begin_movetext(&mut self) -> Skip {
         let skip = self.replayer.begin_movetext();
+        if !skip.0 && self.boards {
+            self.scratch.borrow_mut().before =
+                Some(BoardRecord::position(self.replayer.position()));
+        }
         if !skip.0 && classified(self.tags) {
             self.scratch.borrow_mut().classifier = Some(Follower::new(Table::embedded()));
         }
@@ -381,6 +407,7 @@ pub(crate) fn read_game(
         variations: false,
         partial: Vec::new(),
         moves: options.moves,
+        boards: options.moves && options.boards,
     };
     let read = raw.visit_in(&mut visitor, buffer);
     let variations = visitor.variations;

@@ -15,6 +15,9 @@ pub struct ReadOptions {
     pub moves: bool,
     /// With `moves`: the FEN after each move.
     pub fen: bool,
+    /// With `moves`: the position before each move and the move as numbers
+    /// ([`MoveRecord::board`]).
+    pub boards: bool,
 }
 
 /// A game read for the tables. A game that cannot be read still gives a record: its tags (as
@@ -66,6 +69,8 @@ pub struct MoveRecord {
     pub nags: Vec<u8>,
     /// The comments after the move, commands removed, joined by a space; `None` when empty.
     pub comment: Option<String>,
+    /// The position before the move and the move, as numbers (with [`ReadOptions::boards`]).
+    pub board: Option<crate::BoardRecord>,
 }
 
 /// An error or warning about a game: a message and, when known, where.
@@ -118,7 +123,7 @@ impl GameRecord {
     ///     bytes: b"[White \"a\"]\n[WhiteElo \"?\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n".to_vec(),
     ///     start: Origin::default(),
     /// };
-    /// let record = GameRecord::read(&raw, 1, ReadOptions { moves: true, fen: false });
+    /// let record = GameRecord::read(&raw, 1, ReadOptions { moves: true, ..ReadOptions::default() });
     /// assert_eq!(record.plies, Some(2));
     /// assert_eq!(record.movetext.as_deref(), Some("1. e4 { [%clk 0:03:00] } e5 1-0"));
     /// assert_eq!(record.moves[0].uci, "e2e4");
@@ -227,6 +232,7 @@ mod tests {
             ReadOptions {
                 moves: true,
                 fen: true,
+                boards: false,
             },
         );
         let opening = record.opening.expect("named");

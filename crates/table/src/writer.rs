@@ -188,6 +188,7 @@ impl TableOptions {
         ReadOptions {
             moves: self.moves || self.columns.nested,
             fen: self.columns.fen,
+            boards: self.columns.boards,
         }
     }
 }

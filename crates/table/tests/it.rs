@@ -748,6 +748,7 @@ fn nested_moves_match_the_moves_table() {
         columns: Columns {
             nested: true,
             fen: true,
+            boards: true,
         },
         ..TableOptions::default()
     };
@@ -778,6 +779,7 @@ fn every_column_is_documented() {
     let columns = Columns {
         nested: false,
         fen: true,
+        boards: true,
     };
     for schema in [games_schema(columns), tabia_table::moves_schema(columns)] {
         for field in schema.fields() {

@@ -47,6 +47,10 @@ pub(crate) struct Args {
     /// Add the FEN after each move to the moves.
     #[arg(long)]
     fen: bool,
+    /// Add the training columns to the moves: the position before each move as 12 piece
+    /// bitboards, side to move, castling and en passant, and the move as from/to/promotion.
+    #[arg(long)]
+    boards: bool,
     /// Hive partitions from UTCDate (else Date): OUT/year=YYYY/month=MM/part-N.parquet.
     #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
     partition: Option<String>,
@@ -84,6 +88,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         columns: Columns {
             nested: args.nested,
             fen: args.fen,
+            boards: args.boards,
         },
         ..TableOptions::default()
     };
