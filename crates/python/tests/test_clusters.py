@@ -214,3 +214,5 @@ def test_dask_columns(dask_client, inputs):
     assert list(got.columns) == ["game", "errors"]
     assert len(got) == tabia.read_table(inputs / "c.pgn").num_rows
     assert any(len(e) for e in got["errors"])
+    with pytest.raises(ValueError, match="no column 'Nope' in the moves table"):
+        tabia.dask.read_pgn(inputs / "c.pgn", moves=True, columns=["Nope"])

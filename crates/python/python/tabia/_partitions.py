@@ -88,6 +88,20 @@ def plan(
     return partitions
 
 
+def project(schema: pa.Schema, columns: Sequence[str] | None, moves: bool) -> pa.Schema:
+    """``schema`` with only ``columns`` (all when ``None``), in that order; a column it does
+    not have is a ``ValueError`` that lists those it has."""
+    if columns is None:
+        return schema
+    for name in columns:
+        if name not in schema.names:
+            raise ValueError(
+                f"no column {name!r} in the {'moves' if moves else 'games'} table "
+                f"(its columns: {', '.join(schema.names)})"
+            )
+    return pa.schema([schema.field(name) for name in columns])
+
+
 def scan(
     partition: Partition,
     moves: bool = False,

@@ -19,7 +19,7 @@ import dask.dataframe as dd
 import pandas as pd
 import pyarrow as pa
 
-from ._partitions import Partition, plan, scan
+from ._partitions import Partition, plan, project, scan
 
 __all__ = ["read_pgn"]
 
@@ -59,9 +59,7 @@ def read_pgn(
     import tabia
 
     columns = list(columns) if columns is not None else None
-    schema = tabia.schema(moves=moves, nested=nested, fen=fen)
-    if columns is not None:
-        schema = pa.schema([schema.field(c) for c in columns])
+    schema = project(tabia.schema(moves=moves, nested=nested, fen=fen), columns, moves)
     return dd.from_map(
         _read,
         plan(paths, split_bytes),

@@ -138,17 +138,11 @@ class PgnDataSource(DataSource):
     def schema(self) -> T.StructType:
         import tabia
 
+        from ._partitions import project
+
         o = _Options(self.options)
         schema = tabia.schema(moves=o.moves, nested=o.nested, fen=o.fen)
-        if o.columns is not None:
-            missing = [c for c in o.columns if c not in schema.names]
-            if missing:
-                raise ValueError(
-                    f"no column {missing[0]!r} in the {'moves' if o.moves else 'games'} table "
-                    f"(its columns: {', '.join(schema.names)})"
-                )
-            schema = pa.schema([schema.field(c) for c in o.columns])
-        return spark_schema(schema)
+        return spark_schema(project(schema, o.columns, o.moves))
 
     def reader(self, schema: T.StructType) -> DataSourceReader:
         return _PgnReader(_Options(self.options), schema)
