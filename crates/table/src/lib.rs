@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod parts;
 mod read;
 mod record;
 mod rows;
@@ -44,6 +45,7 @@ mod writer;
 
 pub use arrow_array;
 pub use arrow_schema;
+pub use parts::remove_parts;
 pub use record::{GameRecord, MoveRecord, Problem, ReadOptions};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{

@@ -32,7 +32,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    output,
+    output::OutputArg,
     parallel::{Counter, Sink, Weigh},
     record,
     report::Diagnostic,
@@ -204,10 +204,8 @@ pub(crate) struct Args {
     /// not replay are not looked at).
     #[arg(long, conflicts_with_all = ["json", "mark"], help_heading = "Output")]
     raw: bool,
-    /// Write the games to FILE instead of standard output (`-`: standard output); not one of
-    /// the inputs, which would be emptied before it is read.
-    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
-    output: Option<PathBuf>,
+    #[command(flatten, next_help_heading = "Output")]
+    out: OutputArg,
     #[command(flatten, next_help_heading = "Input and progress")]
     run: RunArgs,
     #[command(flatten)]
@@ -315,8 +313,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if args.raw && !form.is_export() {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
-    let out = output::open(args.output.as_deref(), &args.files)?;
-    let mut session = Session::with_output(out, &args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);

@@ -182,7 +182,7 @@ fn warnings_count_leaves_out_only_the_warning_lines() {
         &["pgn", "--check"],
         &["filter", "--result", "1-0"],
         &["stats"],
-        &["table", "-o", &table],
+        &["table", "--force", "-o", &table],
     ];
     for command in commands {
         for jobs in ["1", "2"] {
