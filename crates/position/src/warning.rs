@@ -3,7 +3,7 @@
 use std::fmt;
 
 use tabia_notation::{
-    pgn::{Origin, WarningKind as ReaderWarningKind},
+    pgn::{Level, Origin, WarningKind as ReaderWarningKind},
     san::Suffix,
 };
 
@@ -110,6 +110,38 @@ pub enum WarningKind {
     },
     /// Something else the PGN reader repaired.
     Reader(ReaderWarningKind),
+}
+
+impl WarningKind {
+    /// A note when the game is what was meant, only written another way (a check or capture
+    /// mark, a move in UCI or long algebraic notation, and the reader's notes); a warning when
+    /// what was read is a guess (a lowercase `b` read as a bishop's, a repaired `FEN` tag, a
+    /// missing or contradicted result).
+    ///
+    /// ```
+    /// use tabia_position::{Level, WarningKind};
+    ///
+    /// let kind = WarningKind::FenFullmoveZero;
+    /// assert_eq!(kind.level(), Level::Warning);
+    /// ```
+    pub fn level(&self) -> Level {
+        match self {
+            WarningKind::MoveNotation { .. }
+            | WarningKind::CaptureMark { .. }
+            | WarningKind::CheckMark { .. } => Level::Note,
+            WarningKind::ResultMismatch { .. }
+            | WarningKind::MissingResult { .. }
+            | WarningKind::ResultTagMismatch { .. }
+            | WarningKind::FenClock { .. }
+            | WarningKind::FenFullmoveZero
+            | WarningKind::FenFieldsMissing { .. }
+            | WarningKind::FenCastlingDropped { .. }
+            | WarningKind::FenEpDropped { .. }
+            | WarningKind::FenUnreachable { .. }
+            | WarningKind::LowercaseBishop { .. } => Level::Warning,
+            WarningKind::Reader(kind) => kind.level(),
+        }
+    }
 }
 
 impl fmt::Display for WarningKind {
@@ -243,6 +275,11 @@ impl Warning {
     /// Where in the input (the move, the tag or the start of the game), if known.
     pub fn origin(&self) -> Option<Origin> {
         self.at
+    }
+
+    /// A note or a warning ([`WarningKind::level`]).
+    pub fn level(&self) -> Level {
+        self.kind.level()
     }
 }
 

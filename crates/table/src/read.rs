@@ -430,11 +430,13 @@ fn game_error(err: &ReadError) -> Problem {
             line: error.line(),
             column: error.column(),
             message: error.brief(),
+            level: None,
         },
         None => Problem {
             line: None,
             column: None,
             message: err.to_string(),
+            level: None,
         },
     }
 }
@@ -444,7 +446,10 @@ fn replay_error(err: &ReplayError) -> Problem {
 }
 
 fn warning(warning: &Warning) -> Problem {
-    Problem::at(warning.to_string(), warning.origin())
+    Problem {
+        level: Some(warning.level()),
+        ..Problem::at(warning.to_string(), warning.origin())
+    }
 }
 
 /// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`

@@ -77,6 +77,9 @@ pub struct Problem {
     pub column: Option<u64>,
     /// What is wrong.
     pub message: String,
+    /// For a warning, whether it is a note or a warning ([`tabia_position::Level`]); none for
+    /// an error.
+    pub level: Option<tabia_position::Level>,
 }
 
 impl fmt::Display for Problem {
@@ -97,11 +100,13 @@ impl Problem {
                 line: Some(at.line),
                 column: Some(at.column),
                 message,
+                level: None,
             },
             _ => Problem {
                 line: None,
                 column: None,
                 message,
+                level: None,
             },
         }
     }

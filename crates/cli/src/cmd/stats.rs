@@ -96,7 +96,8 @@ fn report(sink: &mut Sink, name: &str, number: u64, warnings: &[Warning]) {
         sink.warning(
             &Diagnostic::new(name, warning.to_string())
                 .at(at.line, at.column)
-                .game(number),
+                .game(number)
+                .level(warning.kind.level()),
         );
     }
 }

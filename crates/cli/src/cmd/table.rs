@@ -234,7 +234,10 @@ fn piece_rows(bytes: usize) -> Rows {
 
 /// `FILE:LINE:COL: game N: message` for a problem of a game.
 fn diagnostic(name: &str, number: u64, problem: &Problem) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
+    let mut diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
+    if let Some(level) = problem.level {
+        diagnostic = diagnostic.level(level);
+    }
     match (problem.line, problem.column) {
         (Some(line), Some(column)) => diagnostic.at(line, column),
         _ => diagnostic,

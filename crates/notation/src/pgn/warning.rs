@@ -51,6 +51,64 @@ pub enum WarningKind {
     UnescapedQuote,
 }
 
+/// How much a warning matters to whoever reads the game: a *note* changes nothing of it (a
+/// mark or a letter written another way), a *warning* says that the reader had to guess
+/// (a repaired move, a dropped castling right, a missing or contradicted result).
+///
+/// Tools list warnings and count notes; both are kept wherever everything is (JSON).
+///
+/// ```
+/// use tabia_notation::pgn::{Level, WarningKind};
+///
+/// assert_eq!(WarningKind::LowercasePiece.level(), Level::Note);
+/// assert_eq!(WarningKind::MissingResult.level(), Level::Warning);
+/// assert!(Level::Note < Level::Warning);
+/// assert_eq!(Level::Note.to_string(), "note");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Changes nothing of the game: written another way, read as meant.
+    Note,
+    /// The reader had to guess, or the game contradicts itself.
+    Warning,
+}
+
+impl Level {
+    /// `"note"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl WarningKind {
+    /// Whether this is a note (a figurine, a lowercase letter, a `P`, `e.p.`, an evaluation
+    /// symbol as text, a typographic result: the game is what was meant) or a warning (the
+    /// rest: what was read is a guess).
+    pub fn level(self) -> Level {
+        match self {
+            WarningKind::EnPassantMark
+            | WarningKind::FigurineMove
+            | WarningKind::TextGlyph { .. }
+            | WarningKind::PawnLetter
+            | WarningKind::LowercasePiece
+            | WarningKind::TypographicResult => Level::Note,
+            WarningKind::MissingResult
+            | WarningKind::TagPairInComment { .. }
+            | WarningKind::TagsAfterBlankLine
+            | WarningKind::UnescapedQuote => Level::Warning,
+        }
+    }
+}
+
 impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
