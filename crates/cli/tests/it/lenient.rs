@@ -257,3 +257,23 @@ fn warnings_count_leaves_out_only_the_warning_lines() {
         }
     }
 }
+
+/// A NAG before the first move (`$10 1. e4`, a game's annotation in some databases) is read
+/// as python-chess reads it, with a warning, instead of refusing the game.
+#[test]
+fn a_nag_before_the_first_move_is_dropped_with_a_warning() {
+    let input = "[Event \"x\"]\n\n$10 1. e4 e5 *\n";
+    for extra in [&[][..], &["--check"], &["-j", "1", "--line-length", "40"]] {
+        let (out, err, code) = pgn(extra, Some(input.as_bytes()));
+        assert_eq!(code, 0, "{extra:?}");
+        assert_eq!(
+            err,
+            "<stdin>:3:1: game 1: warning: NAG $10 before the first move annotates no move, \
+             dropped\ngames 1, errors 0, warnings 1\n",
+            "{extra:?}"
+        );
+        if extra.is_empty() {
+            assert!(out.ends_with("[Result \"*\"]\n\n1. e4 e5 *\n\n"), "{out}");
+        }
+    }
+}

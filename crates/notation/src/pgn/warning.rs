@@ -49,6 +49,13 @@ pub enum WarningKind {
     /// puzzle collections write them): read as everything between the first quote and the
     /// last one before the `]` that ends the line, as python-chess reads it.
     UnescapedQuote,
+    /// A NAG before the first move of the game or of a variation (`$10 1. e4`, a game's
+    /// annotation as some databases write it): there is no move to annotate, so it is
+    /// dropped (python-chess keeps it on the game and writes it nowhere either).
+    NagBeforeMove {
+        /// The NAG.
+        nag: crate::Nag,
+    },
 }
 
 /// How much a warning matters to whoever reads the game: a *note* changes nothing of it (a
@@ -104,7 +111,8 @@ impl WarningKind {
             WarningKind::MissingResult
             | WarningKind::TagPairInComment { .. }
             | WarningKind::TagsAfterBlankLine
-            | WarningKind::UnescapedQuote => Level::Warning,
+            | WarningKind::UnescapedQuote
+            | WarningKind::NagBeforeMove { .. } => Level::Warning,
         }
     }
 }
@@ -138,6 +146,11 @@ impl fmt::Display for WarningKind {
             WarningKind::UnescapedQuote => f.write_str(
                 "tag value has quotes inside it that are not escaped (`\\\"`), read up to the \
                  last quote of the line",
+            ),
+            WarningKind::NagBeforeMove { nag } => write!(
+                f,
+                "NAG ${} before the first move annotates no move, dropped",
+                nag.0
             ),
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \
