@@ -45,6 +45,18 @@ impl TableError {
         TableError { line, kind }
     }
 
+    /// A syntax error's place drawn from `source`, the whole table, which its span is in (an
+    /// error read from a copy of part of it, a TSV cell, drew an empty line).
+    pub(crate) fn with_source(self, source: &[u8]) -> TableError {
+        match self.kind {
+            TableErrorKind::Syntax(err) => TableError {
+                line: self.line,
+                kind: TableErrorKind::Syntax(err.with_source(source)),
+            },
+            kind => TableError { kind, ..self },
+        }
+    }
+
     /// The 1-based line of the entry in the table's text (0 when the error is not on a line,
     /// like a read error).
     pub fn line(&self) -> u64 {
