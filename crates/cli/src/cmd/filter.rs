@@ -16,6 +16,7 @@ use std::{
     mem,
     num::NonZeroU64,
     path::PathBuf,
+    sync::atomic::{AtomicU64, Ordering},
 };
 
 use serde::Serialize;
@@ -304,6 +305,20 @@ struct Context<'a> {
     form: &'a Form,
     query: &'a Query,
     matched: Counter,
+    /// The tags of the query some game had (`Verdict::tags_present`, or'ed), and bit 63
+    /// once a game was read.
+    tags_seen: &'a AtomicU64,
+}
+
+impl Context<'_> {
+    /// Notes which of the query's tags a game read has.
+    fn saw(&self, verdict: &Verdict) {
+        let bits = verdict.tags_present | 1 << 63;
+        // A load first: once every tag was seen, no write to the shared line.
+        if self.tags_seen.load(Ordering::Relaxed) & bits != bits {
+            self.tags_seen.fetch_or(bits, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Runs `tabia filter`.
@@ -318,6 +333,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
     let on_reader = session.jobs() == 1 || left.is_some();
+    let tags_seen = AtomicU64::new(0);
     for source in Source::from_args(&args.files) {
         if left == Some(0) {
             break;
@@ -332,6 +348,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             form: &form,
             query: &query,
             matched,
+            tags_seen: &tags_seen,
         };
         if on_reader {
             session.pipeline(
@@ -355,7 +372,41 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             )?;
         }
     }
+    if !args.run.quiet {
+        session.out().flush()?;
+        for line in missing_tags(&query, &args.tag, tags_seen.into_inner()) {
+            eprintln!("tabia: {line}");
+        }
+    }
     Ok(session.finish()?)
+}
+
+/// What to say of each `--tag` criterion's tag that no game read had (`seen`: the or'ed
+/// `Verdict::tags_present`, bit 63 once a game was read): a misspelt name matches nothing,
+/// which looks like a selection that found nothing.
+fn missing_tags(query: &Query, criteria: &[TagCriterion], seen: u64) -> Vec<String> {
+    if seen & 1 << 63 == 0 {
+        return Vec::new();
+    }
+    let present: Vec<&str> = query
+        .tag_names()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i < 63 && seen & 1 << i != 0)
+        .map(|(_, name)| name.as_str())
+        .collect();
+    let mut lines = Vec::new();
+    for (i, name) in query.tag_names().iter().enumerate().take(63) {
+        if seen & 1 << i != 0 || !criteria.iter().any(|c| c.name() == name) {
+            continue;
+        }
+        let mut line = format!("no game has a tag {name}");
+        if let Some(close) = tabia_select::close_tag_name(name, &present) {
+            line += &format!(" (did you mean {close}?)");
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// Writes a game whose verdict is known if it is selected, or reports it.
@@ -369,7 +420,10 @@ fn selected(
 ) {
     let json = ctx.args.json;
     let verdict = match verdict {
-        Ok(verdict) => verdict,
+        Ok(verdict) => {
+            ctx.saw(&verdict);
+            verdict
+        }
         Err(mut diagnostic) => {
             diagnostic.file = ctx.name.to_owned();
             sink.reject(&diagnostic.game(number), json);
@@ -567,7 +621,7 @@ fn write_matched(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
             diagnostic.file = ctx.name.to_owned();
             sink.reject(&diagnostic.game(number), ctx.args.json);
         }
-        (None, Ok(_)) => {}
+        (None, Ok(verdict)) => ctx.saw(verdict),
     }
 }
 

@@ -388,3 +388,46 @@ fn games_by_number() {
             "invalid game criterion: the minimum is above the maximum at column 3\n  | 5,20-17\n  |   ^^^^^",
         ));
 }
+
+/// A `--tag` criterion naming a tag no game has is said so before the summary, with the
+/// close name: a misspelt tag otherwise looks like a selection that found nothing.
+#[test]
+fn a_tag_no_game_has_is_named_with_the_close_one() {
+    let games = "[Event \"a\"]\n[WhiteElo \"2700\"]\n[MyClub \"x\"]\n\n1. e4 *\n\n\
+                 [Event \"b\"]\n\n1. d4 *\n";
+    for jobs in ["1", "2"] {
+        tabia()
+            .args([
+                "filter",
+                "-j",
+                jobs,
+                "--tag",
+                "Whiteelo>2000",
+                "--tag",
+                "Flavour=x",
+            ])
+            .args(["--tag", "Event~."])
+            .write_stdin(games)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr(
+                "tabia: no game has a tag Whiteelo (did you mean WhiteElo?)\n\
+                 tabia: no game has a tag Flavour\n\
+                 games 2, matched 0, errors 0, warnings 0\n",
+            );
+    }
+    // Quiet: nothing; a tag some game has: nothing.
+    tabia()
+        .args(["filter", "-q", "--tag", "Whiteelo>2000"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stderr("");
+    tabia()
+        .args(["filter", "--tag", "WhiteElo>2000"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stderr("games 2, matched 1, errors 0, warnings 0\n");
+}
