@@ -186,6 +186,11 @@ pub(crate) struct Args {
         help_heading = "Output"
     )]
     game: Option<GameNumbers>,
+    /// Criteria read from FILE, one a line as on the command line (`--player Carlsen`, or
+    /// `player Carlsen`; `tag Event~^Tata`); blank lines and lines starting with `#` are
+    /// skipped. A list of 200 players is one argument (pgn-extract's -t).
+    #[arg(long, value_name = "FILE", help_heading = "Criteria from a file")]
+    criteria_file: Vec<PathBuf>,
     /// Write the games that do not match instead.
     #[arg(long, help_heading = "Output")]
     invert: bool,
@@ -222,8 +227,31 @@ fn parse_side(text: &str) -> Result<Color, String> {
 }
 
 impl Args {
-    /// The query the arguments ask for.
-    fn query(&self) -> Query {
+    /// The criteria of the lines of each `--criteria-file`, in order.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, or a line that is not a criterion, named with its line.
+    fn file_criteria(&self) -> anyhow::Result<Vec<Criterion>> {
+        let mut criteria = Vec::new();
+        for path in &self.criteria_file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let read = criterion_line(line)
+                    .map_err(|err| anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1))?;
+                criteria.extend(read);
+            }
+        }
+        Ok(criteria)
+    }
+
+    /// The query the arguments ask for, with `more` criteria (from files) after theirs.
+    fn query(&self, more: Vec<Criterion>) -> Query {
         let mut criteria = Vec::new();
         criteria.extend(self.tag.iter().cloned().map(Criterion::Tag));
         criteria.extend(
@@ -286,6 +314,7 @@ impl Args {
                 criteria.push(Criterion::Feature(feature));
             }
         }
+        criteria.extend(more);
         Query::new(
             criteria,
             Options {
@@ -296,6 +325,31 @@ impl Args {
             },
         )
     }
+}
+
+/// The criteria of one line of a criteria file: the line as command-line arguments (its first
+/// word an option, `--` optional; the rest its value), read by `filter`'s own parser.
+fn criterion_line(line: &str) -> Result<Vec<Criterion>, String> {
+    let (option, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let option = format!("--{}", option.trim_start_matches('-'));
+    let value = value.trim();
+    let mut argv = vec!["filter".to_owned(), option.clone()];
+    if !value.is_empty() {
+        argv.push(value.to_owned());
+    }
+    let command = <Args as clap::Args>::augment_args(clap::Command::new("filter"));
+    let matches = command.try_get_matches_from(argv).map_err(|err| {
+        let text = err.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        first.strip_prefix("error: ").unwrap_or(first).to_owned()
+    })?;
+    let args = <Args as clap::FromArgMatches>::from_arg_matches(&matches)
+        .map_err(|err| err.to_string())?;
+    let criteria = args.query(Vec::new()).criteria().to_vec();
+    if criteria.is_empty() || !args.criteria_file.is_empty() {
+        return Err(format!("{option} is not a criterion"));
+    }
+    Ok(criteria)
 }
 
 /// What the run shares with every worker.
@@ -323,7 +377,7 @@ impl Context<'_> {
 
 /// Runs `tabia filter`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let query = args.query();
+    let query = args.query(args.file_criteria()?);
     let form = args.form.form()?;
     if args.raw && !form.is_export() {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
@@ -374,7 +428,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     }
     if !args.run.quiet {
         session.out().flush()?;
-        for line in missing_tags(&query, &args.tag, tags_seen.into_inner()) {
+        for line in missing_tags(&query, tags_seen.into_inner()) {
             eprintln!("tabia: {line}");
         }
     }
@@ -384,7 +438,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 /// What to say of each `--tag` criterion's tag that no game read had (`seen`: the or'ed
 /// `Verdict::tags_present`, bit 63 once a game was read): a misspelt name matches nothing,
 /// which looks like a selection that found nothing.
-fn missing_tags(query: &Query, criteria: &[TagCriterion], seen: u64) -> Vec<String> {
+fn missing_tags(query: &Query, seen: u64) -> Vec<String> {
     if seen & 1 << 63 == 0 {
         return Vec::new();
     }
@@ -397,7 +451,11 @@ fn missing_tags(query: &Query, criteria: &[TagCriterion], seen: u64) -> Vec<Stri
         .collect();
     let mut lines = Vec::new();
     for (i, name) in query.tag_names().iter().enumerate().take(63) {
-        if seen & 1 << i != 0 || !criteria.iter().any(|c| c.name() == name) {
+        let asked = query
+            .criteria()
+            .iter()
+            .any(|c| matches!(c, Criterion::Tag(c) if c.name() == name));
+        if seen & 1 << i != 0 || !asked {
             continue;
         }
         let mut line = format!("no game has a tag {name}");

@@ -431,3 +431,80 @@ fn a_tag_no_game_has_is_named_with_the_close_one() {
         .success()
         .stderr("games 2, matched 1, errors 0, warnings 0\n");
 }
+
+/// `--criteria-file`: one criterion a line, as on the command line (pgn-extract's -t); the
+/// same criterion on several lines holds when any does.
+#[test]
+fn criteria_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = "[White \"Carlsen, Magnus\"]\n[Black \"Nakamura, Hikaru\"]\n[WhiteElo \"2850\"]\n\n1. e4 *\n\n\
+                 [White \"Firouzja, Alireza\"]\n[Black \"Caruana, Fabiano\"]\n[WhiteElo \"2790\"]\n\n1. d4 *\n\n\
+                 [White \"Doe, John\"]\n[Black \"Roe, Richard\"]\n[WhiteElo \"1500\"]\n\n1. c4 *\n";
+    let players = dir.path().join("players.txt");
+    fs::write(
+        &players,
+        "# the top players\nplayer Carlsen\n\n--player Caruana\nwhite Doe\ntag WhiteElo>2000\n",
+    )
+    .unwrap();
+    let out = tabia()
+        .args(["filter", "--no-tags", "--criteria-file"])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    // (Carlsen or Caruana) and White is Doe and WhiteElo > 2000: none; without the white line
+    // the first two.
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    fs::write(
+        &players,
+        "player Carlsen\nplayer Caruana\ntag WhiteElo>2000\n",
+    )
+    .unwrap();
+    tabia()
+        .args(["filter", "-q", "--no-tags", "--criteria-file"])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout("1. e4 *\n\n1. d4 *\n\n");
+    // With command-line criteria: all hold.
+    tabia()
+        .args([
+            "filter",
+            "-q",
+            "--no-tags",
+            "--result",
+            "1-0",
+            "--criteria-file",
+        ])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout("");
+    // A line that is not a criterion, or a bad value, is named with its line.
+    for (line, message) in [
+        ("json", "--json is not a criterion"),
+        (
+            "elo high",
+            "invalid value 'high' for '--elo <MIN[..MAX]>': invalid elo criterion: expected a \
+             number at column 1\n",
+        ),
+        ("flavour sweet", "unexpected argument '--flavour' found"),
+    ] {
+        fs::write(&players, format!("player Carlsen\n{line}\n")).unwrap();
+        let out = tabia()
+            .args(["filter", "--criteria-file"])
+            .arg(&players)
+            .write_stdin(games)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let expected = format!("tabia: {}:2: {message}", players.display());
+        assert!(stderr.starts_with(&expected), "{stderr}");
+    }
+}
