@@ -89,6 +89,10 @@ pub(crate) struct RunArgs {
     /// lists every warning and note, `count` only counts them [default: some; count with -q].
     #[arg(long, value_enum, value_name = "HOW")]
     pub(crate) warnings: Option<Warnings>,
+    /// The files of the run, when their sizes are known before it starts (set once the
+    /// folders are listed): the progress meter shows the whole run.
+    #[arg(skip)]
+    pub(crate) whole: Option<crate::progress::Whole>,
 }
 
 /// What `tabia --help` ends with.

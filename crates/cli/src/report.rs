@@ -30,7 +30,10 @@ use std::{fmt, io::Write, ops::Range};
 use serde::Serialize;
 use tabia_position::Level;
 
-use crate::{cli::Status, progress::Progress};
+use crate::{
+    cli::Status,
+    progress::{Done, Progress, Whole},
+};
 
 /// One problem with one game or position, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -253,6 +256,8 @@ pub(crate) struct Reporter<'a> {
     /// Warnings of the current input listed, and not listed past [`WARNINGS_LISTED`].
     listed: u64,
     unlisted: u64,
+    /// Over several files of known size: the run so far, which the meter shows whole.
+    done: Option<Done>,
 }
 
 impl<'a> Reporter<'a> {
@@ -267,7 +272,14 @@ impl<'a> Reporter<'a> {
             noun,
             listed: 0,
             unlisted: 0,
+            done: None,
         }
+    }
+
+    /// The reporter of a run over the files of `whole`, when known: one meter for all of them.
+    pub(crate) fn with_whole(mut self, whole: Option<Whole>) -> Reporter<'a> {
+        self.done = whole.map(Done::new);
+        self
     }
 
     /// The reporter, writing warnings as `warnings` says; when it was not given, as
@@ -327,10 +339,15 @@ impl<'a> Reporter<'a> {
         self.noun
     }
 
-    /// Replaces the progress meter (one per input), erasing the old one's line.
+    /// Replaces the progress meter (one per input), erasing the old one's line; over several
+    /// files, the new one shows the whole run.
     pub(crate) fn set_progress(&mut self, progress: Progress) {
         self.clear_progress();
-        self.progress = progress;
+        let last = std::mem::replace(&mut self.progress, Progress::disabled());
+        self.progress = match &mut self.done {
+            Some(done) => progress.within(done, Some(&last)),
+            None => progress,
+        };
     }
 
     /// Writes diagnostics that are already formatted, one per line (with the progress line

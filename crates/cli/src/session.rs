@@ -94,7 +94,9 @@ impl<'a> Session<'a> {
     ) -> Session<'a> {
         Session {
             out: Box::new(out),
-            reporter: Reporter::new(err, noun, args.quiet).with_warnings(args.warnings),
+            reporter: Reporter::new(err, noun, args.quiet)
+                .with_warnings(args.warnings)
+                .with_whole(args.whole),
             config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),

@@ -126,10 +126,10 @@ enum WeightArg {
 }
 
 impl Args {
-    /// The PGN files named, for `tabia book build`.
-    pub(crate) fn files_mut(&mut self) -> Option<&mut Vec<PathBuf>> {
+    /// The PGN files named and the run's options, for `tabia book build`.
+    pub(crate) fn inputs_mut(&mut self) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)> {
         match &mut self.action {
-            Action::Build(args) => Some(&mut args.files),
+            Action::Build(args) => Some((&mut args.files, &mut args.run)),
             _ => None,
         }
     }

@@ -213,7 +213,7 @@ pub(crate) struct Args {
     #[command(flatten, next_help_heading = "Output")]
     out: OutputArg,
     #[command(flatten, next_help_heading = "Input and progress")]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     form: FormArgs,
 }

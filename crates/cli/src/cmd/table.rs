@@ -65,7 +65,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     existing: ExistingArgs,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
 }
 
 /// Runs `tabia table`.

@@ -54,7 +54,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "append")]
     html: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
