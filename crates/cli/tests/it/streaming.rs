@@ -437,7 +437,7 @@ fn binary_input_is_said_once_and_the_rest_is_read() {
     }
     tabia()
         .arg("pgn")
-        .write_stdin(b"\xff\xfe1\0.\0 \0e\04\0".to_vec())
+        .write_stdin(b"\xff\xfe1\x00.\x00 \x00e\x004\x00".to_vec())
         .assert()
         .code(2)
         .stderr(
