@@ -25,10 +25,12 @@ const BUFFER: usize = 1 << 16;
 /// A file this small (compressed) gets no decoding threads.
 const SMALL_INPUT: u64 = 1 << 20;
 
-/// How many bytes are read before the reader is made: the magic bytes, and enough of an
-/// uncompressed input to tell text from binary data.
+/// How many bytes may be read before the reader is made: the magic bytes, and enough of an
+/// uncompressed input to tell text from binary data (a file gives them in one read).
 const HEAD_LEN: usize = 1024;
-const _: () = assert!(HEAD_LEN >= 6, "the longest magic number");
+
+/// The longest magic number: reading goes on until it is read (or the input ends).
+const MAGIC_LEN: usize = 6;
 
 /// Where an input comes from: a file, or standard input.
 ///
@@ -517,12 +519,13 @@ pub fn decompress_with<R: Read + Send + 'static>(
     mut raw: R,
     decoders: usize,
 ) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
-    // Read the magic bytes in a loop: a pipe may deliver them one at a time. A little more
-    // than them, so that the first bytes an uncompressed input gives are enough to tell text
-    // from binary data (`Input`'s check).
+    // Read the magic bytes in a loop: a pipe may deliver them one at a time. Into room for
+    // more, so that what a file gives at once is enough to tell text from binary data
+    // (`Input`'s check); a pipe is not waited on for more than its magic bytes, so that a
+    // slow stream's first games are read as they come.
     let mut head = [0; HEAD_LEN];
     let mut len = 0;
-    while len < head.len() {
+    while len < MAGIC_LEN {
         match raw.read(&mut head[len..]) {
             Ok(0) => break,
             Ok(n) => len += n,
