@@ -18,7 +18,7 @@ use std::{
 };
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabia_collect::{DedupBy, Digester, Form, Location, Seen, SplitBy};
+use tabia_collect::{DedupBy, Digester, Form, Place, Seen, SplitBy};
 use tabia_notation::pgn::{RawGame, Reader};
 use tabia_position::{Notation, check_game};
 
@@ -74,7 +74,7 @@ fn dedup(games: &[RawGame], form: &Form) -> usize {
         body.clear();
         marks.clear();
         let _ = form.write_marked(game, &mut body, &mut marks);
-        let at = Location {
+        let at = Place {
             input: 0,
             game: i as u64 + 1,
         };

@@ -201,7 +201,7 @@ fn every_opening_classifies_its_own_line() {
 
 mod properties {
     use proptest::prelude::*;
-    use tabia_eco::{Format, GameVisitor, Table, position::notation::pgn::Reader};
+    use tabia_eco::{GameVisitor, Table, TableFormat, position::notation::pgn::Reader};
 
     /// Text made of the pieces tables and games are made of, in any order.
     fn table_like() -> impl Strategy<Value = String> {
@@ -234,7 +234,7 @@ mod properties {
         /// Loading never panics, whatever the bytes, in every format.
         #[test]
         fn tables_load_or_fail_cleanly(text in table_like(), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-            for format in [Format::Pgn, Format::Scid, Format::Tsv] {
+            for format in [TableFormat::Pgn, TableFormat::Scid, TableFormat::Tsv] {
                 for input in [text.as_bytes(), &bytes[..]] {
                     if let Err(err) = Table::from_bytes(input, format) {
                         prop_assert!(!err.to_string().is_empty());

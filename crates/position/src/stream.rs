@@ -10,7 +10,7 @@ use crate::{
     outcome::History,
     position::Position,
     replay::{ReplayError, ReplayErrorKind, Replayed, ResultWatch, StartTags},
-    warning::Warning,
+    warning::ReplayWarning,
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
@@ -50,7 +50,7 @@ pub struct MainlineReplayer<F> {
     ply: u32,
     error: Option<ReplayError>,
     outcome: bool,
-    warnings: Vec<Warning>,
+    warnings: Vec<ReplayWarning>,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {

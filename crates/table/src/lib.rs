@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use tabia_notation::pgn::Reader;
-//! use tabia_table::{Columns, Format, GameRecord, Partition, ReadOptions, Rows, TableOptions, TableWriter};
+//! use tabia_table::{Columns, FileFormat, GameRecord, Partition, ReadOptions, Rows, TableOptions, TableWriter};
 //!
 //! let pgn = b"[UTCDate \"2024.01.15\"]\n[WhiteElo \"1850\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n";
 //! let dir = tempfile::tempdir()?;
@@ -46,12 +46,12 @@ mod writer;
 pub use arrow_array;
 pub use arrow_schema;
 pub use board::BoardRecord;
-pub use record::{GameRecord, MoveRecord, Problem, ReadOptions};
+pub use record::{GameRecord, MoveRecord, ReadOptions, RowProblem};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{
     Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema,
 };
 pub use writer::{
-    Encoded, Encoder, Encoding, Format, Partition, TableError, TableOptions, TableWriter, Written,
-    moves_path,
+    Encoded, Encoder, Encoding, FileFormat, Partition, TableError, TableOptions, TableWriter,
+    Written, moves_path,
 };

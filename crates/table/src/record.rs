@@ -39,9 +39,9 @@ pub struct GameRecord {
     /// Polyglot hash of the final position, when the mainline replays.
     pub final_zobrist: Option<u64>,
     /// Why the game could not be read or replayed (at most one).
-    pub errors: Vec<Problem>,
+    pub errors: Vec<RowProblem>,
     /// What looks wrong in a game that was read.
-    pub warnings: Vec<Problem>,
+    pub warnings: Vec<RowProblem>,
     /// The plies of the mainline (with [`ReadOptions::moves`], for a game that replays).
     pub moves: Vec<MoveRecord>,
 }
@@ -75,7 +75,7 @@ pub struct MoveRecord {
 
 /// An error or warning about a game: a message and, when known, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub struct RowProblem {
     /// 1-based line in the input.
     pub line: Option<u64>,
     /// 1-based column.
@@ -84,7 +84,7 @@ pub struct Problem {
     pub message: String,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for RowProblem {
     /// `LINE:COL: message`, or the message alone when the place is unknown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
@@ -95,15 +95,15 @@ impl fmt::Display for Problem {
     }
 }
 
-impl Problem {
-    pub(crate) fn at(message: String, at: Option<Origin>) -> Problem {
+impl RowProblem {
+    pub(crate) fn at(message: String, at: Option<Origin>) -> RowProblem {
         match at {
-            Some(at) if at.line > 0 => Problem {
+            Some(at) if at.line > 0 => RowProblem {
                 line: Some(at.line),
                 column: Some(at.column),
                 message,
             },
-            _ => Problem {
+            _ => RowProblem {
                 line: None,
                 column: None,
                 message,

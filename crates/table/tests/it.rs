@@ -17,7 +17,7 @@ use arrow_select::concat::concat_batches;
 use parquet::{arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::reader::FileReader};
 use tabia_notation::pgn::Reader;
 use tabia_table::{
-    Columns, Format, GameRecord, Partition, ReadOptions, Rows, SCHEMA_VERSION, TableOptions,
+    Columns, FileFormat, GameRecord, Partition, ReadOptions, Rows, SCHEMA_VERSION, TableOptions,
     TableWriter, Written, games_schema,
 };
 
@@ -470,7 +470,7 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 fn csv_has_the_same_rows() {
     let dir = tempfile::tempdir().unwrap();
     let options = TableOptions {
-        format: Format::Csv,
+        format: FileFormat::Csv,
         moves: true,
         ..TableOptions::default()
     };

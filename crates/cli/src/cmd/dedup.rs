@@ -11,7 +11,7 @@ use std::{
 };
 
 use anyhow::bail;
-use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Location, annotations};
+use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Place, annotations};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
@@ -285,7 +285,7 @@ fn game(
     }
     entries.push(Entry::Game(GameCopy {
         digest,
-        at: Location {
+        at: Place {
             input: u16::try_from(index).unwrap_or(u16::MAX),
             game: number,
         },

@@ -7,7 +7,7 @@ use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{
-    Classification, ClassifyError, Format, GameVisitor, Opening, Openings, Table, TagChanges,
+    Classification, ClassifyError, GameVisitor, Opening, Openings, Table, TableFormat, TagChanges,
 };
 use tabia_notation::pgn::{Both, Origin, RawGame, ReadError, Reader};
 use tabia_position::{Checker, ParsePositionError, Position};
@@ -68,7 +68,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Some(path) => {
             let bytes =
                 fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let format = Format::detect(Some(path), &bytes);
+            let format = TableFormat::detect(Some(path), &bytes);
             loaded = Table::from_bytes(&bytes, format)
                 .with_context(|| format!("cannot load the table {}", path.display()))?;
             &loaded
@@ -152,7 +152,7 @@ struct TagCounters {
 
 /// What a worker makes of one game: its classification and its warnings (what was read
 /// leniently, a result the board contradicts), or why it is bad.
-struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::Warning>), ItemError>);
+struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::ReplayWarning>), ItemError>);
 
 enum ItemError {
     Game(ReadError),

@@ -13,7 +13,7 @@ use std::{
 
 use clap::ArgGroup;
 use tabia_collect::{
-    Compression, Existing, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem,
+    Existing, FileCompression, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem,
 };
 use tabia_notation::pgn::RawGame;
 
@@ -164,9 +164,9 @@ fn refuse_inputs_inside(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
     let compression = match args.compress {
-        None => Compression::None,
-        Some(Compress::Zst) => Compression::Zstd,
-        Some(Compress::Gz) => Compression::Gzip,
+        None => FileCompression::None,
+        Some(Compress::Zst) => FileCompression::Zstd,
+        Some(Compress::Gz) => FileCompression::Gzip,
     };
     refuse_inputs_inside(&args.output, &args.files)?;
     let existing = if args.append {

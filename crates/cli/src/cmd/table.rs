@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use tabia_notation::pgn::RawGame;
 use tabia_table::{
-    Columns, Encoded, Encoder, Encoding, Format, Partition, Problem, Rows, TableOptions,
+    Columns, Encoded, Encoder, Encoding, FileFormat, Partition, RowProblem, Rows, TableOptions,
     TableWriter,
 };
 
@@ -73,8 +73,8 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let format = match args.format.as_deref() {
         Some(format) => format.parse().map_err(anyhow::Error::msg)?,
-        None if args.output.extension().is_some_and(|e| e == "csv") => Format::Csv,
-        None => Format::Parquet,
+        None if args.output.extension().is_some_and(|e| e == "csv") => FileFormat::Csv,
+        None => FileFormat::Parquet,
     };
     let partition = match args.partition.as_deref() {
         Some(keys) => keys.parse().map_err(anyhow::Error::msg)?,
@@ -238,7 +238,7 @@ fn piece_rows(bytes: usize) -> Rows {
 }
 
 /// `FILE:LINE:COL: game N: message` for a problem of a game.
-fn diagnostic(name: &str, number: u64, problem: &Problem) -> Diagnostic {
+fn diagnostic(name: &str, number: u64, problem: &RowProblem) -> Diagnostic {
     let diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
     match (problem.line, problem.column) {
         (Some(line), Some(column)) => diagnostic.at(line, column),

@@ -70,8 +70,8 @@ mod writer;
 
 pub use crate::{Nag, san::SanPlus};
 pub use command::{
-    Arrow, Command, CommandKind, Comment, Eval, MarkColor, Piece, Pieces, Score, SquareMark,
-    UnknownCommandKind, strip_commands,
+    Arrow, Command, CommandKind, Comment, CommentPart, CommentParts, Eval, MarkColor, Score,
+    SquareMark, UnknownCommandKind, strip_commands,
 };
 pub use comment::RawComment;
 pub use edit::Strip;

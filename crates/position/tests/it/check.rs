@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use tabia_notation::pgn::{RawGame, ReadError, Reader};
 use tabia_position::{
-    CheckError, Checked, Checker, Exporter, ReplayError, Warning, check_game, check_reader,
+    CheckError, Checked, Checker, Exporter, ReplayError, ReplayWarning, check_game, check_reader,
     repair_game,
     shakmaty::{self, Position as _, san::SanPlus},
 };
 
 /// The verdict on one game, as text.
-fn ok(plies: u32, warnings: &[Warning]) -> String {
+fn ok(plies: u32, warnings: &[ReplayWarning]) -> String {
     let mut text = format!("ok, {plies} plies");
     for warning in warnings {
         let at = warning.origin().unwrap_or_default();
