@@ -19,13 +19,13 @@ use std::{
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabia_eco::{GameVisitor, Table, TableFormat};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 
 /// What a classification run found: games, named games, sum of the matched plies.
 type Summary = (usize, usize, usize);
 
 fn tabia_classify(table: &Table, bytes: &[u8]) -> Summary {
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let mut visitor = GameVisitor::new(table);
     let (mut games, mut named, mut plies) = (0, 0, 0);
     loop {

@@ -280,7 +280,7 @@ where
     E: Into<anyhow::Error>,
     R: FnOnce(
         &mut dyn FnMut((Sink, B), Range<u64>) -> anyhow::Result<()>,
-    ) -> anyhow::Result<tabia_stream::Outcome<E>>,
+    ) -> anyhow::Result<tabia_stream::Processed<E>>,
 {
     let mut outcome = Outcome::default();
     let run = run(&mut |(sink, done), numbers| {

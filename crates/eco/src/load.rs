@@ -11,7 +11,7 @@ use std::path::Path;
 
 use tabia_notation::{
     Error, ErrorKind,
-    pgn::{Origin, RawTag, ReadError, Reader, SanPlus, Skip, Visitor},
+    pgn::{Origin, PgnReader, RawTag, ReadError, SanPlus, Skip, Visitor},
 };
 
 use crate::{
@@ -189,7 +189,7 @@ fn pgn_name(v: &EntryVisitor) -> String {
 // table-pgn = { game }
 // A game without an ECO tag (like the comment that opens pgn-extract's file) names nothing.
 fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let mut visitor = EntryVisitor::default();
     loop {
         let game = match reader.read_game(&mut visitor) {
@@ -225,7 +225,7 @@ fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
 /// Reads the movetext that starts at `origin` (up to and including its result) with the PGN
 /// reader; returns its moves and the absolute offset after it.
 fn read_movetext(bytes: &[u8], origin: Origin) -> Result<(Vec<String>, u64), LoadError> {
-    let mut reader = Reader::with_capacity(4096, bytes).with_origin(origin);
+    let mut reader = PgnReader::with_capacity(4096, bytes).with_origin(origin);
     let mut visitor = EntryVisitor::default();
     match reader.read_game(&mut visitor).map_err(game_error)? {
         Some(game) => Ok((game.sans, reader.offset())),

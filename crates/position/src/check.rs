@@ -5,7 +5,7 @@ use std::{fmt, io, mem};
 
 use shakmaty::Bitboard;
 use tabia_notation::pgn::{
-    Origin, Outcome, RawGame, RawTag, ReadError, Reader, SanPlus, Skip, Visitor,
+    Origin, Outcome, PgnReader, RawGame, RawTag, ReadError, SanPlus, Skip, Visitor,
     Warning as ReaderWarning,
 };
 
@@ -50,12 +50,12 @@ struct Line {
 /// tree is built.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_position::Checker;
 ///
 /// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 (1... c5 2. Ke3) *\n\n\
 ///             [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let mut checker = Checker::new();
 /// let good = reader.read_game(&mut checker)?.expect("a game").expect("legal");
 /// assert_eq!((good.plies, good.variation_plies), (3, 2));
@@ -400,7 +400,7 @@ pub fn unsupported_variant(raw: &RawGame) -> Option<ReplayError> {
 /// ```
 pub fn check_reader<R: io::Read>(input: R) -> CheckedGames<R> {
     CheckedGames {
-        reader: Reader::new(input),
+        reader: PgnReader::new(input),
         checker: Checker::new(),
     }
 }
@@ -408,13 +408,13 @@ pub fn check_reader<R: io::Read>(input: R) -> CheckedGames<R> {
 /// The iterator of [`check_reader`].
 #[derive(Debug)]
 pub struct CheckedGames<R> {
-    reader: Reader<R>,
+    reader: PgnReader<R>,
     checker: Checker,
 }
 
 impl<R> CheckedGames<R> {
-    /// The PGN reader (e.g. for its [`Reader::offset`]).
-    pub fn reader(&self) -> &Reader<R> {
+    /// The PGN reader (e.g. for its [`PgnReader::offset`]).
+    pub fn reader(&self) -> &PgnReader<R> {
         &self.reader
     }
 }

@@ -109,7 +109,7 @@ pub enum ReplayWarningKind {
         san: String,
     },
     /// Something else the PGN reader repaired.
-    Reader(ReaderWarningKind),
+    PgnReader(ReaderWarningKind),
 }
 
 impl fmt::Display for ReplayWarningKind {
@@ -202,7 +202,7 @@ impl fmt::Display for ReplayWarningKind {
                 };
                 write!(f, "move {numbered} {what}, read as {san}")
             }
-            ReplayWarningKind::Reader(kind) => kind.fmt(f),
+            ReplayWarningKind::PgnReader(kind) => kind.fmt(f),
         }
     }
 }

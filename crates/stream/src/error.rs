@@ -5,7 +5,7 @@ use std::{error, fmt, io};
 /// What went wrong with an input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum InputErrorKind {
     /// The file could not be opened (missing, no permission, ...).
     Open,
     /// The path names a folder (one with no PGN files, as [`crate::expand_folders`] left it).
@@ -23,21 +23,21 @@ pub enum ErrorKind {
 ///
 /// ```
 /// let err = tabia_stream::Input::open("no/such/file.pgn").unwrap_err();
-/// assert_eq!(err.kind(), tabia_stream::ErrorKind::Open);
+/// assert_eq!(err.kind(), tabia_stream::InputErrorKind::Open);
 /// assert_eq!(err.to_string(), "cannot open no/such/file.pgn");
 /// assert_eq!(err.io().map(|io| io.kind()), Some(std::io::ErrorKind::NotFound));
 /// ```
 #[derive(Debug)]
-pub struct Error {
-    kind: ErrorKind,
+pub struct InputError {
+    kind: InputErrorKind,
     name: Option<String>,
     line: Option<u64>,
     source: Option<io::Error>,
 }
 
-impl Error {
-    pub(crate) fn new(kind: ErrorKind, source: Option<io::Error>) -> Error {
-        Error {
+impl InputError {
+    pub(crate) fn new(kind: InputErrorKind, source: Option<io::Error>) -> InputError {
+        InputError {
             kind,
             name: None,
             line: None,
@@ -46,26 +46,26 @@ impl Error {
     }
 
     /// A read error (mid-stream).
-    pub(crate) fn read(source: io::Error) -> Error {
-        Error::new(ErrorKind::Read, Some(source))
+    pub(crate) fn read(source: io::Error) -> InputError {
+        InputError::new(InputErrorKind::Read, Some(source))
     }
 
     /// Sets the name of the input.
     #[must_use]
-    pub(crate) fn named(mut self, name: Option<&str>) -> Error {
+    pub(crate) fn named(mut self, name: Option<&str>) -> InputError {
         self.name = name.map(str::to_owned);
         self
     }
 
     /// Sets the line after which reading failed.
     #[must_use]
-    pub(crate) fn after_line(mut self, line: u64) -> Error {
+    pub(crate) fn after_line(mut self, line: u64) -> InputError {
         self.line = Some(line);
         self
     }
 
     /// What went wrong.
-    pub fn kind(&self) -> ErrorKind {
+    pub fn kind(&self) -> InputErrorKind {
         self.kind
     }
 
@@ -94,16 +94,16 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.name.as_deref().unwrap_or("input");
         match self.kind {
-            ErrorKind::Open => write!(f, "cannot open {name}"),
-            ErrorKind::IsADirectory => write!(
+            InputErrorKind::Open => write!(f, "cannot open {name}"),
+            InputErrorKind::IsADirectory => write!(
                 f,
                 "cannot read {name}: a folder with no PGN files (.pgn, compressed or not, or .zip)"
             ),
-            ErrorKind::Read => {
+            InputErrorKind::Read => {
                 if let Some(name) = &self.name {
                     write!(f, "{name}: ")?;
                 }
@@ -119,7 +119,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl error::Error for Error {
+impl error::Error for InputError {
     fn source(&self) -> Option<&(dyn error::Error + 'static)> {
         self.source
             .as_ref()
@@ -135,27 +135,27 @@ mod tests {
     fn display_names_the_input_and_the_line() {
         let eof = || io::Error::from(io::ErrorKind::UnexpectedEof);
         assert_eq!(
-            Error::read(eof())
+            InputError::read(eof())
                 .named(Some("g.zst"))
                 .after_line(7)
                 .to_string(),
             "g.zst: read error after line 7"
         );
-        assert_eq!(Error::read(eof()).to_string(), "read error");
+        assert_eq!(InputError::read(eof()).to_string(), "read error");
         assert_eq!(
-            Error::read(eof())
+            InputError::read(eof())
                 .named(Some("g.zip"))
                 .after_line(0)
                 .to_string(),
             "g.zip: read error before its first line"
         );
         assert_eq!(
-            Error::new(ErrorKind::IsADirectory, None)
+            InputError::new(InputErrorKind::IsADirectory, None)
                 .named(Some("d"))
                 .to_string(),
             "cannot read d: a folder with no PGN files (.pgn, compressed or not, or .zip)"
         );
-        let err = Error::new(ErrorKind::Open, Some(eof())).named(Some("x"));
+        let err = InputError::new(InputErrorKind::Open, Some(eof())).named(Some("x"));
         assert_eq!(err.to_string(), "cannot open x");
         assert!(error::Error::source(&err).is_some());
         assert_eq!(err.into_io().kind(), io::ErrorKind::UnexpectedEof);

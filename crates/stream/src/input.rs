@@ -13,9 +13,9 @@ use std::{
 
 use crate::{
     archive::{self, ZipEntry},
-    error::{Error, ErrorKind},
+    error::{InputError, InputErrorKind},
     pipeline::Pipeline,
-    split::{Games, Lines},
+    split::{SplitGames, TextLines},
     zstd_frames,
 };
 
@@ -68,7 +68,7 @@ impl Source {
     /// let path = dir.path().join("twic.zip");
     /// let mut zip = zip::ZipWriter::new(std::fs::File::create(&path)?);
     /// zip.start_file("readme.txt", zip::write::SimpleFileOptions::default())?;
-    /// zip.write_all(b"Games of the week")?;
+    /// zip.write_all(b"SplitGames of the week")?;
     /// zip.start_file("twic1599.pgn", zip::write::SimpleFileOptions::default())?;
     /// zip.write_all(b"1. e4 e5 1-0\n")?;
     /// zip.finish()?;
@@ -111,20 +111,21 @@ impl Source {
     }
 
     /// Opens the source, decompressing it if its first bytes say it is compressed.
-    pub fn open(&self) -> Result<Input, Error> {
+    pub fn open(&self) -> Result<Input, InputError> {
         self.open_with(0)
     }
 
     /// Opens the source like [`Source::open`], with `decoders` threads for a zstd input of
     /// several frames (see [`Input::open_with`]).
-    pub fn open_with(&self, decoders: usize) -> Result<Input, Error> {
+    pub fn open_with(&self, decoders: usize) -> Result<Input, InputError> {
         match self {
             Source::Stdin => Input::from_reader_with("<stdin>", io::stdin(), decoders),
             Source::File(path) => Input::open_with(path, decoders),
             Source::Zip(entry) => {
                 let name = self.name();
-                let entry = archive::open_entry(entry)
-                    .map_err(|io| Error::new(ErrorKind::Read, Some(io)).named(Some(&name)))?;
+                let entry = archive::open_entry(entry).map_err(|io| {
+                    InputError::new(InputErrorKind::Read, Some(io)).named(Some(&name))
+                })?;
                 let mut input = Input::with_size(name, entry.reader, Some(entry.size), decoders)?;
                 if entry.compressed && input.compression == Compression::None {
                     input.compression = Compression::Zip;
@@ -244,7 +245,7 @@ impl Input {
     ///
     /// A zstd input of several frames (as `pzstd` writes) is decompressed frames-in-parallel on
     /// one thread per core; see [`Input::open_with`].
-    pub fn open(path: impl AsRef<Path>) -> Result<Input, Error> {
+    pub fn open(path: impl AsRef<Path>) -> Result<Input, InputError> {
         Input::open_with(path, 0)
     }
 
@@ -272,21 +273,22 @@ impl Input {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn open_with(path: impl AsRef<Path>, decoders: usize) -> Result<Input, Error> {
+    pub fn open_with(path: impl AsRef<Path>, decoders: usize) -> Result<Input, InputError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let named = |err: Error| err.named(Some(&name));
-        let file = File::open(path).map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+        let named = |err: InputError| err.named(Some(&name));
+        let file = File::open(path)
+            .map_err(|io| named(InputError::new(InputErrorKind::Open, Some(io))))?;
         let meta = file
             .metadata()
-            .map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+            .map_err(|io| named(InputError::new(InputErrorKind::Open, Some(io))))?;
         if meta.is_dir() {
-            return Err(named(Error::new(ErrorKind::IsADirectory, None)));
+            return Err(named(InputError::new(InputErrorKind::IsADirectory, None)));
         }
         if meta.is_file() && archive::looks_like_zip(path) {
             // Its PGN entries one after the other ([`Source::from_args`] makes each an input).
             let (entries, size) = archive::open_all(path)
-                .map_err(|io| named(Error::new(ErrorKind::Read, Some(io))))?;
+                .map_err(|io| named(InputError::new(InputErrorKind::Read, Some(io))))?;
             let mut input = Input::with_size(name, entries, Some(size), decoders)?;
             input.compression = Compression::Zip;
             return Ok(input);
@@ -297,7 +299,7 @@ impl Input {
     }
 
     /// Opens standard input, named `<stdin>`.
-    pub fn stdin() -> Result<Input, Error> {
+    pub fn stdin() -> Result<Input, InputError> {
         Input::from_reader("<stdin>", io::stdin())
     }
 
@@ -305,7 +307,7 @@ impl Input {
     pub fn from_reader(
         name: impl Into<String>,
         reader: impl Read + Send + 'static,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         Input::from_reader_with(name, reader, 0)
     }
 
@@ -315,7 +317,7 @@ impl Input {
         name: impl Into<String>,
         reader: impl Read + Send + 'static,
         decoders: usize,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         Input::with_size(name.into(), reader, None, decoders)
     }
 
@@ -324,7 +326,7 @@ impl Input {
         raw: impl Read + Send + 'static,
         size: Option<u64>,
         decoders: usize,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         // A small file is decompressed on the thread that reads it: a decoding thread would
         // cost more than it saves.
         let decoders = match size {
@@ -337,7 +339,7 @@ impl Input {
             read: read.clone(),
         };
         let (compression, reader) = decompress_with(counted, decoders).map_err(|io| {
-            Error::new(ErrorKind::Read, Some(io))
+            InputError::new(InputErrorKind::Read, Some(io))
                 .named(Some(&name))
                 .after_line(0)
         })?;
@@ -377,16 +379,16 @@ impl Input {
     }
 
     /// The PGN games of the input, as raw bytes with their byte offset and line (see
-    /// [`Games`]).
-    pub fn games(self) -> Games<Box<dyn BufRead + Send>> {
+    /// [`SplitGames`]).
+    pub fn games(self) -> SplitGames<Box<dyn BufRead + Send>> {
         let name = self.name;
-        Games::new(self.reader).named(name)
+        SplitGames::new(self.reader).named(name)
     }
 
-    /// The lines of the input (see [`Lines`]).
-    pub fn lines(self) -> Lines<Box<dyn BufRead + Send>> {
+    /// The lines of the input (see [`TextLines`]).
+    pub fn lines(self) -> TextLines<Box<dyn BufRead + Send>> {
         let name = self.name;
-        Lines::new(self.reader).named(name)
+        TextLines::new(self.reader).named(name)
     }
 }
 
@@ -709,13 +711,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nope.pgn");
         let missing = Source::File(path.clone()).open().unwrap_err();
-        assert_eq!(missing.kind(), ErrorKind::Open);
+        assert_eq!(missing.kind(), InputErrorKind::Open);
         assert_eq!(
             missing.to_string(),
             format!("cannot open {}", path.display())
         );
         let is_dir = Source::File(dir.path().to_path_buf()).open().unwrap_err();
-        assert_eq!(is_dir.kind(), ErrorKind::IsADirectory);
+        assert_eq!(is_dir.kind(), InputErrorKind::IsADirectory);
         assert!(
             is_dir
                 .to_string()

@@ -8,7 +8,7 @@ use std::{
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{Bytes, Pipeline, RawGames, Source, expand_folders, fold};
+use tabia_stream::{Bytes, OnRawGames, Pipeline, Source, expand_folders, fold};
 
 use crate::{GameError, GameErrorKind};
 
@@ -363,7 +363,7 @@ impl Reader {
             let outcome = pipeline.run_games(
                 input,
                 Bytes::default,
-                &RawGames(fold(each).finish(&finish)),
+                &OnRawGames(fold(each).finish(&finish)),
                 |b, _numbers| match consume(Ok(b)) {
                     ControlFlow::Continue(()) => Ok(()),
                     ControlFlow::Break(()) => Err(()),
@@ -447,7 +447,7 @@ impl<T> Iterator for Mapped<T> {
     }
 }
 
-fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::Error) -> GameError {
+fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::InputError) -> GameError {
     GameError::new(name, number, GameErrorKind::Input(error))
 }
 

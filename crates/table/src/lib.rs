@@ -13,7 +13,7 @@
 //!   see the [`schema`](crate::games_schema) docs and [`SCHEMA_VERSION`].
 //!
 //! ```
-//! use tabia_notation::pgn::Reader;
+//! use tabia_notation::pgn::PgnReader;
 //! use tabia_table::{Columns, FileFormat, GameRecord, Partition, ReadOptions, Rows, TableOptions, TableWriter};
 //!
 //! let pgn = b"[UTCDate \"2024.01.15\"]\n[WhiteElo \"1850\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n";
@@ -22,7 +22,7 @@
 //! let options = TableOptions { moves: true, ..TableOptions::default() };
 //! let mut writer = TableWriter::create(&out, options)?;
 //! let mut rows = Rows::default();
-//! for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+//! for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 //!     let record = GameRecord::read(&raw?, i as u64 + 1, options.read_options());
 //!     rows.push("games.pgn", &record);
 //! }

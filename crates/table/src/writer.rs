@@ -402,7 +402,7 @@ impl TableWriter {
 /// [`TableWriter::write_encoded`] in order.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
 ///
 /// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n";
@@ -413,7 +413,7 @@ impl TableWriter {
 ///     let encoder = writer.encoder();
 ///     scope.spawn(move || {
 ///         let mut rows = Rows::default();
-///         for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+///         for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 ///             rows.push("g.pgn", &GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options()));
 ///         }
 ///         encoder.encode(&rows.finish(options.columns, options.moves).unwrap())
@@ -494,7 +494,7 @@ impl Encoder {
 /// when [`TableOptions::row_group_rows`] is reached), and [`Encoding::finish`] closes them.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
 ///
 /// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n\n1. c4 1/2-1/2\n";
@@ -502,7 +502,7 @@ impl Encoder {
 /// let options = TableOptions { moves: true, ..TableOptions::default() };
 /// let mut writer = TableWriter::create(&dir.path().join("g.parquet"), options)?;
 /// let mut encoding = writer.encoder().start();
-/// for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+/// for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 ///     // One game at a time here; `tabia table` pushes some 2 MiB of PGN at a time.
 ///     let mut rows = Rows::default();
 ///     rows.push("g.pgn", &GameRecord::read(&raw?, i as u64 + 1, options.read_options()));
@@ -1238,7 +1238,7 @@ mod tests {
         }
         .read_options();
         let mut rows = crate::Rows::default();
-        let reader = tabia_notation::pgn::Reader::new(pgn.as_bytes());
+        let reader = tabia_notation::pgn::PgnReader::new(pgn.as_bytes());
         for (i, raw) in reader.raw_games().enumerate() {
             let record = crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, read);
             rows.push("y.pgn", &record);

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use tabia_book::{GameInfo, GameResult, Tree, TreeOptions, TreeReport, TreeReportOptions};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, Position, replay_mainline, shakmaty::uci::UciMove};
 
 use crate::fixture;
@@ -22,7 +22,7 @@ struct Naive {
 
 fn naive(pgn: &[u8], max_ply: usize) -> Naive {
     let mut naive = Naive::default();
-    for raw in Reader::new(pgn).raw_games() {
+    for raw in PgnReader::new(pgn).raw_games() {
         let Ok(game) = raw.expect("readable").parse() else {
             continue;
         };

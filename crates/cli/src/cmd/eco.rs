@@ -9,7 +9,7 @@ use serde::Serialize;
 use tabia_eco::{
     Classification, ClassifyError, GameVisitor, Opening, Openings, Table, TableFormat, TagChanges,
 };
-use tabia_notation::pgn::{Both, Origin, RawGame, ReadError, Reader};
+use tabia_notation::pgn::{Both, Origin, PgnReader, RawGame, ReadError};
 use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 // One pass on this thread: the classifier runs on the reader itself, no
                 // splitting into raw games first.
                 session.one_pass(input, |reader, pass| {
-                    let mut reader = Reader::new(reader);
+                    let mut reader = PgnReader::new(reader);
                     let mut sink = Sink::default();
                     // One visitor for all the games (each resets itself at a game's start).
                     let mut classifier = GameVisitor::new(table);

@@ -20,7 +20,7 @@ use std::{
 
 use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, Origin, RawGame, ReadError, Reader};
+use tabia_notation::pgn::{Game, Origin, PgnReader, RawGame, ReadError};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, GameNumbers, Hit, Matcher,
@@ -534,7 +534,7 @@ fn matched_on_reader<'a>(
     invert: bool,
     mut left: Option<&'a mut u64>,
 ) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
-    let mut games = Reader::new(reader);
+    let mut games = PgnReader::new(reader);
     let mut matcher = Matcher::new(query);
     std::iter::from_fn(move || {
         if left.as_deref() == Some(&0) {

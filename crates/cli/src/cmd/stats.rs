@@ -9,7 +9,7 @@
 
 use std::{path::PathBuf, time::Instant};
 
-use tabia_notation::pgn::{ReadError, Reader, Warning};
+use tabia_notation::pgn::{PgnReader, ReadError, Warning};
 use tabia_stats::{FactsVisitor, Stats};
 use tabia_stream::Visited;
 
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let name = input.name.clone();
         if session.jobs() == 1 {
             session.one_pass(input, |reader, pass| {
-                let mut reader = Reader::new(reader);
+                let mut reader = PgnReader::new(reader);
                 let mut sink = Sink::default();
                 for number in 1.. {
                     match total.read_game(&mut reader) {
