@@ -95,7 +95,9 @@ impl<'a> Session<'a> {
     ) -> Session<'a> {
         Session {
             out: Box::new(out),
-            reporter: Reporter::new(err, noun, args.quiet).with_warnings(args.warnings),
+            reporter: Reporter::new(err, noun, args.quiet)
+                .with_warnings(args.warnings)
+                .with_whole(args.whole),
             config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),
@@ -221,9 +223,11 @@ impl<'a> Session<'a> {
     /// Adds what reading an input gave to the tally, and reports the error that ended it.
     fn end_input(&mut self, name: &str, outcome: parallel::Outcome) -> io::Result<()> {
         self.reporter.clear_progress();
+        self.reporter.end_input(name);
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
         self.tally.warnings += outcome.warnings;
+        self.tally.notes += outcome.notes;
         for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
             counter.1 += n;
         }
@@ -282,9 +286,11 @@ impl<'a> Session<'a> {
             return Err(err);
         }
         self.reporter.clear_progress();
+        self.reporter.end_input(&name);
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
         self.tally.warnings += outcome.warnings;
+        self.tally.notes += outcome.notes;
         for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
             counter.1 += n;
         }

@@ -45,6 +45,18 @@ impl LoadError {
         LoadError { line, kind }
     }
 
+    /// A syntax error's place drawn from `source`, the whole table, which its span is in (an
+    /// error read from a copy of part of it, a TSV cell, drew an empty line).
+    pub(crate) fn with_source(self, source: &[u8]) -> LoadError {
+        match self.kind {
+            LoadErrorKind::Syntax(err) => LoadError {
+                line: self.line,
+                kind: LoadErrorKind::Syntax(err.with_source(source)),
+            },
+            kind => LoadError { kind, ..self },
+        }
+    }
+
     /// The 1-based line of the entry in the table's text (0 when the error is not on a line,
     /// like a read error).
     pub fn line(&self) -> u64 {

@@ -365,6 +365,7 @@ fn quoted_name(bytes: &[u8], pos: usize) -> Result<(String, usize), LoadError> {
 // row        = cell { TAB cell }                   (the pgn cell is movetext without a result)
 fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
     let mut columns: Option<(usize, usize, usize, Option<usize>)> = None;
+    let mut header: Option<&[u8]> = None;
     let mut offset = 0;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i as u64 + 1;
@@ -374,8 +375,13 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
         if row.trim_ascii().is_empty() || row.starts_with(b"#") {
             continue;
         }
+        // The header again, as `cat a.tsv b.tsv` makes of lichess's files: no entry.
+        if header.is_some_and(|header| header.trim_ascii() == row.trim_ascii()) {
+            continue;
+        }
         let cells: Vec<&[u8]> = row.split(|&b| b == b'\t').collect();
         let Some((eco_at, name_at, pgn_at, extended_at)) = columns else {
+            header = Some(row);
             let find = |want: &str| {
                 cells
                     .iter()
@@ -411,7 +417,8 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
         let mut movetext = cell(pgn_at).to_vec();
         movetext.extend_from_slice(b" *");
         let start = row_start + pgn_offset;
-        let (sans, _) = read_movetext(&movetext, origin_at(bytes, start, line))?;
+        let (sans, _) = read_movetext(&movetext, origin_at(bytes, start, line))
+            .map_err(|err| err.with_source(bytes))?;
         let extended = extended_at
             .map(|at| tabia_notation::decode(cell(at)).into_owned())
             .filter(|e| !e.is_empty() && e != "-");
@@ -518,6 +525,25 @@ mod tests {
         let err =
             Table::from_bytes(b"eco\tname\tpgn\n\tNo code\t1. e4\n", TableFormat::Tsv).unwrap_err();
         assert_eq!(err.to_string(), "line 2: missing ECO code");
+        // A bad move is shown in its line.
+        let err = Table::from_bytes(b"eco\tname\tpgn\nC20\tOpen\t1. e4 Zz9\n", TableFormat::Tsv)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid SAN move at line 2, column 16\n  | C20\tOpen\t1. e4 Zz9\n  |                ^^^"
+        );
+    }
+
+    #[test]
+    fn tsv_header_repeated_as_cat_makes_it_is_no_entry() {
+        let tsv =
+            b"eco\tname\tpgn\nB00\tKing's Pawn\t1. e4\neco\tname\tpgn\r\nC20\tKP Game\t1. e4 e5\n";
+        let table = Table::from_bytes(tsv, TableFormat::Tsv).unwrap();
+        assert_eq!(table.len(), 2);
+        assert_eq!(
+            table.lookup(&key("e4 e5")).map(|o| o.name()),
+            Some("KP Game")
+        );
     }
 
     #[test]

@@ -89,6 +89,7 @@ pub use shakmaty::variant::Variant;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
+pub use tabia_notation::pgn::Level;
 pub use validate::{Problem, validate};
 pub use variant::{GameVariant, UnknownVariant, parse_variant};
 pub use walk::{Played, Replay};

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use tabia_notation::{
-    pgn::{Origin, WarningKind as ReaderWarningKind},
+    pgn::{Level, Origin, WarningKind as ReaderWarningKind},
     san::Suffix,
 };
 
@@ -109,7 +109,39 @@ pub enum ReplayWarningKind {
         san: String,
     },
     /// Something else the PGN reader repaired.
-    PgnReader(ReaderWarningKind),
+    Reader(ReaderWarningKind),
+}
+
+impl ReplayWarningKind {
+    /// A note when the game is what was meant, only written another way (a check or capture
+    /// mark, a move in UCI or long algebraic notation, and the reader's notes); a warning when
+    /// what was read is a guess (a lowercase `b` read as a bishop's, a repaired `FEN` tag, a
+    /// missing or contradicted result).
+    ///
+    /// ```
+    /// use tabia_position::{Level, ReplayWarningKind};
+    ///
+    /// let kind = ReplayWarningKind::FenFullmoveZero;
+    /// assert_eq!(kind.level(), Level::Warning);
+    /// ```
+    pub fn level(&self) -> Level {
+        match self {
+            ReplayWarningKind::MoveNotation { .. }
+            | ReplayWarningKind::CaptureMark { .. }
+            | ReplayWarningKind::CheckMark { .. } => Level::Note,
+            ReplayWarningKind::ResultMismatch { .. }
+            | ReplayWarningKind::MissingResult { .. }
+            | ReplayWarningKind::ResultTagMismatch { .. }
+            | ReplayWarningKind::FenClock { .. }
+            | ReplayWarningKind::FenFullmoveZero
+            | ReplayWarningKind::FenFieldsMissing { .. }
+            | ReplayWarningKind::FenCastlingDropped { .. }
+            | ReplayWarningKind::FenEpDropped { .. }
+            | ReplayWarningKind::FenUnreachable { .. }
+            | ReplayWarningKind::LowercaseBishop { .. } => Level::Warning,
+            ReplayWarningKind::Reader(kind) => kind.level(),
+        }
+    }
 }
 
 impl fmt::Display for ReplayWarningKind {
@@ -202,7 +234,7 @@ impl fmt::Display for ReplayWarningKind {
                 };
                 write!(f, "move {numbered} {what}, read as {san}")
             }
-            ReplayWarningKind::PgnReader(kind) => kind.fmt(f),
+            ReplayWarningKind::Reader(kind) => kind.fmt(f),
         }
     }
 }
@@ -245,6 +277,11 @@ impl ReplayWarning {
     /// Where in the input (the move, the tag or the start of the game), if known.
     pub fn origin(&self) -> Option<Origin> {
         self.at
+    }
+
+    /// A note or a warning ([`WarningKind::level`]).
+    pub fn level(&self) -> Level {
+        self.kind.level()
     }
 }
 

@@ -59,5 +59,5 @@ pub use position::{MoveSequence, PositionTarget, Zobrist};
 pub use query::{Options, Query};
 pub use range::{Bounds, GameNumbers};
 pub use tabia_eco as eco;
-pub use tag::{TagCriterion, TagOp};
+pub use tag::{TagCriterion, TagOp, close_tag_name};
 pub use text::{NamePattern, fold};

@@ -40,6 +40,10 @@ pub struct Verdict {
     /// For a match: where it was decided (the criterion that matched last, at the latest
     /// ply); none when the query has no criteria.
     pub hit: Option<Hit>,
+    /// Which of the tags the query reads the game has: bit `i` for
+    /// [`Query::tag_names`]`[i]` (the first 64), so that a caller can tell a tag no game has
+    /// (a misspelt `--tag Whiteelo`) from one no game matched.
+    pub tags_present: u64,
 }
 
 /// How far a group is.
@@ -760,7 +764,15 @@ impl Visitor for Matcher<'_> {
         } else {
             None
         };
-        Ok(Verdict { matched, hit })
+        let tags_present = self.tags[..self.tag_count]
+            .iter()
+            .filter(|&&(i, _)| i < 64)
+            .fold(0, |bits, &(i, _)| bits | 1 << i);
+        Ok(Verdict {
+            matched,
+            hit,
+            tags_present,
+        })
     }
 }
 

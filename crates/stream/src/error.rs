@@ -12,6 +12,11 @@ pub enum InputErrorKind {
     IsADirectory,
     /// Reading failed: the file, the pipe, or the decompressor (corrupt or cut-off data).
     Read,
+    /// The input is not text: its first bytes hold a zero byte, as images, programs and
+    /// random bytes do and no PGN or EPD file does (the offset is [`InputError::byte`]).
+    Binary,
+    /// The input is text in UTF-16 (it starts with a byte order mark), not in UTF-8.
+    Utf16,
 }
 
 /// An input that could not be opened or read to the end: its kind, the input's name when it is
@@ -32,6 +37,7 @@ pub struct InputError {
     kind: InputErrorKind,
     name: Option<String>,
     line: Option<u64>,
+    byte: Option<u64>,
     source: Option<io::Error>,
 }
 
@@ -41,7 +47,16 @@ impl InputError {
             kind,
             name: None,
             line: None,
+            byte: None,
             source,
+        }
+    }
+
+    /// An input that is not text: a zero byte at offset `byte` of its (decompressed) bytes.
+    pub(crate) fn binary(byte: u64) -> InputError {
+        InputError {
+            byte: Some(byte),
+            ..InputError::new(InputErrorKind::Binary, None)
         }
     }
 
@@ -79,6 +94,11 @@ impl InputError {
         self.line
     }
 
+    /// For [`InputErrorKind::Binary`], the offset of the first zero byte in the decompressed input.
+    pub fn byte(&self) -> Option<u64> {
+        self.byte
+    }
+
     /// The I/O error behind this one.
     pub fn io(&self) -> Option<&io::Error> {
         self.source.as_ref()
@@ -102,6 +122,16 @@ impl fmt::Display for InputError {
             InputErrorKind::IsADirectory => write!(
                 f,
                 "cannot read {name}: a folder with no PGN files (.pgn, compressed or not, or .zip)"
+            ),
+            InputErrorKind::Binary => write!(
+                f,
+                "{name} is not PGN or EPD text: binary data at byte {} (an image, a program, \
+                 an archive tabia does not read?)",
+                self.byte.unwrap_or(0)
+            ),
+            InputErrorKind::Utf16 => write!(
+                f,
+                "{name} is UTF-16 text: tabia reads UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)"
             ),
             InputErrorKind::Read => {
                 if let Some(name) = &self.name {
@@ -154,6 +184,11 @@ mod tests {
                 .named(Some("d"))
                 .to_string(),
             "cannot read d: a folder with no PGN files (.pgn, compressed or not, or .zip)"
+        );
+        assert_eq!(
+            InputError::binary(8).named(Some("board.png")).to_string(),
+            "board.png is not PGN or EPD text: binary data at byte 8 (an image, a program, an \
+             archive tabia does not read?)"
         );
         let err = InputError::new(InputErrorKind::Open, Some(eof())).named(Some("x"));
         assert_eq!(err.to_string(), "cannot open x");

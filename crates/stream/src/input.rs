@@ -25,6 +25,11 @@ const BUFFER: usize = 1 << 16;
 /// A file this small (compressed) gets no decoding threads.
 const SMALL_INPUT: u64 = 1 << 20;
 
+/// How many bytes are read before the reader is made: the magic bytes, and enough of an
+/// uncompressed input to tell text from binary data.
+const HEAD_LEN: usize = 1024;
+const _: () = assert!(HEAD_LEN >= 6, "the longest magic number");
+
 /// Where an input comes from: a file, or standard input.
 ///
 /// The conventions of command-line tools: no file at all, or `-`, is standard input.
@@ -338,11 +343,20 @@ impl Input {
             inner: raw,
             read: read.clone(),
         };
-        let (compression, reader) = decompress_with(counted, decoders).map_err(|io| {
+        let (compression, mut reader) = decompress_with(counted, decoders).map_err(|io| {
             InputError::new(InputErrorKind::Read, Some(io))
                 .named(Some(&name))
                 .after_line(0)
         })?;
+        // Said once here rather than as an error on every "game" of an image or a program.
+        let head = reader.fill_buf().map_err(|io| {
+            InputError::new(InputErrorKind::Read, Some(io))
+                .named(Some(&name))
+                .after_line(0)
+        })?;
+        if let Some(err) = not_text(head) {
+            return Err(err.named(Some(&name)));
+        }
         Ok(Input {
             name,
             reader,
@@ -455,9 +469,6 @@ pub enum Compression {
 }
 
 impl Compression {
-    /// The longest magic number.
-    const MAGIC_LEN: usize = 6;
-
     /// The format that `head`, the first bytes of an input, announces.
     ///
     /// ```
@@ -508,8 +519,10 @@ pub fn decompress_with<R: Read + Send + 'static>(
     mut raw: R,
     decoders: usize,
 ) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
-    // Read the magic bytes in a loop: a pipe may deliver them one at a time.
-    let mut head = [0; Compression::MAGIC_LEN];
+    // Read the magic bytes in a loop: a pipe may deliver them one at a time. A little more
+    // than them, so that the first bytes an uncompressed input gives are enough to tell text
+    // from binary data (`Input`'s check).
+    let mut head = [0; HEAD_LEN];
     let mut len = 0;
     while len < head.len() {
         match raw.read(&mut head[len..]) {
@@ -556,6 +569,24 @@ pub fn decompress_with<R: Read + Send + 'static>(
         }
     };
     Ok((compression, reader))
+}
+
+/// Why the first bytes of an input (decompressed) say it is not text: a UTF-16 byte order
+/// mark, or control bytes that text does not hold (a zero byte, `\x01`, …: not tab, line
+/// ends, form feeds or DOS's end-of-file `^Z`) making more than 2% of them, at least two: an
+/// image, a program or random bytes hold some 12%, a text with a stray zero byte one (which is
+/// then a bad game, not a bad input). The error names the first such byte.
+fn not_text(head: &[u8]) -> Option<InputError> {
+    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        return Some(InputError::new(InputErrorKind::Utf16, None));
+    }
+    let binary = |b: &u8| matches!(b, 0..=8 | 0x0e..=0x19 | 0x1b..=0x1f | 0x7f);
+    let count = head.iter().filter(|b| binary(b)).count();
+    if count >= 2 && count * 50 > head.len() {
+        let at = head.iter().position(binary).unwrap_or(0);
+        return Some(InputError::binary(at as u64));
+    }
+    None
 }
 
 /// A reader that counts the bytes read through it.
@@ -656,6 +687,26 @@ mod tests {
             let one = buf.len().min(1);
             self.0.read(&mut buf[..one])
         }
+    }
+
+    #[test]
+    fn binary_data_is_not_read_as_text() {
+        let open = |bytes: &[u8]| Input::from_reader("x", io::Cursor::new(bytes.to_vec()));
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let err = open(png).unwrap_err();
+        assert_eq!((err.kind(), err.byte()), (InputErrorKind::Binary, Some(8)));
+        let err = open(b"\xff\xfe1\0.\0").unwrap_err();
+        assert_eq!(err.kind(), InputErrorKind::Utf16);
+        // Text, with a DOS end of file, or one stray zero byte (a bad game, not a bad input).
+        let mut text = b"[Event \"x\"]\r\n\r\n1. e4 \x0c e5 *\r\n".repeat(40);
+        text.push(0x1a);
+        assert!(open(&text).is_ok());
+        text[200] = 0;
+        assert!(open(&text).is_ok());
+        assert!(open(b"").is_ok());
+        // Compressed: the decompressed bytes are what is looked at.
+        let zst = zstd::encode_all(&[0u8, 1, 2, 3, 4, 5, 6, 7][..], 1).unwrap();
+        assert_eq!(open(&zst).unwrap_err().byte(), Some(0));
     }
 
     #[test]

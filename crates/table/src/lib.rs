@@ -37,6 +37,7 @@
 
 mod board;
 mod csv;
+mod parts;
 mod read;
 mod record;
 mod rows;
@@ -46,6 +47,7 @@ mod writer;
 pub use arrow_array;
 pub use arrow_schema;
 pub use board::BoardRecord;
+pub use parts::remove_parts;
 pub use record::{GameRecord, MoveRecord, ReadOptions, RowProblem};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{

@@ -458,11 +458,13 @@ fn game_error(err: &ReadError) -> RowProblem {
             line: error.line(),
             column: error.column(),
             message: error.brief(),
+            level: None,
         },
         None => RowProblem {
             line: None,
             column: None,
             message: err.to_string(),
+            level: None,
         },
     }
 }
@@ -472,7 +474,10 @@ fn replay_error(err: &ReplayError) -> RowProblem {
 }
 
 fn warning(warning: &ReplayWarning) -> RowProblem {
-    RowProblem::at(warning.to_string(), warning.origin())
+    RowProblem {
+        level: Some(warning.level()),
+        ..RowProblem::at(warning.to_string(), warning.origin())
+    }
 }
 
 /// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`

@@ -82,6 +82,9 @@ pub struct RowProblem {
     pub column: Option<u64>,
     /// What is wrong.
     pub message: String,
+    /// For a warning, whether it is a note or a warning ([`tabia_position::Level`]); none for
+    /// an error.
+    pub level: Option<tabia_position::Level>,
 }
 
 impl fmt::Display for RowProblem {
@@ -102,11 +105,13 @@ impl RowProblem {
                 line: Some(at.line),
                 column: Some(at.column),
                 message,
+                level: None,
             },
             _ => RowProblem {
                 line: None,
                 column: None,
                 message,
+                level: None,
             },
         }
     }

@@ -56,7 +56,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FEN", conflicts_with_all = ["files", "tag"])]
     position: Vec<String>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }

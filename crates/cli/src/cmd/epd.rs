@@ -48,7 +48,7 @@ pub(crate) struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }

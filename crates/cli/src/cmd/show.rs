@@ -1,7 +1,6 @@
 //! `tabia show`: render one position as ASCII, Unicode, SVG, PNG, LaTeX or HTML.
 
 use std::{
-    fs,
     io::{self, IsTerminal, Write},
     path::PathBuf,
 };
@@ -12,7 +11,10 @@ use tabia_position::{
     shakmaty::{Setup, uci::UciMove},
 };
 
-use crate::cli::Status;
+use crate::{
+    cli::Status,
+    output::{self, ForceArg},
+};
 
 /// Arguments of `tabia show`.
 #[derive(Debug, clap::Args)]
@@ -23,9 +25,12 @@ pub(crate) struct Args {
     /// The rendering.
     #[arg(short, long, value_enum, default_value_t = FormatArg::Ascii)]
     format: FormatArg,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (refused when it exists already,
+    /// unless --force).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    existing: ForceArg,
     /// Draw the board from Black's side.
     #[arg(long)]
     flip: bool,
@@ -90,6 +95,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         .as_ref()
         .is_none_or(|path| path.as_os_str() == "-");
     check_destination(format, to_stdout && io::stdout().is_terminal())?;
+    let file = match &args.output {
+        Some(path) if !to_stdout => Some(output::claim_file(path, args.existing.policy(), &[])?),
+        _ => None,
+    };
 
     let setup = parse_position(&args.position, args.variant)?;
     let last_move = args.last_move.as_deref().map(parse_last_move).transpose()?;
@@ -108,9 +117,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let bytes = render(&setup, format, &options)?;
 
-    match &args.output {
-        Some(path) if !to_stdout => {
-            fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    match (&args.output, file) {
+        (Some(path), Some(mut file)) => {
+            file.write_all(&bytes)
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         _ => {
             let mut stdout = io::stdout().lock();

@@ -33,7 +33,7 @@ pub(crate) struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
@@ -97,7 +97,8 @@ fn report(sink: &mut Sink, name: &str, number: u64, warnings: &[Warning]) {
         sink.warning(
             &Diagnostic::new(name, warning.to_string())
                 .at(at.line, at.column)
-                .game(number),
+                .game(number)
+                .level(warning.kind.level()),
         );
     }
 }

@@ -81,5 +81,5 @@ pub use reader::{Cut, DEFAULT_CAPACITY, Games, Origin, PgnReader, RawGame, RawGa
 pub use tag::{RawTag, push_tag};
 pub use variant::variant_name;
 pub use visitor::{Both, Skip, Visitor};
-pub use warning::{Warning, WarningKind};
+pub use warning::{Level, Warning, WarningKind};
 pub use writer::{MoveText, MovetextWriter, SanText, WriteOptions, write_export_tags};

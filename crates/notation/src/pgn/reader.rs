@@ -1334,9 +1334,14 @@ impl<R: Read> PgnReader<R> {
                 b'$' | b'!' | b'?' => {
                     let parsed = if b == b'$' { nag(data) } else { suffix(data) };
                     match parsed {
-                        Ok(_) if !has_move => {
-                            let err = self.error_here(ErrorKind::InvalidNag, self.pos, 1);
-                            return Ok(Err(err.with_expected("a move before the NAG")));
+                        Ok((rest, nag)) if !has_move => {
+                            // A game's (or a variation's) annotation, as python-chess reads
+                            // it: no move to hang it on, so it is dropped, and said.
+                            visitor.warning(Warning {
+                                kind: WarningKind::NagBeforeMove { nag },
+                                at: self.origin(),
+                            });
+                            self.pos += data.len() - rest.len();
                         }
                         Ok((rest, nag)) => {
                             self.pos += data.len() - rest.len();
@@ -3003,6 +3008,29 @@ mod tests {
             "[Event \"a\"] [White \"x\"]\n\n1. e4 *",
         ] {
             assert_eq!(warned(pgn), [], "{pgn:?}");
+        }
+    }
+
+    #[test]
+    fn a_nag_before_the_first_move_is_dropped_with_a_warning() {
+        use crate::Nag;
+        for (pgn, nag, column, sans) in [
+            ("$10 1. e4 e5 *", 10, 1, &["e4", "e5"][..]),
+            ("{a drawish line} $10 1. e4 *", 10, 18, &["e4"]),
+            ("1. e4 ($14 1. d4) e5 *", 14, 8, &["e4", "e5"]),
+            ("!? 1. e4 *", 5, 1, &["e4"]),
+        ] {
+            let game: crate::pgn::Game = pgn.parse().expect("read");
+            assert_eq!(mainline_sans(&game), sans, "{pgn}");
+            assert_eq!(game.warnings.len(), 1, "{pgn}");
+            let warning = game.warnings[0];
+            assert_eq!(warning.kind, WarningKind::NagBeforeMove { nag: Nag(nag) });
+            assert_eq!(warning.at.column, column, "{pgn}");
+            assert_eq!(
+                warning.to_string(),
+                format!("NAG ${nag} before the first move annotates no move, dropped")
+            );
+            assert_eq!(warning.kind.level(), crate::pgn::Level::Warning);
         }
     }
 

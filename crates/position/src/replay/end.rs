@@ -23,7 +23,7 @@ pub(crate) fn game_end_warnings(
         match warning.kind {
             PgnWarningKind::MissingResult => missing = Some(warning.at),
             _ => warnings.push(ReplayWarning::new(
-                ReplayWarningKind::PgnReader(warning.kind),
+                ReplayWarningKind::Reader(warning.kind),
                 Some(warning.at),
             )),
         }
@@ -178,7 +178,7 @@ impl ResultWatch {
                 None
             }
             kind => Some(ReplayWarning::new(
-                ReplayWarningKind::PgnReader(kind),
+                ReplayWarningKind::Reader(kind),
                 Some(warning.at),
             )),
         }
