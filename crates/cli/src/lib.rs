@@ -21,7 +21,6 @@ mod check;
 mod cli;
 mod cmd;
 mod form;
-mod frames;
 mod grow;
 mod input;
 mod output;

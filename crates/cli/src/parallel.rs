@@ -9,16 +9,16 @@
 
 use std::{
     io::Write,
+    marker::PhantomData,
     mem,
     num::NonZeroUsize,
     ops::Range,
     sync::{Mutex, PoisonError},
 };
 
-use tabia_notation::pgn::Visitor;
 use tabia_position::Level;
+use tabia_stream::Pipeline;
 pub(crate) use tabia_stream::Weigh;
-use tabia_stream::{Pipeline, RawGame, Visited};
 
 use crate::{
     output,
@@ -200,170 +200,108 @@ pub(crate) struct Outcome {
     pub(crate) input_error: Option<anyhow::Error>,
 }
 
-/// Runs `work` on every item of `items` (it gets the item's 1-based number), writing the outputs
-/// to `out` and the diagnostics to `reporter` in input order. See the module docs.
-#[cfg(test)]
-pub(crate) fn run<T, E, I, F>(
-    pipeline: &Pipeline,
-    items: I,
-    work: F,
-    out: &mut dyn Write,
-    reporter: &mut Reporter<'_>,
-) -> anyhow::Result<Outcome>
-where
-    T: Weigh,
-    E: Into<anyhow::Error> + Send,
-    I: Iterator<Item = Result<T, E>> + Send,
-    F: Fn(&mut Sink, u64, &T) + Sync,
-{
-    run_with(
-        pipeline,
-        items,
-        |sink, (): &mut (), number, item| work(sink, number, item),
-        |()| Ok(()),
-        out,
-        reporter,
-    )
+/// The work of a command on the workers: a [`Work`] whose batches carry the [`Sink`] of
+/// their items beside the command's own accumulator, `(Sink, A)` while the batch is worked and
+/// `(Sink, B)` once it is finished. [`each`] and [`fold`] make one of a closure; a command
+/// with a last step per batch implements it (`tabia table`).
+pub(crate) use tabia_stream::Work;
+
+/// The work of a closure that writes what it makes of each item into the batch's [`Sink`]
+/// (`|sink: &mut Sink, number, game: &RawGame| …`: the parameters that borrow name their
+/// types, as [`tabia_stream::fold`] explains).
+pub(crate) fn each<F>(f: F) -> Each<F> {
+    Each(f)
 }
 
-/// `run` with a result of the workers' own besides the [`Sink`]: `work` also fills an `A`
-/// (one per batch, made with `A::default()`), and `consume` gets each batch's `A` in input
-/// order, before the batch's output and diagnostics are written. For subcommands whose output
-/// is not bytes on standard output (`tabia table` fills Arrow columns).
-#[cfg(test)]
-pub(crate) fn run_with<T, E, I, A, F, C>(
-    pipeline: &Pipeline,
-    items: I,
-    work: F,
-    consume: C,
-    out: &mut dyn Write,
-    reporter: &mut Reporter<'_>,
-) -> anyhow::Result<Outcome>
+/// See [`each`].
+pub(crate) struct Each<F>(F);
+
+impl<Item, F: Fn(&mut Sink, u64, Item) + Sync> Work<Item> for Each<F> {
+    type Batch = (Sink, ());
+    type Done = (Sink, ());
+
+    fn item(&self, batch: &mut (Sink, ()), number: u64, item: Item) {
+        (self.0)(&mut batch.0, number, item);
+    }
+
+    fn finish(&self, batch: (Sink, ())) -> (Sink, ()) {
+        batch
+    }
+}
+
+/// [`each`] with an accumulator of the command's own per batch (an `A`, made with
+/// `A::default()`), handed to the session's `consume` in input order.
+pub(crate) fn fold<A, F>(f: F) -> Fold<A, F> {
+    Fold(f, PhantomData)
+}
+
+/// See [`fold`].
+pub(crate) struct Fold<A, F>(F, PhantomData<fn() -> A>);
+
+impl<A, Item, F> Work<Item> for Fold<A, F>
 where
-    T: Weigh,
-    E: Into<anyhow::Error> + Send,
-    I: Iterator<Item = Result<T, E>> + Send,
     A: Default + Send,
-    F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
-    C: FnMut(A) -> anyhow::Result<()>,
+    F: Fn(&mut Sink, &mut A, u64, Item) + Sync,
 {
-    run_finish(pipeline, items, work, |acc| acc, consume, out, reporter)
+    type Batch = (Sink, A);
+    type Done = (Sink, A);
+
+    fn item(&self, (sink, acc): &mut (Sink, A), number: u64, item: Item) {
+        (self.0)(sink, acc, number, item);
+    }
+
+    fn finish(&self, batch: (Sink, A)) -> (Sink, A) {
+        batch
+    }
 }
 
-/// `run_with` with a last step on the worker: `finish` turns each batch's `A` into a `B`
-/// there (`tabia table` encodes the batch's columns), and `consume` gets the `B`s in order.
-pub(crate) fn run_finish<T, E, I, A, B, F, G, C>(
-    pipeline: &Pipeline,
-    items: I,
-    work: F,
-    finish: G,
-    mut consume: C,
-    out: &mut dyn Write,
-    reporter: &mut Reporter<'_>,
-) -> anyhow::Result<Outcome>
+/// A command's work with the end of each item marked in its sink (an item with errors is
+/// counted bad once): what the session runs.
+pub(crate) struct Counted<'w, W>(pub(crate) &'w W);
+
+impl<Item, A, B, W> Work<Item> for Counted<'_, W>
 where
-    T: Weigh,
-    E: Into<anyhow::Error> + Send,
-    I: Iterator<Item = Result<T, E>> + Send,
+    W: Work<Item, Batch = (Sink, A), Done = (Sink, B)>,
     A: Default,
     B: Send,
-    F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
-    G: Fn(A) -> B + Sync,
-    C: FnMut(B) -> anyhow::Result<()>,
 {
-    let mut outcome = Outcome::default();
-    let run = pipeline.fold_finish(
-        items,
-        |(sink, acc): &mut (Sink, A), number, item| {
-            work(sink, acc, number, item);
-            sink.end_item();
-        },
-        |(sink, acc)| (sink, finish(acc)),
-        |(sink, done), numbers| {
-            outcome.items += numbers.end - numbers.start;
-            consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)?;
-            sink.recycle();
-            anyhow::Ok(())
-        },
-    )?;
-    outcome.input_error = run.input_error.map(Into::into);
-    Ok(outcome)
+    type Batch = (Sink, A);
+    type Done = (Sink, B);
+
+    fn item(&self, batch: &mut (Sink, A), number: u64, item: Item) {
+        self.0.item(batch, number, item);
+        batch.0.end_item();
+    }
+
+    fn finish(&self, batch: (Sink, A)) -> (Sink, B) {
+        self.0.finish(batch)
+    }
 }
 
-/// [`run_finish`] over the games of a PGN input, split into games on the workers
-/// ([`Pipeline::fold_games`]).
-pub(crate) fn run_games<A, B, F, G, C>(
-    pipeline: &Pipeline,
-    input: impl std::io::Read + Send,
-    work: F,
-    finish: G,
-    mut consume: C,
+/// Runs a pipeline with the consumer of a command's batches: `run` starts it (over items,
+/// or games read on the workers) with the consumer it is given, which calls `consume` on the
+/// command's part of each batch, in input order, then writes the batch's output to `out` and
+/// its diagnostics to `reporter`, and counts. See the module docs.
+pub(crate) fn run<B, E, R>(
+    run: R,
+    mut consume: impl FnMut(B) -> anyhow::Result<()>,
     out: &mut dyn Write,
     reporter: &mut Reporter<'_>,
 ) -> anyhow::Result<Outcome>
 where
-    A: Default,
-    B: Send,
-    F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
-    G: Fn(A) -> B + Sync,
-    C: FnMut(B) -> anyhow::Result<()>,
+    E: Into<anyhow::Error>,
+    R: FnOnce(
+        &mut dyn FnMut((Sink, B), Range<u64>) -> anyhow::Result<()>,
+    ) -> anyhow::Result<tabia_stream::Processed<E>>,
 {
     let mut outcome = Outcome::default();
-    let run = pipeline.fold_games(
-        input,
-        |(sink, acc): &mut (Sink, A), number, game| {
-            work(sink, acc, number, game);
-            sink.end_item();
-        },
-        |(sink, acc)| (sink, finish(acc)),
-        |(sink, done), numbers| {
-            outcome.items += numbers.end - numbers.start;
-            consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)?;
-            sink.recycle();
-            anyhow::Ok(())
-        },
-    )?;
-    outcome.input_error = run.input_error.map(Into::into);
-    Ok(outcome)
-}
-
-/// [`run_games`] with a visitor reading each game on the worker that finds it
-/// ([`Pipeline::fold_games_with`]).
-pub(crate) fn run_games_visiting<V, A, M, F, C>(
-    pipeline: &Pipeline,
-    input: impl std::io::Read + Send,
-    visitor: M,
-    work: F,
-    mut consume: C,
-    out: &mut dyn Write,
-    reporter: &mut Reporter<'_>,
-) -> anyhow::Result<Outcome>
-where
-    V: Visitor,
-    A: Default + Send,
-    M: Fn() -> V + Sync,
-    F: Fn(&mut Sink, &mut A, u64, Visited<'_, V::Output>) + Sync,
-    C: FnMut(A) -> anyhow::Result<()>,
-{
-    let mut outcome = Outcome::default();
-    let run = pipeline.fold_games_with(
-        input,
-        visitor,
-        |(sink, acc): &mut (Sink, A), number, game| {
-            work(sink, acc, number, game);
-            sink.end_item();
-        },
-        |done| done,
-        |(sink, done), numbers| {
-            outcome.items += numbers.end - numbers.start;
-            consume(done)?;
-            write_done(&sink, out, reporter, &mut outcome)?;
-            sink.recycle();
-            anyhow::Ok(())
-        },
-    )?;
+    let run = run(&mut |(sink, done), numbers| {
+        outcome.items += numbers.end - numbers.start;
+        consume(done)?;
+        write_done(&sink, out, reporter, &mut outcome)?;
+        sink.recycle();
+        Ok(())
+    })?;
     outcome.input_error = run.input_error.map(Into::into);
     Ok(outcome)
 }
@@ -403,6 +341,23 @@ mod tests {
         (1..=n).map(|i| Ok(i.to_string().into_bytes()))
     }
 
+    /// [`run`] over `items` with `work` writing to each item's sink, as the session runs it.
+    fn run_items(
+        pipeline: &Pipeline,
+        items: impl Iterator<Item = anyhow::Result<Vec<u8>>> + Send,
+        work: impl Fn(&mut Sink, u64, &Vec<u8>) + Sync,
+        out: &mut dyn Write,
+        reporter: &mut Reporter<'_>,
+    ) -> anyhow::Result<Outcome> {
+        let work = each(|sink: &mut Sink, number, item: &Vec<u8>| work(sink, number, item));
+        run(
+            |consume| pipeline.run(items, &Counted(&work), consume),
+            |()| Ok(()),
+            out,
+            reporter,
+        )
+    }
+
     /// Doubles each number; numbers divisible by 7 are "bad"; odd ones take a little longer
     /// so that batches finish out of order.
     #[allow(clippy::ptr_arg)] // the pipeline hands out `&T`, here `T = Vec<u8>`
@@ -426,7 +381,7 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let outcome = {
             let mut reporter = Reporter::new(&mut err, "items", true);
-            run(&config, numbers(n), work, &mut out, &mut reporter).unwrap()
+            run_items(&config, numbers(n), work, &mut out, &mut reporter).unwrap()
         };
         (
             String::from_utf8(out).unwrap(),
@@ -492,7 +447,7 @@ mod tests {
             let outcome = {
                 let mut reporter = Reporter::new(&mut err, "items", true)
                     .with_warnings(Some(crate::report::Warnings::Each));
-                run(&config, numbers(100), work, &mut Vec::new(), &mut reporter).unwrap()
+                run_items(&config, numbers(100), work, &mut Vec::new(), &mut reporter).unwrap()
             };
             assert_eq!((outcome.items, outcome.bad, outcome.warnings), (100, 0, 33));
             assert_eq!(outcome.counts, [0, 50]);
@@ -519,7 +474,7 @@ mod tests {
             let mut out = Vec::new();
             let mut err = Vec::new();
             let mut reporter = Reporter::new(&mut err, "items", true);
-            let outcome = run(&config, items, work, &mut out, &mut reporter).unwrap();
+            let outcome = run_items(&config, items, work, &mut out, &mut reporter).unwrap();
             assert_eq!(outcome.items, 10, "jobs {jobs}");
             assert_eq!(outcome.input_error.unwrap().to_string(), "broken");
             assert_eq!(out.len(), "2\n4\n6\n8\n10\n12\n16\n18\n20\n".len());
@@ -555,7 +510,7 @@ mod tests {
             let mut err = Vec::new();
             let mut reporter = Reporter::new(&mut err, "items", true);
             let mut pipe = ClosedPipe { room: 1000 };
-            let result = run(&config, endless, work, &mut pipe, &mut reporter);
+            let result = run_items(&config, endless, work, &mut pipe, &mut reporter);
             let err = result.unwrap_err();
             assert!(crate::cli::is_broken_pipe(&err), "jobs {jobs}: {err}");
         }

@@ -113,7 +113,7 @@ impl Diagnostic {
     pub(crate) fn from_warning(
         file: &str,
         number: u64,
-        warning: &tabia_position::Warning,
+        warning: &tabia_position::ReplayWarning,
     ) -> Diagnostic {
         let diagnostic = Diagnostic::new(file, warning.to_string())
             .game(number)

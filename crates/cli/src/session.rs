@@ -9,10 +9,11 @@
 //! for source in Source::from_args(&args.files) {
 //!     let Some(input) = session.open(&source) else { continue };
 //!     let name = input.name.clone();
-//!     session.pipeline(input, |reader| split_games(reader), |sink, number, game| {
+//!     let work = each(|sink: &mut Sink, number, game: &RawGame| {
 //!         // parse `game`, write to `sink.out`, report with `sink.error(...)` or
 //!         // `sink.warning(...)`, count with `sink.bump(matched)`
-//!     })?;
+//!     });
+//!     session.games(input, &work, |()| Ok(()))?;
 //! }
 //! session.finish()
 //! ```
@@ -27,13 +28,13 @@ use std::{
 };
 
 use tabia_notation::pgn::Visitor;
-use tabia_stream::{Pipeline, RawGame, Visited};
+use tabia_stream::{Bytes, OnRawGames, Pipeline, RawGame, Visited};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Input, Source},
+    input::{Input, Source, raw_games},
     output::{self, OutputArg},
-    parallel::{self, Counter, Sink, Weigh},
+    parallel::{self, Counted, Counter, Sink, Weigh, Work},
     progress::Progress,
     report::{Diagnostic, Reporter, Tally},
 };
@@ -71,8 +72,8 @@ impl Session<'static> {
 }
 
 impl<'a> Session<'a> {
-    /// A session writing to `out` instead of standard output (a command's own files, or an
-    /// ordered stage that decodes [`frames`](crate::frames)), standard error as usual.
+    /// A session writing to `out` instead of standard output (a command's own files, or
+    /// nowhere when an ordered stage writes what the workers made), standard error as usual.
     pub(crate) fn with_output(
         out: impl Write + 'a,
         args: &RunArgs,
@@ -114,62 +115,17 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Runs the pipeline over one input: `split` turns its decompressed bytes into items, `work`
-    /// processes each item (it gets the item's 1-based number in this input). Outputs and
-    /// diagnostics are written in input order.
-    pub(crate) fn pipeline<T, E, I, S, F>(
+    /// Runs the pipeline over one input: `split` turns its decompressed bytes into items,
+    /// `work` ([`parallel::Work`]: [`parallel::each`], [`parallel::fold`] or a type of its
+    /// own) processes each item (it gets the item's 1-based number in this input) into its
+    /// batch's sink, and `consume` gets the command's part of each finished batch on this
+    /// thread, in input order (an error of `consume` ends the run). Outputs and diagnostics
+    /// are written in input order.
+    pub(crate) fn items<T, E, I, S, A, B, W, C>(
         &mut self,
         input: Input,
         split: S,
-        work: F,
-    ) -> io::Result<()>
-    where
-        T: Weigh,
-        E: Into<anyhow::Error> + Send,
-        I: Iterator<Item = Result<T, E>> + Send,
-        S: FnOnce(Box<dyn BufRead + Send>) -> I,
-        F: Fn(&mut Sink, u64, &T) + Sync,
-    {
-        self.pipeline_with(
-            input,
-            split,
-            |sink, (): &mut (), number, item| work(sink, number, item),
-            |()| Ok(()),
-        )
-    }
-
-    /// [`Session::pipeline`] for results that are not bytes on standard output: `work` also
-    /// fills an `A` (one per batch of items, `A::default()` to start), and `consume` gets each
-    /// batch's `A` on this thread, in input order (before the batch's diagnostics are written).
-    /// An error of `consume` ends the run.
-    pub(crate) fn pipeline_with<T, E, I, S, A, F, C>(
-        &mut self,
-        input: Input,
-        split: S,
-        work: F,
-        consume: C,
-    ) -> io::Result<()>
-    where
-        T: Weigh,
-        E: Into<anyhow::Error> + Send,
-        I: Iterator<Item = Result<T, E>> + Send,
-        S: FnOnce(Box<dyn BufRead + Send>) -> I,
-        A: Default + Send,
-        F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
-        C: FnMut(A) -> anyhow::Result<()>,
-    {
-        self.pipeline_finish(input, split, work, |acc| acc, consume)
-    }
-
-    /// [`Session::pipeline_with`] with a last step per batch on the worker: `finish` turns the
-    /// batch's `A` into a `B` there (so that per-batch work such as encoding runs on every
-    /// core), and `consume` gets the `B`s on this thread in input order.
-    pub(crate) fn pipeline_finish<T, E, I, S, A, B, F, G, C>(
-        &mut self,
-        input: Input,
-        split: S,
-        work: F,
-        finish: G,
+        work: &W,
         consume: C,
     ) -> io::Result<()>
     where
@@ -179,18 +135,14 @@ impl<'a> Session<'a> {
         S: FnOnce(Box<dyn BufRead + Send>) -> I,
         A: Default,
         B: Send,
-        F: Fn(&mut Sink, &mut A, u64, &T) + Sync,
-        G: Fn(A) -> B + Sync,
+        W: for<'i> Work<&'i T, Batch = (Sink, A), Done = (Sink, B)>,
         C: FnMut(B) -> anyhow::Result<()>,
     {
         let config = self.config_for(&input);
         self.start_input(&input);
         let items = split(input.stream.into_reader());
-        let outcome = parallel::run_finish(
-            &config,
-            items,
-            work,
-            finish,
+        let outcome = parallel::run(
+            |consume| config.run(items, &Counted(work), consume),
             consume,
             &mut self.out,
             &mut self.reporter,
@@ -199,60 +151,24 @@ impl<'a> Session<'a> {
         self.end_input(&input.name, outcome)
     }
 
-    /// Runs the pipeline over the games of one PGN input, as [`Session::pipeline`] with
-    /// [`raw_games`](crate::input::raw_games) does, the input split into games on the workers
-    /// when there are several ([`Pipeline::fold_games`]).
-    pub(crate) fn games<F>(&mut self, input: Input, work: F) -> io::Result<()>
-    where
-        F: Fn(&mut Sink, u64, &RawGame) + Sync,
-    {
-        self.games_with(
-            input,
-            |sink, (): &mut (), number, item| work(sink, number, item),
-            |()| Ok(()),
-        )
-    }
-
-    /// [`Session::games`] as [`Session::pipeline_with`].
-    pub(crate) fn games_with<A, F, C>(
-        &mut self,
-        input: Input,
-        work: F,
-        consume: C,
-    ) -> io::Result<()>
-    where
-        A: Default + Send,
-        F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
-        C: FnMut(A) -> anyhow::Result<()>,
-    {
-        self.games_finish(input, work, |acc| acc, consume)
-    }
-
-    /// [`Session::games`] as [`Session::pipeline_finish`].
-    pub(crate) fn games_finish<A, B, F, G, C>(
-        &mut self,
-        input: Input,
-        work: F,
-        finish: G,
-        consume: C,
-    ) -> io::Result<()>
+    /// [`Session::items`] over the games of one PGN input, as [`raw_games`] splits them: on
+    /// the workers when there are several, each worker splitting its piece of the input
+    /// ([`Pipeline::run_games`]).
+    pub(crate) fn games<A, B, W, C>(&mut self, input: Input, work: &W, consume: C) -> io::Result<()>
     where
         A: Default,
         B: Send,
-        F: Fn(&mut Sink, &mut A, u64, &RawGame) + Sync,
-        G: Fn(A) -> B + Sync,
+        W: for<'i> Work<&'i RawGame, Batch = (Sink, A), Done = (Sink, B)>,
         C: FnMut(B) -> anyhow::Result<()>,
     {
         let config = self.config_for(&input);
         if config.jobs() <= 1 {
-            return self.pipeline_finish(input, crate::input::raw_games, work, finish, consume);
+            return self.items(input, raw_games, work, consume);
         }
         self.start_input(&input);
-        let outcome = parallel::run_games(
-            &config,
-            input.stream.into_reader(),
-            work,
-            finish,
+        let reader = input.stream.into_reader();
+        let outcome = parallel::run(
+            |consume| config.run_games(reader, Bytes::default, &OnRawGames(Counted(work)), consume),
             consume,
             &mut self.out,
             &mut self.reporter,
@@ -261,51 +177,29 @@ impl<'a> Session<'a> {
         self.end_input(&input.name, outcome)
     }
 
-    /// Runs the pipeline over the games of one PGN input, each read by a visitor as a worker
-    /// finds it in its piece of the input ([`Pipeline::fold_games_with`]): `visitor` makes one
+    /// [`Session::items`] over the games of one PGN input, each read by a visitor as a worker
+    /// finds it in its piece of the input ([`Pipeline::run_games`]): `visitor` makes one
     /// visitor a piece, `work` gets each game's number, bytes and what the visitor made of it.
-    pub(crate) fn games_visiting<V, M, F>(
+    pub(crate) fn visit<V, M, A, B, W, C>(
         &mut self,
         input: Input,
         visitor: M,
-        work: F,
-    ) -> io::Result<()>
-    where
-        V: Visitor,
-        M: Fn() -> V + Sync,
-        F: Fn(&mut Sink, u64, Visited<'_, V::Output>) + Sync,
-    {
-        self.games_visiting_with(
-            input,
-            visitor,
-            |sink, (): &mut (), number, game| work(sink, number, game),
-            |()| Ok(()),
-        )
-    }
-
-    /// [`Session::games_visiting`] with an accumulator per batch of games, as
-    /// [`Session::games_with`]: `consume` gets them in input order.
-    pub(crate) fn games_visiting_with<V, A, M, F, C>(
-        &mut self,
-        input: Input,
-        visitor: M,
-        work: F,
+        work: &W,
         consume: C,
     ) -> io::Result<()>
     where
         V: Visitor,
-        A: Default + Send,
         M: Fn() -> V + Sync,
-        F: Fn(&mut Sink, &mut A, u64, Visited<'_, V::Output>) + Sync,
-        C: FnMut(A) -> anyhow::Result<()>,
+        A: Default,
+        B: Send,
+        W: for<'i> Work<Visited<'i, V::Output>, Batch = (Sink, A), Done = (Sink, B)>,
+        C: FnMut(B) -> anyhow::Result<()>,
     {
         let config = self.config_for(&input);
         self.start_input(&input);
-        let outcome = parallel::run_games_visiting(
-            &config,
-            input.stream.into_reader(),
-            visitor,
-            work,
+        let reader = input.stream.into_reader();
+        let outcome = parallel::run(
+            |consume| config.run_games(reader, visitor, &Counted(work), consume),
             consume,
             &mut self.out,
             &mut self.reporter,
@@ -538,7 +432,7 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use super::*;
-    use crate::input::Line;
+    use crate::input::TextLine;
 
     fn args(jobs: usize, quiet: bool) -> RunArgs {
         RunArgs {
@@ -550,7 +444,7 @@ mod tests {
 
     /// Upper-cases lines; a line `bad` is an error, a line `three` a warning; lines longer
     /// than three bytes are counted.
-    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &Line) {
+    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &TextLine) {
         if line.bytes.len() > 3 {
             sink.bump(long);
         }
@@ -584,10 +478,11 @@ mod tests {
                     continue;
                 };
                 let name = input.name.clone();
+                let work = parallel::each(|sink: &mut Sink, n, line: &TextLine| {
+                    shout(&name, long, sink, n, line);
+                });
                 session
-                    .pipeline(input, tabia_stream::Lines::new, |sink, n, line| {
-                        shout(&name, long, sink, n, line)
-                    })
+                    .items(input, tabia_stream::TextLines::new, &work, |()| Ok(()))
                     .unwrap();
             }
             session.finish().unwrap()

@@ -8,7 +8,8 @@
 //! - Deduplication: a [`Digester`] turns a game into a 16-byte [`Digest`] of what
 //!   [`DedupBy`] compares (mainline moves, final position, position at a depth); [`Seen`]
 //!   (24 bytes a game) says whether a digest is new or where its first game is; [`Best`]
-//!   keeps the most annotated copy ([`annotations`]).
+//!   keeps the most annotated copy ([`annotations`]); [`Deduper`] decides, in input order,
+//!   which copy is kept ([`Keep`]) and which are duplicates.
 //! - Splitting: the key of a game ([`SplitBy`]), keys made safe and collision-free as file
 //!   names ([`file_stem`]), and [`Files`]: a folder of (compressed) files with a bounded
 //!   number open at once.
@@ -20,11 +21,13 @@
 
 mod dedup;
 mod form;
+mod keep;
 mod split;
 
-pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Location, Seen, annotations};
+pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Place, Seen, annotations};
 pub use form::{Form, FormError};
-pub use split::{Compression, Existing, Files, SplitBy, UNKNOWN_STEM, file_stem};
+pub use keep::{ChangedInput, Decided, Deduper, Duplicate, GameCopy, Keep};
+pub use split::{Existing, FileCompression, Files, SplitBy, UNKNOWN_STEM, file_stem};
 pub use tabia_eco as eco;
 pub use tabia_position as position;
 pub use tabia_position::notation;

@@ -190,6 +190,123 @@ pub(crate) enum GroupKey {
     Feature(Feature),
 }
 
+/// The criteria that take a value, by the name of their command-line option.
+pub(crate) const VALUED: [&str; 18] = [
+    "tag",
+    "player",
+    "white",
+    "black",
+    "result",
+    "elo",
+    "date",
+    "plies",
+    "variant",
+    "eco",
+    "position",
+    "zobrist",
+    "moves",
+    "fen-pattern",
+    "fen-pattern-either",
+    "material",
+    "material-as-written",
+    "piece-count",
+];
+
+impl Criterion {
+    /// The criterion of `tabia filter`'s option `--NAME VALUE` (`name` without its dashes;
+    /// `_` reads as `-`, so `fen_pattern` is `fen-pattern`), or of a feature `--NAME` with
+    /// no value: the inverse of `Display`, for programs and bindings that take criteria as
+    /// names and values.
+    ///
+    /// ```
+    /// use tabia_select::Criterion;
+    ///
+    /// let elo = Criterion::from_option("elo", Some("2500..2700"))?;
+    /// assert_eq!(elo.to_string(), "--elo 2500..2700");
+    /// let mate = Criterion::from_option("checkmate", None)?;
+    /// assert_eq!(mate.to_string(), "--checkmate");
+    /// assert_eq!("--fen-pattern-either */*/*/*/*/*/*/*".parse::<Criterion>()?.to_string(),
+    ///            "--fen-pattern-either */*/*/*/*/*/*/*");
+    /// let error = Criterion::from_option("elo", Some("high")).unwrap_err();
+    /// assert_eq!(error.what(), "elo");
+    /// assert!(Criterion::from_option("colour", Some("w")).is_err());
+    /// # Ok::<_, tabia_select::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`]: an unknown name, a value missing or in excess, or the value's own
+    /// error.
+    pub fn from_option(name: &str, value: Option<&str>) -> Result<Criterion, ParseError> {
+        let name = name.trim_start_matches('-').replace('_', "-");
+        let Some(value) = value else {
+            if let Ok(feature) = name.parse::<Feature>() {
+                return Ok(Criterion::Feature(feature));
+            }
+            return match VALUED.into_iter().find(|v| *v == name) {
+                Some(what) => Err(ParseError::new(
+                    what,
+                    ParseErrorKind::Value { expected: true },
+                    &name,
+                    0..name.len(),
+                )),
+                None => Err(unknown(&name)),
+            };
+        };
+        Ok(match name.as_str() {
+            "tag" => Criterion::Tag(value.parse()?),
+            "player" => Criterion::Player(Side::Either, value.parse()?),
+            "white" => Criterion::Player(Side::White, value.parse()?),
+            "black" => Criterion::Player(Side::Black, value.parse()?),
+            "result" => Criterion::Result(value.parse()?),
+            "elo" => Criterion::Elo(value.parse()?),
+            "date" => Criterion::Date(value.parse()?),
+            "plies" => Criterion::Plies(value.parse()?),
+            "variant" => Criterion::Variant(value.parse()?),
+            "eco" => Criterion::Eco(value.parse()?),
+            "position" => Criterion::Position(value.parse()?),
+            "zobrist" => Criterion::Zobrist(value.parse()?),
+            "moves" => Criterion::Moves(value.parse()?),
+            "fen-pattern" => Criterion::FenPattern(value.parse()?),
+            "fen-pattern-either" => Criterion::FenPattern(value.parse::<FenPattern>()?.either()),
+            "material" => Criterion::Material(value.parse()?),
+            "material-as-written" => Criterion::Material(value.parse::<Material>()?.as_written()),
+            "piece-count" => Criterion::PieceCount(value.parse()?),
+            _ if let Ok(feature) = name.parse::<Feature>() => {
+                return Err(ParseError::new(
+                    feature.as_str(),
+                    ParseErrorKind::Value { expected: false },
+                    &name,
+                    0..name.len(),
+                ));
+            }
+            _ => return Err(unknown(&name)),
+        })
+    }
+}
+
+fn unknown(name: &str) -> ParseError {
+    ParseError::new(
+        "filter",
+        ParseErrorKind::UnknownCriterion,
+        name,
+        0..name.len(),
+    )
+}
+
+/// `--NAME VALUE` or `--FEATURE`, as `Display` writes a criterion.
+impl FromStr for Criterion {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Criterion, ParseError> {
+        let text = text.trim();
+        match text.split_once(char::is_whitespace) {
+            Some((name, value)) => Criterion::from_option(name, Some(value.trim_start())),
+            None => Criterion::from_option(text, None),
+        }
+    }
+}
+
 impl Criterion {
     pub(crate) fn group(&self) -> GroupKey {
         match self {
@@ -221,6 +338,48 @@ mod tests {
         for f in Feature::ALL {
             assert_eq!(f.to_string().parse::<Feature>().unwrap(), f);
         }
+    }
+
+    /// `from_option` is the inverse of `Display`, for every kind of criterion.
+    #[test]
+    fn from_option_reads_what_display_writes() {
+        let texts = [
+            "--tag Date>=2020",
+            "--player Carlsen",
+            "--white Carlsen",
+            "--black Nakamura",
+            "--result 1-0",
+            "--elo 2500..2700",
+            "--date 2020..2021",
+            "--plies 40..",
+            "--variant chess960",
+            "--eco B90-B99",
+            "--position startpos",
+            "--zobrist 463b96181691fc9c",
+            "--moves e4 e5",
+            "--fen-pattern */*/*/*/*/*/*/*",
+            "--fen-pattern-either */*/*/*/*/*/*/*",
+            "--material QR qr",
+            "--material-as-written QR qr",
+            "--piece-count 3..5",
+            "--checkmate",
+            "--has-clocks",
+        ];
+        for text in texts {
+            let criterion: Criterion = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let again: Criterion = criterion.to_string().parse().unwrap();
+            assert_eq!(again.to_string(), criterion.to_string(), "{text}");
+        }
+        let errors: Vec<String> = [
+            ("elo", Some("high")),
+            ("colour", Some("w")),
+            ("elo", None),
+            ("checkmate", Some("yes")),
+        ]
+        .into_iter()
+        .map(|(n, v)| Criterion::from_option(n, v).unwrap_err().to_string())
+        .collect();
+        insta::assert_snapshot!(errors.join("\n"));
     }
 
     #[test]

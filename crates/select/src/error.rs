@@ -45,6 +45,13 @@ pub enum ParseErrorKind {
     Side,
     /// Not a known variant name.
     Variant,
+    /// Not the name of a criterion ([`Criterion::from_option`](crate::Criterion::from_option)).
+    UnknownCriterion,
+    /// A criterion that takes a value given none, or one that takes none given one.
+    Value {
+        /// Whether the criterion takes a value.
+        expected: bool,
+    },
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -83,6 +90,16 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::Side => f.write_str("expected a side to move: w or b"),
             ParseErrorKind::Variant => {
                 f.write_str("expected a variant: standard, chess960, or a name as in Variant tags")
+            }
+            ParseErrorKind::UnknownCriterion => write!(
+                f,
+                "not a criterion: expected one of {}, {}",
+                crate::criterion::VALUED.join(", "),
+                crate::Feature::ALL.map(crate::Feature::as_str).join(", ")
+            ),
+            ParseErrorKind::Value { expected: true } => f.write_str("this criterion needs a value"),
+            ParseErrorKind::Value { expected: false } => {
+                f.write_str("this criterion takes no value")
             }
         }
     }

@@ -84,7 +84,7 @@ struct Line {
 /// moved.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_select::{Criterion, Matcher, Options, Query};
 ///
 /// let query = Query::new(
@@ -93,7 +93,7 @@ struct Line {
 /// );
 /// let pgn = b"1. Nf3 c5 2. e4 *\n\n1. e4 e5 *\n";
 /// let mut matcher = Matcher::new(&query);
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let first = reader.read_game(&mut matcher)?.expect("a game")?;
 /// assert!(first.matched);
 /// assert_eq!(first.hit.and_then(|hit| hit.ply), Some(3));

@@ -8,11 +8,14 @@
 //!    input). zstd, gzip, bzip2 and xz are recognised by their magic bytes whatever the name,
 //!    concatenated frames and members included ([`Compression`], [`decompress`]); a zip
 //!    archive is a source per PGN entry ([`Source::from_args`]).
-//! 2. **Split** it into items: [`Games`] gives each PGN game as raw bytes with its byte offset
-//!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`Lines`]
+//! 2. **Split** it into items: [`SplitGames`] gives each PGN game as raw bytes with its byte offset
+//!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`TextLines`]
 //!    gives lines for FEN and EPD files.
-//! 3. **Process** the items on N workers and receive the results in input order:
-//!    [`Pipeline::map`] (one result per item) or [`Pipeline::fold`] (one accumulator per batch).
+//! 3. **Process** the items on N workers and receive the results in input order: one
+//!    abstraction, [`Work`] (what a worker does with each item of a batch and with the batch),
+//!    run by [`Pipeline::run`] over any items or [`Pipeline::run_games`] over the games of a
+//!    PGN input that the workers split themselves; [`fold`] makes a `Work` of a closure, and
+//!    [`Pipeline::map`] gives one result per item.
 //!    Memory is bounded whatever the input size: at most `2 × jobs + 2` batches of about
 //!    [`BATCH_BYTES`] exist at once.
 //!
@@ -21,7 +24,7 @@
 //! ```
 //! use std::collections::BTreeMap;
 //!
-//! use tabia_stream::{Pipeline, Source};
+//! use tabia_stream::{Pipeline, RawGame, Source, fold};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     // A command-line tool would take `std::env::args()`; `-` is standard input.
@@ -31,16 +34,16 @@
 //!
 //!     let mut results: BTreeMap<String, u64> = BTreeMap::new();
 //!     let outcome = Pipeline::new() // one worker per core
-//!         .fold(
+//!         .run(
 //!             input.games(),
 //!             // On a worker: parse each game of the batch, count its result.
-//!             |counts: &mut BTreeMap<String, u64>, _number, game| {
+//!             &fold(|counts: &mut BTreeMap<String, u64>, _number, game: &RawGame| {
 //!                 let result = match game.parse() {
 //!                     Ok(game) => game.result.as_str().to_owned(),
 //!                     Err(_) => "unreadable".to_owned(),
 //!                 };
 //!                 *counts.entry(result).or_default() += 1;
-//!             },
+//!             }),
 //!             // On this thread, batch after batch in input order.
 //!             |counts, _numbers| {
 //!                 for (result, n) in counts {
@@ -69,15 +72,17 @@ mod error;
 mod input;
 mod pipeline;
 mod split;
+mod work;
 mod zstd_frames;
 
 pub use archive::ZipEntry;
 pub use chunk::Visited;
-pub use error::{Error, ErrorKind};
+pub use error::{InputError, InputErrorKind};
 pub use input::{
     BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
 };
-pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
-pub use split::{Games, Line, Lines};
-/// A game as raw bytes with where it starts: the item [`Games`] gives.
+pub use pipeline::{BATCH_BYTES, Pipeline, Processed, Weigh};
+pub use split::{SplitGames, TextLine, TextLines};
+/// A game as raw bytes with where it starts: the item [`SplitGames`] gives.
 pub use tabia_notation::pgn::{Origin, RawGame};
+pub use work::{Bytes, Finish, Fold, OnRawGames, Work, fold};

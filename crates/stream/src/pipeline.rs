@@ -26,9 +26,10 @@ use std::io::Read;
 use tabia_notation::pgn::{RawGame, Visitor};
 
 use crate::{
-    chunk::{Chunk, Chunks, Pool, Seams, SkipAll, Visited, recycle, work_chunk},
-    error::Error,
-    split::Line,
+    chunk::{Chunk, Chunks, Pool, Seams, Visited, recycle, work_chunk},
+    error::InputError,
+    split::TextLine,
+    work::{Work, fold},
 };
 
 /// How many bytes of input a batch holds, by default, before it is handed to a worker.
@@ -47,9 +48,9 @@ impl Weigh for RawGame {
     }
 }
 
-impl Weigh for Line {
+impl Weigh for TextLine {
     fn weight(&self) -> usize {
-        self.bytes.len() + mem::size_of::<Line>()
+        self.bytes.len() + mem::size_of::<TextLine>()
     }
 }
 
@@ -67,14 +68,15 @@ impl Weigh for String {
 
 /// An ordered parallel pipeline: how many workers, how large the batches.
 ///
-/// [`Pipeline::map`] runs a function on every item and hands the results back one by one, in
-/// input order; [`Pipeline::fold`] lets each worker accumulate the results of a whole batch
-/// (into an output buffer, a tally) and hands back the batches in input order. Both read the
-/// items on a thread of their own, and consume the results on the calling thread. With one job
-/// everything runs on the calling thread, in the same order.
+/// [`Pipeline::run`] runs a [`Work`] on every item: each worker fills an accumulator from the
+/// items of a batch (an output buffer, a tally) and finishes it, and the batches come back in
+/// input order; [`Pipeline::run_games`] does the same over the games of a PGN input that the
+/// workers split and read in place; [`Pipeline::map`] is [`Pipeline::run`] with one result per
+/// item. The workers take turns reading the items, and the results are consumed on the calling
+/// thread. With one job everything runs on the calling thread, in the same order.
 ///
 /// An error from the items (a read error) ends the stream: the items before it are still
-/// processed and consumed, and the error is given back in the [`Outcome`]. An error from the
+/// processed and consumed, and the error is given back in the [`Processed`]. An error from the
 /// consumer (such as writing to a closed pipe) stops every thread and is returned at once.
 ///
 /// Counting the games of each result, on all cores:
@@ -124,7 +126,7 @@ impl Default for Pipeline {
 /// What a run of the pipeline over one stream of items gave.
 #[derive(Debug)]
 #[non_exhaustive]
-pub struct Outcome<E> {
+pub struct Processed<E> {
     /// Items processed (and their results consumed).
     pub items: u64,
     /// The error that ended the items early, if any.
@@ -183,7 +185,10 @@ impl Pipeline {
     }
 
     /// Runs `work` on every item (it gets the item's 1-based number and the item) on the
-    /// workers, and `consume` on each result, in input order, on the calling thread.
+    /// workers, and `consume` on each result, in input order, on the calling thread: [`run`]
+    /// with one result per item.
+    ///
+    /// [`run`]: Pipeline::run
     ///
     /// ```
     /// let items = (1..=1000u64).map(|i| Ok::<_, ()>(i.to_string()));
@@ -208,7 +213,7 @@ impl Pipeline {
         items: I,
         work: W,
         mut consume: C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Weigh,
         R: Send,
@@ -218,9 +223,9 @@ impl Pipeline {
         W: Fn(u64, &T) -> R + Sync,
         C: FnMut(u64, R) -> Result<(), X>,
     {
-        self.fold(
+        self.run(
             items,
-            |results: &mut Vec<R>, number, item| results.push(work(number, item)),
+            &fold(|results: &mut Vec<R>, number, item: &T| results.push(work(number, item))),
             |results, numbers| {
                 for (number, result) in numbers.zip(results) {
                     consume(number, result)?;
@@ -230,24 +235,21 @@ impl Pipeline {
         )
     }
 
-    /// Runs `work` on every item on the workers, accumulating the results of each batch in an
-    /// `A` (made with `A::default()` for each batch), and `consume` on each batch's `A` with the
-    /// numbers of its items, in input order, on the calling thread.
-    ///
-    /// This is [`Pipeline::map`] without an allocation per item: a worker writes the output of
-    /// a whole batch into one buffer, or adds up a tally.
+    /// Runs `work` ([`Work`]) on every item on the workers, a batch of items at a time, and
+    /// `consume` on each finished batch with the numbers of its items, in input order, on the
+    /// calling thread.
     ///
     /// ```
-    /// use tabia_stream::{Games, Pipeline};
+    /// use tabia_stream::{SplitGames, Pipeline, RawGame, fold};
     ///
     /// let pgn = b"1. e4 e5 1-0\n\n1. d4 0-1\n\n1. c4 1-0\n".repeat(100);
     /// let mut out = Vec::new();
-    /// let outcome = Pipeline::new().with_batch_bytes(100).fold(
-    ///     Games::new(&pgn[..]),
+    /// let outcome = Pipeline::new().with_batch_bytes(100).run(
+    ///     SplitGames::new(&pgn[..]),
     ///     // One line per game, into the batch's buffer.
-    ///     |buffer: &mut Vec<u8>, number, game| {
+    ///     &fold(|buffer: &mut Vec<u8>, number, game: &RawGame| {
     ///         buffer.extend(format!("{number}: line {}\n", game.start.line).bytes());
-    ///     },
+    ///     }),
     ///     |buffer, numbers| {
     ///         assert!(numbers.start >= 1 && numbers.end <= 301);
     ///         out.extend(buffer);
@@ -258,61 +260,21 @@ impl Pipeline {
     /// assert_eq!(outcome.items, 300);
     /// assert!(String::from_utf8(out).unwrap().starts_with("1: line 1\n2: line 3\n3: line 5\n"));
     /// ```
-    pub fn fold<T, A, E, X, I, W, C>(&self, items: I, work: W, consume: C) -> Result<Outcome<E>, X>
-    where
-        T: Weigh,
-        A: Default + Send,
-        E: Send,
-        I: IntoIterator<Item = Result<T, E>>,
-        I::IntoIter: Send,
-        W: Fn(&mut A, u64, &T) + Sync,
-        C: FnMut(A, Range<u64>) -> Result<(), X>,
-    {
-        self.fold_finish(items, work, |acc| acc, consume)
-    }
-
-    /// [`Pipeline::fold`] with a last step on the worker: once a batch's items are all
-    /// worked, `finish` turns its `A` into a `B` on the same worker thread, and `consume` gets
-    /// the `B`s in input order. For work that is done per batch rather than per item and must
-    /// not fall on the calling thread (`tabia table` encodes each batch's columns to Parquet
-    /// there, so that the one thread that writes the file in order only copies bytes).
-    ///
-    /// ```
-    /// use tabia_stream::{Games, Pipeline};
-    ///
-    /// let pgn = b"1. e4 e5 1-0\n\n1. d4 0-1\n".repeat(50);
-    /// let mut sizes = Vec::new();
-    /// Pipeline::new().with_jobs(2).with_batch_bytes(200).fold_finish(
-    ///     Games::new(&pgn[..]),
-    ///     |lines: &mut Vec<u64>, number, _game| lines.push(number),
-    ///     // On the worker: the batch as one line of text.
-    ///     |lines| lines.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
-    ///     |text, numbers| {
-    ///         assert_eq!(text.split(' ').count() as u64, numbers.end - numbers.start);
-    ///         sizes.push(text.len());
-    ///         Ok::<_, ()>(())
-    ///     },
-    /// )
-    /// .unwrap();
-    /// assert!(sizes.len() > 1);
-    /// ```
-    pub fn fold_finish<T, A, B, E, X, I, W, F, C>(
+    pub fn run<T, B, D, E, X, I, W, C>(
         &self,
         items: I,
-        work: W,
-        finish: F,
+        work: &W,
         mut consume: C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Weigh,
-        A: Default,
-        B: Send,
+        B: Default,
+        D: Send,
         E: Send,
         I: IntoIterator<Item = Result<T, E>>,
         I::IntoIter: Send,
-        W: Fn(&mut A, u64, &T) + Sync,
-        F: Fn(A) -> B + Sync,
-        C: FnMut(B, Range<u64>) -> Result<(), X>,
+        W: for<'a> Work<&'a T, Batch = B, Done = D>,
+        C: FnMut(D, Range<u64>) -> Result<(), X>,
     {
         let batches = Batches {
             items: items.into_iter(),
@@ -322,74 +284,26 @@ impl Pipeline {
             error: None,
             ended: false,
         };
-        self.run(
-            batches,
-            |batch| process(&work, &finish, batch),
-            &mut consume,
-        )
+        self.run_batches(batches, |batch| process(work, batch), &mut consume)
     }
 
-    /// Runs `work` on every game of a PGN input on the workers, as [`Pipeline::fold_finish`]
-    /// does on the [`Games`](crate::Games) of the input, with the same numbers, game bytes and
-    /// origins, but the input split into games on every worker: the worker whose turn it is
-    /// to read only cuts the input into pieces of about [`Pipeline::batch_bytes`] where a line
-    /// starts with `[`, so that splitting (which is most of the work of a tag filter or a count) is not held to
-    /// one core. A read error ends the games after those read completely before it.
-    ///
-    /// ```
-    /// use tabia_stream::Pipeline;
-    ///
-    /// let pgn = b"[Event \"a\"]\n\n1. e4 {a comment\n[over lines]} e5 1-0\n\n".repeat(500);
-    /// let mut lines = Vec::new();
-    /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(1000).fold_games(
-    ///     &pgn[..],
-    ///     |starts: &mut Vec<u64>, _number, game| starts.push(game.start.line),
-    ///     |starts| starts,
-    ///     |starts, numbers| {
-    ///         assert_eq!(starts.len() as u64, numbers.end - numbers.start);
-    ///         lines.extend(starts);
-    ///         Ok::<_, ()>(())
-    ///     },
-    /// )
-    /// .unwrap();
-    /// assert_eq!(outcome.items, 500);
-    /// assert!(lines.iter().zip(0..).all(|(&line, k)| line == 1 + 5 * k));
-    /// ```
-    pub fn fold_games<A, B, X, R, W, F, C>(
-        &self,
-        input: R,
-        work: W,
-        finish: F,
-        consume: C,
-    ) -> Result<Outcome<Error>, X>
-    where
-        R: Read + Send,
-        A: Default,
-        B: Send,
-        W: Fn(&mut A, u64, &RawGame) + Sync,
-        F: Fn(A) -> B + Sync,
-        C: FnMut(B, Range<u64>) -> Result<(), X>,
-    {
-        self.fold_games_with(
-            input,
-            || SkipAll,
-            |acc, number, game| work(acc, number, &game.to_raw()),
-            finish,
-            consume,
-        )
-    }
-
-    /// [`Pipeline::fold_games`] with a visitor that reads each game as the worker finds it in
-    /// its piece of the input: one pass over the bytes for work that is decided by the visitor
-    /// (a filter that looks at the tags and skips the movetext of the games it does not want
-    /// never copies them). `visitor` makes a visitor for each piece, which reads its games one
-    /// after the other (so it starts each game afresh in `begin_game`: a game with a syntax
-    /// error gets no `end_game`); `work` gets each game's number and a [`Visited`]: its bytes,
-    /// start and what the visitor made of it.
+    /// Runs `work` on every game of a PGN input on the workers, each game read by a visitor
+    /// as the worker finds it in its piece of the input: the worker whose turn it is to read
+    /// only cuts the input into pieces of about [`Pipeline::batch_bytes`] where a line starts
+    /// with `[`, so that splitting (most of the work of a tag filter or a count) is not held to
+    /// one core, and reading the game is one pass over its bytes (a filter that looks at the
+    /// tags and skips the movetext of the games it does not want never copies them).
+    /// `visitor` makes a visitor for each piece, which reads its games one after the other (so
+    /// it starts each game afresh in `begin_game`: a game with a syntax error gets no
+    /// `end_game`); `work` gets each game's number and a [`Visited`]: its bytes, start and
+    /// what the visitor made of it. With the [`Bytes`](crate::Bytes) visitor and
+    /// [`OnRawGames`](crate::OnRawGames), the work gets each game as a [`RawGame`], numbered and
+    /// located as [`SplitGames`](crate::SplitGames) would. A read error ends the games after those read
+    /// completely before it.
     ///
     /// ```
     /// use tabia_notation::pgn::{RawTag, Skip, Visitor};
-    /// use tabia_stream::Pipeline;
+    /// use tabia_stream::{Pipeline, Visited, fold};
     ///
     /// /// Whether a game has a `White` tag, from its tags alone.
     /// #[derive(Default)]
@@ -409,16 +323,15 @@ impl Pipeline {
     ///
     /// let pgn = b"[White \"a\"]\n\n1. e4 *\n\n[Black \"b\"]\n\n1. d4 *\n\n".repeat(100);
     /// let mut numbers = Vec::new();
-    /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(500).fold_games_with(
+    /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(500).run_games(
     ///     &pgn[..],
     ///     HasWhite::default,
-    ///     |kept: &mut Vec<u64>, number, game| {
+    ///     &fold(|kept: &mut Vec<u64>, number, game: Visited<'_, bool>| {
     ///         if game.output.is_ok_and(|white| white) {
     ///             assert!(game.bytes.starts_with(b"[White"));
     ///             kept.push(number);
     ///         }
-    ///     },
-    ///     |kept| kept,
+    ///     }),
     ///     |kept, _| {
     ///         numbers.extend(kept);
     ///         Ok::<_, ()>(())
@@ -428,23 +341,21 @@ impl Pipeline {
     /// assert_eq!(outcome.items, 200);
     /// assert!(numbers.iter().zip(0..).all(|(&n, k)| n == 1 + 2 * k));
     /// ```
-    pub fn fold_games_with<V, A, B, X, R, M, W, F, C>(
+    pub fn run_games<V, B, D, X, R, M, W, C>(
         &self,
         input: R,
         visitor: M,
-        work: W,
-        finish: F,
+        work: &W,
         mut consume: C,
-    ) -> Result<Outcome<Error>, X>
+    ) -> Result<Processed<InputError>, X>
     where
         V: Visitor,
         R: Read + Send,
-        A: Default,
-        B: Send,
+        B: Default,
+        D: Send,
         M: Fn() -> V + Sync,
-        W: Fn(&mut A, u64, Visited<'_, V::Output>) + Sync,
-        F: Fn(A) -> B + Sync,
-        C: FnMut(B, Range<u64>) -> Result<(), X>,
+        W: for<'a> Work<Visited<'a, V::Output>, Batch = B, Done = D>,
+        C: FnMut(D, Range<u64>) -> Result<(), X>,
     {
         let seams = Seams::default();
         let pool = Pool::default();
@@ -457,20 +368,27 @@ impl Pipeline {
                     items: vec![chunk],
                 })
             });
-        self.run(
+        self.run_batches(
             batches,
             |mut batch: Batch<Chunk>| {
-                let mut acc = A::default();
+                let mut acc = B::default();
                 let mut numbers = 0..0;
                 let mut visitor = visitor();
                 for chunk in &mut batch.items {
-                    numbers = work_chunk(&seams, batch.index, chunk, &mut visitor, &mut acc, &work);
+                    numbers = work_chunk(
+                        &seams,
+                        batch.index,
+                        chunk,
+                        &mut visitor,
+                        &mut acc,
+                        &|acc: &mut B, number, game| work.item(acc, number, game),
+                    );
                     recycle(&pool, mem::take(&mut chunk.bytes), self.slots());
                 }
                 let done = Done {
                     index: batch.index,
                     numbers,
-                    acc: finish(acc),
+                    acc: work.finish(acc),
                 };
                 (done, batch.items)
             },
@@ -480,12 +398,12 @@ impl Pipeline {
 
     /// Processes `batches` with `process` on the workers (on this thread with one job) and
     /// consumes the results in order.
-    fn run<T, B, E, X, I, P, C>(
+    fn run_batches<T, B, E, X, I, P, C>(
         &self,
         batches: I,
         process: P,
         consume: &mut C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Send,
         B: Send,
@@ -494,7 +412,7 @@ impl Pipeline {
         P: Fn(Batch<T>) -> (Done<B>, Vec<T>) + Sync,
         C: FnMut(B, Range<u64>) -> Result<(), X>,
     {
-        let mut outcome = Outcome {
+        let mut outcome = Processed {
             items: 0,
             input_error: None,
         };
@@ -620,20 +538,19 @@ impl<T: Weigh, E, I: Iterator<Item = Result<T, E>>> Iterator for Batches<I, E> {
 
 /// Processes a batch; gives its result and its items, so that the thread that allocated them
 /// can free them (a free in another thread's malloc arena contends for that arena's lock).
-fn process<T, A: Default, B, W: Fn(&mut A, u64, &T), F: Fn(A) -> B>(
+fn process<T, B: Default, D, W: for<'a> Work<&'a T, Batch = B, Done = D>>(
     work: &W,
-    finish: &F,
     batch: Batch<T>,
-) -> (Done<B>, Vec<T>) {
-    let mut acc = A::default();
+) -> (Done<D>, Vec<T>) {
+    let mut acc = B::default();
     let numbers = batch.first..batch.first + batch.items.len() as u64;
     for (number, item) in numbers.clone().zip(&batch.items) {
-        work(&mut acc, number, item);
+        work.item(&mut acc, number, item);
     }
     let done = Done {
         index: batch.index,
         numbers,
-        acc: finish(acc),
+        acc: work.finish(acc),
     };
     (done, batch.items)
 }
@@ -795,7 +712,7 @@ where
 fn consume_in_order<A, E, X, C>(
     shared: &Shared<A>,
     consume: &mut C,
-    outcome: &mut Outcome<E>,
+    outcome: &mut Processed<E>,
 ) -> Result<(), X>
 where
     C: FnMut(A, Range<u64>) -> Result<(), X>,
@@ -844,7 +761,7 @@ mod tests {
         value * 2
     }
 
-    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (Vec<u64>, Outcome<String>) {
+    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (Vec<u64>, Processed<String>) {
         let pipeline = Pipeline::new()
             .with_jobs(jobs)
             .with_batch_bytes(batch_bytes);
@@ -921,14 +838,14 @@ mod tests {
     }
 
     #[test]
-    fn fold_gives_each_batch_with_its_numbers() {
+    fn run_gives_each_batch_with_its_numbers() {
         let mut ranges = Vec::new();
         let outcome = Pipeline::new()
             .with_jobs(2)
             .with_batch_bytes(1)
-            .fold(
+            .run(
                 numbers(5),
-                |sum: &mut u64, _, item| *sum += item.parse::<u64>().unwrap(),
+                &fold(|sum: &mut u64, _, item: &String| *sum += item.parse::<u64>().unwrap()),
                 |sum, numbers| {
                     assert_eq!(sum, numbers.clone().sum::<u64>());
                     ranges.push(numbers);

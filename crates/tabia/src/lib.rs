@@ -21,7 +21,7 @@
 //! | anything per game, on all cores | [`Reader::map`] |
 //! | the moves and positions of a game | [`Replay`] (an iterator; [`Played::epd`], [`Played::uci`]) |
 //! | its opening | [`opening`] ([`eco::Table`] for another table) |
-//! | the games that match criteria | [`Reader::select`] with a [`select::Query`] |
+//! | the games that match criteria | [`Reader::select`] with a [`select::Query`]; [`Reader::select_map`] |
 //! | statistics of a collection | [`Reader::stats`] |
 //! | an opening tree, a Polyglot book | [`Reader::tree`], [`book::Book::from_tree`] |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |

@@ -8,7 +8,7 @@ use std::{
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{Pipeline, Source, expand_folders};
+use tabia_stream::{Bytes, OnRawGames, Pipeline, Source, expand_folders, fold};
 
 use crate::{GameError, GameErrorKind};
 
@@ -173,12 +173,36 @@ impl Reader {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn select(&self, query: tabia_select::Query) -> Mapped<Game> {
+        self.select_map(query, |item| item.parse())
+    }
+
+    /// `f` of every game that matches `query`, run on the workers (as [`Reader::map`] for
+    /// the games [`Reader::select`] selects): where a program needs more of a selected game
+    /// than its tree, its input and number for one.
+    ///
+    /// ```
+    /// use tabia::select::{Criterion, Options, Query};
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok");
+    /// let query = Query::new(vec![Criterion::from_option("white", Some("Fischer"))?], Options::default());
+    /// let found: Vec<(String, u64)> = tabia::Reader::new([dir])
+    ///     .select_map(query, |item| Ok((item.input().to_owned(), item.number())))
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(found.len(), 1);
+    /// assert!(found[0].0.ends_with("sample.pgn"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn select_map<T, F>(&self, query: tabia_select::Query, f: F) -> Mapped<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Item<'_>) -> Result<T, GameError> + Send + Sync + 'static,
+    {
         let query = Arc::new(query);
         self.spawn(
-            move |out: &mut Vec<Result<Game, GameError>>, item: &Item<'_>| {
+            move |out: &mut Vec<Result<T, GameError>>, item: &Item<'_>| {
                 let mut matcher = tabia_select::Matcher::new(&query);
                 match item.raw.visit(&mut matcher) {
-                    Ok(Ok(verdict)) if verdict.matched => out.push(item.parse()),
+                    Ok(Ok(verdict)) if verdict.matched => out.push(f(item)),
                     Ok(Ok(_)) => {}
                     // A game that cannot be replayed cannot be decided: said, not dropped.
                     Ok(Err(error)) => {
@@ -235,38 +259,27 @@ impl Reader {
     /// assert_eq!(book.probe(&start)[0].uci, "e2e4");
     /// ```
     pub fn tree(&self, options: tabia_book::TreeOptions) -> Gathered<tabia_book::Tree> {
-        let jobs = self.pipeline().jobs();
-        // A node budget is shared out between the workers and applies again when merged.
-        let part = tabia_book::TreeOptions {
-            max_nodes: options.max_nodes.map(|n| (n / jobs).max(1)),
-            ..options
-        };
-        let mut gathered = Gathered {
-            value: tabia_book::Tree::new(options),
-            errors: Vec::new(),
-        };
+        let trees = tabia_book::Trees::new(options, self.pipeline().jobs());
+        let mut errors = Vec::new();
         self.fold(
-            |acc: &mut (Option<tabia_book::Tree>, Vec<GameError>), item| {
-                let tree = acc.0.get_or_insert_with(|| tabia_book::Tree::new(part));
-                if let Err(error) = tree.add_pgn_game(&item.raw.bytes, item.raw.start) {
-                    acc.1.push(add_error(item, error));
+            |errors: &mut Vec<GameError>, item| {
+                if let Err(error) = trees.add_pgn_game(&item.raw.bytes, item.raw.start) {
+                    errors.push(add_error(item, error));
                 }
             },
-            |acc| acc,
+            |errors| errors,
             |batch| {
                 match batch {
-                    Ok((tree, errors)) => {
-                        if let Some(tree) = tree {
-                            gathered.value.merge(tree);
-                        }
-                        gathered.errors.extend(errors);
-                    }
-                    Err(error) => gathered.errors.push(error),
+                    Ok(batch) => errors.extend(batch),
+                    Err(error) => errors.push(error),
                 }
                 ControlFlow::Continue(())
             },
         );
-        gathered
+        Gathered {
+            value: trees.finish(),
+            errors,
+        }
     }
 
     /// The games (and, with `options.moves`, their moves) as Arrow record batches, one
@@ -278,7 +291,7 @@ impl Reader {
     /// use tabia::table::{Columns, ReadOptions};
     ///
     /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
-    /// let options = ReadOptions { moves: true, fen: false };
+    /// let options = ReadOptions { moves: true, ..ReadOptions::default() };
     /// let mut rows = (0, 0);
     /// for tables in tabia::Reader::new([file]).table(options, Columns::default()) {
     ///     let tables = tables?;
@@ -339,19 +352,18 @@ impl Reader {
                     ControlFlow::Break(()) => return,
                 },
             };
-            let outcome = pipeline.fold_games(
+            let each = |acc: &mut A, number, raw: &RawGame| {
+                let item = Item {
+                    input: &name,
+                    number,
+                    raw,
+                };
+                work(acc, &item);
+            };
+            let outcome = pipeline.run_games(
                 input,
-                |acc: &mut A, number, raw| {
-                    work(
-                        acc,
-                        &Item {
-                            input: &name,
-                            number,
-                            raw,
-                        },
-                    );
-                },
-                &finish,
+                Bytes::default,
+                &OnRawGames(fold(each).finish(&finish)),
                 |b, _numbers| match consume(Ok(b)) {
                     ControlFlow::Continue(()) => Ok(()),
                     ControlFlow::Break(()) => Err(()),
@@ -435,7 +447,7 @@ impl<T> Iterator for Mapped<T> {
     }
 }
 
-fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::Error) -> GameError {
+fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::InputError) -> GameError {
     GameError::new(name, number, GameErrorKind::Input(error))
 }
 

@@ -72,6 +72,21 @@ fn format_cell(out: &mut String, column: &ArrayRef, row: usize) -> io::Result<()
         DataType::Int64 => {
             let _ = write!(out, "{}", column.as_primitive::<Int64Type>().value(row));
         }
+        DataType::Boolean => out.push_str(if column.as_boolean().value(row) {
+            "true"
+        } else {
+            "false"
+        }),
+        DataType::UInt8 => {
+            let _ = write!(out, "{}", column.as_primitive::<UInt8Type>().value(row));
+        }
+        DataType::FixedSizeList(item, _) if item.data_type() == &DataType::UInt64 => {
+            let list = column.as_fixed_size_list().value(row);
+            let values = list.as_primitive::<UInt64Type>();
+            let values: Vec<serde_json::Value> =
+                values.values().iter().map(|&v| v.into()).collect();
+            out.push_str(&serde_json::Value::Array(values).to_string());
+        }
         DataType::UInt64 => {
             let _ = write!(out, "{}", column.as_primitive::<UInt64Type>().value(row));
         }

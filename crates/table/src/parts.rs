@@ -2,7 +2,7 @@
 
 use std::{fs, io, path::Path};
 
-use crate::{Format, TableError};
+use crate::{FileFormat, TableError};
 
 /// Removes the part files of a partitioned table under `out` (`OUT/key=value/part-N.ext`,
 /// one or two levels of `key=value` folders, the extension of `format`), and the partition
@@ -11,13 +11,13 @@ use crate::{Format, TableError};
 /// were removed.
 ///
 /// ```
-/// use tabia_table::{Format, remove_parts};
+/// use tabia_table::{FileFormat, remove_parts};
 ///
 /// let dir = std::env::temp_dir().join(format!("tabia-parts-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("year=2024"))?;
 /// std::fs::write(dir.join("year=2024/part-0.parquet"), b"PAR1")?;
 /// std::fs::write(dir.join("notes.txt"), b"mine")?;
-/// assert_eq!(remove_parts(&dir, Format::Parquet)?, 1);
+/// assert_eq!(remove_parts(&dir, FileFormat::Parquet)?, 1);
 /// assert!(!dir.join("year=2024").exists());
 /// assert!(dir.join("notes.txt").exists());
 /// std::fs::remove_dir_all(&dir)?;
@@ -27,14 +27,14 @@ use crate::{Format, TableError};
 /// # Errors
 ///
 /// A folder that cannot be read, or a part file that cannot be removed.
-pub fn remove_parts(out: &Path, format: Format) -> Result<u64, TableError> {
+pub fn remove_parts(out: &Path, format: FileFormat) -> Result<u64, TableError> {
     remove_in(out, format, 2).map_err(|(path, source)| TableError::Io { path, source })
 }
 
 /// [`remove_parts`] in `dir`, going down `depth` more levels of partition folders.
 fn remove_in(
     dir: &Path,
-    format: Format,
+    format: FileFormat,
     depth: u32,
 ) -> Result<u64, (std::path::PathBuf, io::Error)> {
     let entries = match fs::read_dir(dir) {
@@ -62,7 +62,7 @@ fn remove_in(
 }
 
 /// `part-N.ext`, as the writer names a part file.
-fn is_part(name: &str, format: Format) -> bool {
+fn is_part(name: &str, format: FileFormat) -> bool {
     name.strip_prefix("part-")
         .and_then(|rest| rest.strip_suffix(format.extension()))
         .and_then(|rest| rest.strip_suffix('.'))
@@ -83,7 +83,7 @@ mod tests {
         }
         // Not in a partition folder: not the writer's.
         fs::write(dir.path().join("part-0.csv"), b"x").unwrap();
-        assert_eq!(remove_parts(dir.path(), Format::Csv).unwrap(), 2);
+        assert_eq!(remove_parts(dir.path(), FileFormat::Csv).unwrap(), 2);
         let mut left: Vec<_> = fs::read_dir(&month)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -92,7 +92,7 @@ mod tests {
         assert_eq!(left, ["part-1.parquet", "part-x.csv"]);
         assert!(dir.path().join("part-0.csv").exists());
         assert_eq!(
-            remove_parts(&dir.path().join("none"), Format::Csv).unwrap(),
+            remove_parts(&dir.path().join("none"), FileFormat::Csv).unwrap(),
             0
         );
     }

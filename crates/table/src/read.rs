@@ -13,17 +13,21 @@ use tabia_eco::{Follower, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Command, Comment, Eval, Nag, Origin, Outcome, Piece, Pieces, RawComment, RawGame, RawTag,
-        ReadError, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
+        Command, Comment, CommentPart, CommentParts, Eval, Nag, Origin, Outcome, RawComment,
+        RawGame, RawTag, ReadError, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
     },
 };
 use tabia_position::{
-    Checker, EpRule, MainlineReplayer, Position, ReplayError, Replayed, Warning, ZobristTracker,
+    Checker, EpRule, MainlineReplayer, Position, ReplayError, ReplayWarning, Replayed,
+    ZobristTracker,
     shakmaty::{CastlingMode, Move},
     variant_mode,
 };
 
-use crate::record::{GameRecord, MoveRecord, Problem, ReadOptions};
+use crate::{
+    BoardRecord,
+    record::{GameRecord, MoveRecord, ReadOptions, RowProblem},
+};
 
 /// What is kept of one ply until the game is known to read (its moves then go to the table).
 #[derive(Debug, Clone)]
@@ -66,6 +70,10 @@ pub(crate) struct Scratch {
     pub(crate) mode: CastlingMode,
     /// The SAN being replayed (set before the replayer is told of it).
     pending: Option<SanPlus>,
+    /// With [`ReadOptions::boards`]: the position before each ply and its move, beside
+    /// `plies`, and the position before the next ply.
+    pub(crate) boards: Vec<BoardRecord>,
+    before: Option<BoardRecord>,
     hasher: ZobristTracker,
     /// The opening by position, along this replay.
     classifier: Option<Follower<'static>>,
@@ -81,6 +89,8 @@ impl Default for Scratch {
             text: String::new(),
             mode: CastlingMode::Standard,
             pending: None,
+            boards: Vec::new(),
+            before: None,
             hasher: ZobristTracker::default(),
             classifier: None,
             unclassified: false,
@@ -95,6 +105,8 @@ impl Scratch {
         self.text.clear();
         self.mode = CastlingMode::Standard;
         self.pending = None;
+        self.boards.clear();
+        self.before = None;
         self.hasher = ZobristTracker::default();
         self.classifier = None;
         self.unclassified = false;
@@ -121,9 +133,17 @@ impl Scratch {
         } else {
             0..0
         };
+        // The position after this ply is the one before the next.
+        let before = match self.before.as_mut() {
+            Some(before) => Some(std::mem::replace(before, BoardRecord::position(pos))),
+            None => None,
+        };
         let Some(san) = self.pending.take() else {
             return;
         };
+        if let Some(before) = before {
+            self.boards.push(before.with_move(mv.as_ref(), self.mode));
+        }
         let at = self.nags.len();
         self.plies.push(Ply {
             san,
@@ -147,15 +167,15 @@ impl Scratch {
         // evaluation of the ply, and the text pieces joined by a space (what `Comment::text`
         // gives), written straight to `text`. The comments of a ply are contiguous: nothing else
         // is written to `text` between them (the FEN of the next ply comes after).
-        for piece in Pieces::new(text) {
+        for piece in CommentParts::new(text) {
             match piece {
-                Piece::Command { command, .. } => match command {
+                CommentPart::Command { command, .. } => match command {
                     Command::Clock(ms) => ply.clock_ms = ply.clock_ms.or(Some(ms)),
                     Command::Emt(ms) => ply.emt_ms = ply.emt_ms.or(Some(ms)),
                     Command::Eval(eval) => ply.eval = ply.eval.or(Some(eval)),
                     _ => {}
                 },
-                Piece::Text(_) => {
+                CommentPart::Text(_) => {
                     let Some(text) = piece.trimmed_text() else {
                         continue;
                     };
@@ -217,6 +237,7 @@ impl Scratch {
                     nags: self.nags[p.nags.clone()].to_vec(),
                     comment: (!p.comment.is_empty())
                         .then(|| self.text[p.comment.clone()].to_owned()),
+                    board: self.boards.get(ply as usize - 1).copied(),
                 }
             })
             .collect()
@@ -236,6 +257,8 @@ struct GameVisitor<'s, F> {
     partial: Vec<u8>,
     /// Whether the moves are wanted (else their comments are not read).
     moves: bool,
+    /// Whether the position before each move is kept ([`ReadOptions::boards`]).
+    boards: bool,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
@@ -258,6 +281,10 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
 
     fn begin_movetext(&mut self) -> Skip {
         let skip = self.replayer.begin_movetext();
+        if !skip.0 && self.boards {
+            self.scratch.borrow_mut().before =
+                Some(BoardRecord::position(self.replayer.position()));
+        }
         if !skip.0 && classified(self.tags) {
             self.scratch.borrow_mut().classifier = Some(Follower::new(Table::embedded()));
         }
@@ -381,6 +408,7 @@ pub(crate) fn read_game(
         variations: false,
         partial: Vec::new(),
         moves: options.moves,
+        boards: options.moves && options.boards,
     };
     let read = raw.visit_in(&mut visitor, buffer);
     let variations = visitor.variations;
@@ -424,15 +452,15 @@ fn check_variations(raw: &RawGame, record: &mut GameRecord) {
     }
 }
 
-fn game_error(err: &ReadError) -> Problem {
+fn game_error(err: &ReadError) -> RowProblem {
     match err.syntax() {
-        Some(error) => Problem {
+        Some(error) => RowProblem {
             line: error.line(),
             column: error.column(),
             message: error.brief(),
             level: None,
         },
-        None => Problem {
+        None => RowProblem {
             line: None,
             column: None,
             message: err.to_string(),
@@ -441,14 +469,14 @@ fn game_error(err: &ReadError) -> Problem {
     }
 }
 
-fn replay_error(err: &ReplayError) -> Problem {
-    Problem::at(err.to_string(), err.origin())
+fn replay_error(err: &ReplayError) -> RowProblem {
+    RowProblem::at(err.to_string(), err.origin())
 }
 
-fn warning(warning: &Warning) -> Problem {
-    Problem {
+fn warning(warning: &ReplayWarning) -> RowProblem {
+    RowProblem {
         level: Some(warning.level()),
-        ..Problem::at(warning.to_string(), warning.origin())
+        ..RowProblem::at(warning.to_string(), warning.origin())
     }
 }
 

@@ -15,6 +15,9 @@ pub struct ReadOptions {
     pub moves: bool,
     /// With `moves`: the FEN after each move.
     pub fen: bool,
+    /// With `moves`: the position before each move and the move as numbers
+    /// ([`MoveRecord::board`]).
+    pub boards: bool,
 }
 
 /// A game read for the tables. A game that cannot be read still gives a record: its tags (as
@@ -36,9 +39,9 @@ pub struct GameRecord {
     /// Polyglot hash of the final position, when the mainline replays.
     pub final_zobrist: Option<u64>,
     /// Why the game could not be read or replayed (at most one).
-    pub errors: Vec<Problem>,
+    pub errors: Vec<RowProblem>,
     /// What looks wrong in a game that was read.
-    pub warnings: Vec<Problem>,
+    pub warnings: Vec<RowProblem>,
     /// The plies of the mainline (with [`ReadOptions::moves`], for a game that replays).
     pub moves: Vec<MoveRecord>,
 }
@@ -66,11 +69,13 @@ pub struct MoveRecord {
     pub nags: Vec<u8>,
     /// The comments after the move, commands removed, joined by a space; `None` when empty.
     pub comment: Option<String>,
+    /// The position before the move and the move, as numbers (with [`ReadOptions::boards`]).
+    pub board: Option<crate::BoardRecord>,
 }
 
 /// An error or warning about a game: a message and, when known, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub struct RowProblem {
     /// 1-based line in the input.
     pub line: Option<u64>,
     /// 1-based column.
@@ -82,7 +87,7 @@ pub struct Problem {
     pub level: Option<tabia_position::Level>,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for RowProblem {
     /// `LINE:COL: message`, or the message alone when the place is unknown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
@@ -93,16 +98,16 @@ impl fmt::Display for Problem {
     }
 }
 
-impl Problem {
-    pub(crate) fn at(message: String, at: Option<Origin>) -> Problem {
+impl RowProblem {
+    pub(crate) fn at(message: String, at: Option<Origin>) -> RowProblem {
         match at {
-            Some(at) if at.line > 0 => Problem {
+            Some(at) if at.line > 0 => RowProblem {
                 line: Some(at.line),
                 column: Some(at.column),
                 message,
                 level: None,
             },
-            _ => Problem {
+            _ => RowProblem {
                 line: None,
                 column: None,
                 message,
@@ -123,7 +128,7 @@ impl GameRecord {
     ///     bytes: b"[White \"a\"]\n[WhiteElo \"?\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n".to_vec(),
     ///     start: Origin::default(),
     /// };
-    /// let record = GameRecord::read(&raw, 1, ReadOptions { moves: true, fen: false });
+    /// let record = GameRecord::read(&raw, 1, ReadOptions { moves: true, ..ReadOptions::default() });
     /// assert_eq!(record.plies, Some(2));
     /// assert_eq!(record.movetext.as_deref(), Some("1. e4 { [%clk 0:03:00] } e5 1-0"));
     /// assert_eq!(record.moves[0].uci, "e2e4");
@@ -232,6 +237,7 @@ mod tests {
             ReadOptions {
                 moves: true,
                 fen: true,
+                boards: false,
             },
         );
         let opening = record.opening.expect("named");

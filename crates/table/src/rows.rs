@@ -16,6 +16,8 @@ use arrow_schema::{ArrowError, DataType, Field, Fields};
 use tabia_notation::pgn::{Eval, RawGame, Score};
 
 use crate::{
+    BoardRecord,
+    board::board_columns,
     read::{Ply, Scratch, movetext_text, read_game},
     record::{GameRecord, MoveRecord, ReadOptions},
     schema::{
@@ -42,7 +44,7 @@ pub struct PartitionKey {
 ///
 /// let raw = RawGame { bytes: b"[WhiteElo \"1500\"]\n\n1. e4 *".to_vec(), start: Origin::default() };
 /// let mut rows = Rows::default();
-/// rows.push("games.pgn", &GameRecord::read(&raw, 1, ReadOptions { moves: true, fen: false }));
+/// rows.push("games.pgn", &GameRecord::read(&raw, 1, ReadOptions { moves: true, ..ReadOptions::default() }));
 /// let tables = rows.finish(Columns::default(), true)?;
 /// assert_eq!(tables.games.num_rows(), 1);
 /// assert_eq!(tables.moves.map(|m| m.num_rows()), Some(1));
@@ -153,6 +155,8 @@ struct MoveColumns {
     nags: Vec<u8>,
     nag_offsets: Vec<i32>,
     comment: StringBuilder,
+    /// The training columns' values ([`Columns::boards`]), one per move when read.
+    boards: Vec<BoardRecord>,
     len: usize,
 }
 
@@ -176,6 +180,7 @@ impl MoveColumns {
             nags: Vec::new(),
             nag_offsets,
             comment: StringBuilder::with_capacity(n, n),
+            boards: Vec::new(),
             len: 0,
         }
     }
@@ -315,7 +320,7 @@ impl Rows {
     ///
     /// let raw = RawGame { bytes: b"1. e4 { [%clk 0:03:00] } e5 *".to_vec(), start: Origin::default() };
     /// let mut rows = Rows::default();
-    /// let record = rows.read("games.pgn", &raw, 1, ReadOptions { moves: true, fen: false });
+    /// let record = rows.read("games.pgn", &raw, 1, ReadOptions { moves: true, ..ReadOptions::default() });
     /// assert_eq!((record.plies, record.moves.len()), (Some(2), 0));
     /// let moves = rows.finish(Columns::default(), true)?.moves.expect("moves");
     /// assert_eq!(moves.num_rows(), 2);
@@ -556,6 +561,9 @@ impl MoveColumns {
         } else {
             self.comment.append_value(&scratch.text[p.comment.clone()]);
         }
+        if let Some(board) = scratch.boards.get(ply as usize - 1) {
+            self.boards.push(*board);
+        }
         self.len += 1;
     }
 
@@ -591,6 +599,9 @@ impl MoveColumns {
         self.push_eval(m.eval);
         self.push_nags(&m.nags);
         self.comment.append_option(m.comment.as_deref());
+        if let Some(board) = m.board {
+            self.boards.push(board);
+        }
         self.len += 1;
     }
 
@@ -626,6 +637,10 @@ impl MoveColumns {
             Arc::new(nags),
             Arc::new(self.comment.finish()),
         ]);
+        let boards = std::mem::take(&mut self.boards);
+        if columns.boards {
+            per_move.extend(board_columns(boards, self.len)?);
+        }
         Ok((key, per_move))
     }
 }

@@ -50,6 +50,18 @@
 //! | `eval_cp`, `eval_mate` | int32 | `[%eval]` after the move: centipawns, or mate in N (White's view) |
 //! | `nags` | `list<uint8>` | the move's NAGs (`!` is 1) |
 //! | `comment` | utf8 | the comments after the move, commands removed (null when none) |
+//!
+//! With `boards` (training data), the position *before* the move and the move as numbers
+//! (squares 0 = a1 … 63 = h8, as in python-chess):
+//!
+//! | column | type | what |
+//! |---|---|---|
+//! | `board` | `fixed_size_list<uint64>[12]` | piece bitboards: White's pawns, knights, bishops, rooks, queens, king, then Black's |
+//! | `white_to_move` | bool | the side to move |
+//! | `castling` | uint64 | the rooks that may still castle, as a bitboard |
+//! | `ep_square` | uint8 | the en-passant square when a capture there is legal |
+//! | `from_square`, `to_square` | uint8 | the move as its UCI says (a drop: both the drop square; a null move: 0) |
+//! | `promotion` | uint8 | the piece promoted to: 2 knight … 5 queen (6 king in antichess), 0 for none |
 
 use std::sync::Arc;
 
@@ -71,6 +83,9 @@ pub struct Columns {
     pub nested: bool,
     /// The FEN after every move (moves table, or nested moves).
     pub fen: bool,
+    /// The training columns (moves table, or nested moves): the position before each move
+    /// as 12 piece bitboards and its state, the move as integers ([`BoardRecord`](crate::BoardRecord)).
+    pub boards: bool,
 }
 
 /// The lichess dataset's string columns, in order, before the typed ones.
@@ -136,6 +151,21 @@ pub(crate) fn move_fields(columns: Columns) -> Vec<Field> {
         ),
         utf8("comment"),
     ]);
+    if columns.boards {
+        fields.extend([
+            Field::new(
+                "board",
+                DataType::FixedSizeList(Arc::new(Field::new("item", DataType::UInt64, false)), 12),
+                false,
+            ),
+            Field::new("white_to_move", DataType::Boolean, false),
+            Field::new("castling", DataType::UInt64, false),
+            Field::new("ep_square", DataType::UInt8, true),
+            Field::new("from_square", DataType::UInt8, false),
+            Field::new("to_square", DataType::UInt8, false),
+            Field::new("promotion", DataType::UInt8, false),
+        ]);
+    }
     fields
 }
 
@@ -157,7 +187,7 @@ pub(crate) fn nested_moves(columns: Columns) -> DataType {
 /// assert_eq!(schema.field(0).name(), "Event");
 /// assert_eq!(schema.field_with_name("WhiteElo")?.data_type().to_string(), "Int16");
 /// assert!(schema.field_with_name("moves").is_err());
-/// assert!(games_schema(Columns { nested: true, fen: false }).field_with_name("moves").is_ok());
+/// assert!(games_schema(Columns { nested: true, ..Columns::default() }).field_with_name("moves").is_ok());
 /// # Ok::<_, arrow_schema::ArrowError>(())
 /// ```
 pub fn games_schema(columns: Columns) -> SchemaRef {

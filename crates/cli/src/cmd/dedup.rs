@@ -1,29 +1,26 @@
 //! `tabia dedup`: keep one copy of each game, across inputs.
 //!
-//! Workers parse, check and digest each game and write it in the output form (on all cores);
-//! the ordered stage ([`crate::frames`]) looks each digest up in the order of the input and
-//! sends the game to the output or to `--duplicates`. Memory: one fixed-size entry per
-//! distinct game ([`Seen`]), whatever the input size.
+//! Workers parse, check and digest each game and write it in the output form (on all cores),
+//! a batch's games handed on as [`Entry`]s; the ordered stage decides in input order
+//! ([`Deduper`]) and sends each game to the output or to `--duplicates`. Memory: one
+//! fixed-size entry per distinct game, whatever the input size.
 
 use std::{
-    cell::RefCell,
-    collections::HashMap,
     io::{self, Write},
     path::PathBuf,
 };
 
 use anyhow::bail;
-use tabia_collect::{Best, DedupBy, Digest, Digester, Form, Location, Seen, annotations};
+use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Place, annotations};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
     check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
-    frames::{self, Frames},
     input::Source,
     output,
-    parallel::Sink,
+    parallel::{Sink, fold},
     record,
     report::Diagnostic,
     session::Session,
@@ -85,156 +82,54 @@ pub(crate) enum Keep {
     MostAnnotated,
 }
 
-/// What a worker tells the ordered stage about one good game.
-struct Header {
-    digest: Digest,
-    at: Location,
-    score: u64,
-    marks: Vec<usize>,
+/// What a worker makes of one game for the ordered stage.
+enum Entry {
+    /// A good game, digested and written.
+    Game(GameCopy),
+    /// The `--json` line of a bad game, written to the output as it is.
+    Line(Vec<u8>),
 }
 
-impl Header {
-    fn encode(&self) -> Vec<u8> {
-        let mut h = Vec::with_capacity(42 + 8 * self.marks.len());
-        h.extend_from_slice(&self.digest.0[0].to_le_bytes());
-        h.extend_from_slice(&self.digest.0[1].to_le_bytes());
-        h.extend_from_slice(&self.at.input.to_le_bytes());
-        h.extend_from_slice(&self.at.game.to_le_bytes());
-        h.extend_from_slice(&self.score.to_le_bytes());
-        for &m in &self.marks {
-            h.extend_from_slice(&(m as u64).to_le_bytes());
-        }
-        h
-    }
-
-    fn decode(h: &[u8]) -> io::Result<Header> {
-        let word = |i: usize| -> io::Result<u64> {
-            h.get(i..i + 8)
-                .and_then(|b| b.try_into().ok())
-                .map(u64::from_le_bytes)
-                .ok_or_else(|| io::Error::other("short dedup frame"))
-        };
-        let input = h
-            .get(16..18)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .ok_or_else(|| io::Error::other("short dedup frame"))?;
-        let marks = (34..h.len())
-            .step_by(8)
-            .map(|i| word(i).map(|m| m as usize))
-            .collect::<io::Result<_>>()?;
-        Ok(Header {
-            digest: Digest([word(0)?, word(8)?]),
-            at: Location {
-                input,
-                game: word(18)?,
-            },
-            score: word(26)?,
-            marks,
-        })
-    }
-}
-
-/// The ordered stage: the set of digests, the outputs and the counts.
+/// The ordered stage: the decisions, the outputs.
 struct Stage {
+    deduper: Deduper,
     form: Form,
     json: bool,
     names: Vec<String>,
     out: Box<dyn Write>,
     duplicates: Option<Box<dyn Write>>,
-    seen: Seen,
-    best: Best,
-    /// `--keep most-annotated`, first pass: the text of each group's best copy so far, when
-    /// it is not the first.
-    texts: HashMap<Digest, Vec<u8>>,
-    kept: u64,
-    dups: u64,
 }
 
 impl Stage {
-    /// `--keep first`: the first copy goes to the output, the others to `--duplicates`.
-    fn first(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
-        if header.is_empty() {
-            return self.out.write_all(body);
-        }
-        let h = Header::decode(header)?;
-        match self.seen.first(h.digest, h.at) {
-            None => {
-                self.kept += 1;
-                self.out.write_all(body)
+    /// The second (or only) pass: each game to the output or the duplicates, in input order.
+    fn write(&mut self, entries: Vec<Entry>) -> anyhow::Result<()> {
+        for entry in entries {
+            let copy = match entry {
+                Entry::Line(line) => {
+                    self.out.write_all(&line)?;
+                    continue;
+                }
+                Entry::Game(copy) => copy,
+            };
+            let decided = self.deduper.decide(copy)?;
+            if let Some(text) = decided.kept {
+                self.out.write_all(&text)?;
             }
-            Some(first) => {
-                self.dups += 1;
-                self.duplicate(&h, body, first)
+            if let (Some(duplicate), Some(out)) = (decided.duplicate, &mut self.duplicates) {
+                let name = self
+                    .names
+                    .get(usize::from(duplicate.of.input))
+                    .map_or("?", String::as_str);
+                let value = format!("{name}#{}", duplicate.of.game);
+                let tag = if self.json {
+                    format!(",\"duplicate_of\":{}", serde_json::to_string(&value)?)
+                } else {
+                    self.form.tag_text("DuplicateOf", &value)
+                };
+                duplicate.write_tagged(out, tag.as_bytes())?;
             }
-        }
-    }
-
-    /// `--keep most-annotated`, first pass: find each group's best copy and keep its text.
-    fn rank(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
-        if header.is_empty() {
-            return Ok(());
-        }
-        let h = Header::decode(header)?;
-        let is_first = self.best.get(h.digest).is_none();
-        if self.best.offer(h.digest, h.at, h.score) && !is_first {
-            self.texts.insert(h.digest, body.to_vec());
         }
         Ok(())
-    }
-
-    /// `--keep most-annotated`, second pass: the best copy at the first one's place.
-    fn most_annotated(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
-        if header.is_empty() {
-            return self.out.write_all(body);
-        }
-        let h = Header::decode(header)?;
-        let Some((first, best)) = self.best.get(h.digest) else {
-            return Err(io::Error::other("an input changed between the two passes"));
-        };
-        if h.at == first {
-            self.kept += 1;
-            if best == first {
-                return self.out.write_all(body);
-            }
-            let text = self
-                .texts
-                .remove(&h.digest)
-                .ok_or_else(|| io::Error::other("an input changed between the two passes"))?;
-            self.out.write_all(&text)?;
-            self.dups += 1;
-            self.duplicate(&h, body, best)
-        } else if h.at == best {
-            Ok(())
-        } else {
-            self.dups += 1;
-            self.duplicate(&h, body, best)
-        }
-    }
-
-    /// Writes a duplicate with its `DuplicateOf` tag.
-    fn duplicate(&mut self, h: &Header, body: &[u8], of: Location) -> io::Result<()> {
-        let Some(out) = &mut self.duplicates else {
-            return Ok(());
-        };
-        let name = self
-            .names
-            .get(usize::from(of.input))
-            .map_or("?", String::as_str);
-        let value = format!("{name}#{}", of.game);
-        let tag = if self.json {
-            let value = serde_json::to_string(&value).map_err(io::Error::other)?;
-            format!(",\"duplicate_of\":{value}")
-        } else {
-            self.form.tag_text("DuplicateOf", &value)
-        };
-        let mut from = 0;
-        for &mark in &h.marks {
-            let mark = mark.min(body.len());
-            out.write_all(&body[from..mark])?;
-            out.write_all(tag.as_bytes())?;
-            from = mark;
-        }
-        out.write_all(&body[from..])
     }
 }
 
@@ -262,72 +157,78 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         .transpose()?
         .map(|file| Box::new(file) as Box<dyn Write>);
     let json = args.json;
-    let stage = RefCell::new(Stage {
+    let keep = match args.keep {
+        Keep::First => tabia_collect::Keep::First,
+        Keep::MostAnnotated => tabia_collect::Keep::MostAnnotated,
+    };
+    let mut stage = Stage {
+        deduper: Deduper::new(keep),
         form: form.clone(),
         json,
         names: Vec::new(),
         out,
         duplicates,
-        seen: Seen::default(),
-        best: Best::default(),
-        texts: HashMap::new(),
-        kept: 0,
-        dups: 0,
-    });
+    };
     if most_annotated {
         let quiet = RunArgs {
             quiet: true,
             ..args.run.clone()
         };
-        let frames = Frames::new(|h: &[u8], b: &[u8]| stage.borrow_mut().rank(h, b));
-        let mut session = Session::with_writers(frames, io::sink(), &quiet, "games", false);
+        let mut session = Session::with_writers(io::sink(), io::sink(), &quiet, "games", false);
         for (index, source) in sources.iter().enumerate() {
             let Some(input) = session.open(source) else {
                 continue;
             };
             let name = input.name.clone();
-            session.games(input, |sink, number, raw| {
-                game(&name, index, by, &form, json, sink, number, raw, true);
+            let work = fold(
+                |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+                    game(
+                        &name, index, by, &form, json, sink, entries, number, raw, true,
+                    );
+                },
+            );
+            session.games(input, &work, |entries| {
+                for entry in entries {
+                    if let Entry::Game(copy) = entry {
+                        stage.deduper.rank(copy);
+                    }
+                }
+                Ok(())
             })?;
         }
         session.finish()?;
     }
-    let frames = Frames::new(|h: &[u8], b: &[u8]| {
-        let mut stage = stage.borrow_mut();
-        if most_annotated {
-            stage.most_annotated(h, b)
-        } else {
-            stage.first(h, b)
-        }
-    });
-    let mut session = Session::with_output(frames, &args.run, "games");
+    let mut session = Session::with_output(io::sink(), &args.run, "games");
     let kept = session.counter("kept");
     let dups = session.counter("duplicates");
     for (index, source) in sources.iter().enumerate() {
-        stage.borrow_mut().names.push(source.name());
+        stage.names.push(source.name());
         let Some(input) = session.open(source) else {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
-            game(
-                &name,
-                index,
-                by,
-                &form,
-                json,
-                sink,
-                number,
-                raw,
-                most_annotated,
-            );
-        })?;
-        let mut stage = stage.borrow_mut();
-        session.add(kept, std::mem::take(&mut stage.kept));
-        session.add(dups, std::mem::take(&mut stage.dups));
+        let work = fold(
+            |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+                game(
+                    &name,
+                    index,
+                    by,
+                    &form,
+                    json,
+                    sink,
+                    entries,
+                    number,
+                    raw,
+                    most_annotated,
+                );
+            },
+        );
+        let (kept_before, dups_before) = (stage.deduper.kept(), stage.deduper.duplicates());
+        session.games(input, &work, |entries| stage.write(entries))?;
+        session.add(kept, stage.deduper.kept() - kept_before);
+        session.add(dups, stage.deduper.duplicates() - dups_before);
     }
     let status = session.finish()?;
-    let mut stage = stage.into_inner();
     stage.out.flush()?;
     if let Some(d) = &mut stage.duplicates {
         d.flush()?;
@@ -335,7 +236,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(status)
 }
 
-/// One game: parse, check, digest, write in the output form, as one frame.
+/// One game: parse, check, digest, write in the output form, as an entry for the stage.
 #[allow(clippy::too_many_arguments)]
 fn game(
     name: &str,
@@ -344,6 +245,7 @@ fn game(
     form: &Form,
     json: bool,
     sink: &mut Sink,
+    entries: &mut Vec<Entry>,
     number: u64,
     raw: &RawGame,
     score: bool,
@@ -357,7 +259,7 @@ fn game(
         Ok(read) => read,
         Err(diagnostic) => {
             if json {
-                error_line(sink, &diagnostic);
+                entries.push(error_line(&diagnostic));
             }
             return;
         }
@@ -377,25 +279,25 @@ fn game(
         let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
         sink.error(&diagnostic);
         if json {
-            error_line(sink, &diagnostic);
+            entries.push(error_line(&diagnostic));
         }
         return;
     }
-    let header = Header {
+    entries.push(Entry::Game(GameCopy {
         digest,
-        at: Location {
+        at: Place {
             input: u16::try_from(index).unwrap_or(u16::MAX),
             game: number,
         },
         score,
+        text: body,
         marks,
-    };
-    frames::push(&mut sink.out, &header.encode(), &body);
+    }));
 }
 
-/// The `--json` line of a bad game, as a frame with no header (written as it is).
-fn error_line(sink: &mut Sink, diagnostic: &Diagnostic) {
+/// The `--json` line of a bad game.
+fn error_line(diagnostic: &Diagnostic) -> Entry {
     let mut line = Vec::new();
     output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
-    frames::push(&mut sink.out, &[], &line);
+    Entry::Line(line)
 }

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{Move, RawGame, Reader};
+use tabia_notation::pgn::{Move, PgnReader, RawGame};
 use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 
 use crate::{
@@ -18,7 +18,7 @@ use crate::{
     cmd::fen::EpArg,
     input::Source,
     output::{self, JsonEval, OutputArg},
-    parallel::Sink,
+    parallel::{Sink, each},
     report::Diagnostic,
     session::Session,
 };
@@ -86,13 +86,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
+        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
             if from.is_none() && !args.json {
                 game_streamed(&name, args, sink, number, raw);
             } else {
                 game(&name, args, from.as_ref(), sink, number, raw);
             }
-        })?;
+        });
+        session.games(input, &work, |()| Ok(()))?;
     }
     Ok(session.finish()?)
 }
@@ -111,7 +112,7 @@ fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &Ra
         plies.push(b'\n');
     });
     let capacity = raw.bytes.len().saturating_add(4096);
-    let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
+    let mut reader = PgnReader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
     let replayed = reader.read_game(&mut replayer);
     drop(replayer);
     match replayed {

@@ -21,20 +21,21 @@ use std::{
 
 use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, Origin, RawGame, ReadError, Reader};
+use tabia_notation::pgn::{Game, Origin, PgnReader, RawGame, ReadError};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, GameNumbers, Hit, Matcher,
     Material, MoveSequence, NamePattern, Options, PositionTarget, Query, ResultCriterion, Side,
     TagCriterion, VariantName, Verdict, Zobrist,
 };
+use tabia_stream::Visited;
 
 use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
     output::OutputArg,
-    parallel::{Counter, Sink, Weigh},
+    parallel::{Counter, Sink, Weigh, each},
     record,
     report::Diagnostic,
     session::Session,
@@ -405,25 +406,26 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             tags_seen: &tags_seen,
         };
         if on_reader {
-            session.pipeline(
+            let work = each(|sink: &mut Sink, number, item: &_| {
+                write_matched(&ctx, sink, number, item);
+            });
+            session.items(
                 input,
                 |reader| matched_on_reader(reader, &query, args.invert, left.as_mut()),
-                |sink, number, item| write_matched(&ctx, sink, number, item),
+                &work,
+                |()| Ok(()),
             )?;
         } else {
             // Each worker matches the games of its piece of the input as it reads them: the
             // movetext of a game that its tags rule out is skipped, never copied.
-            session.games_visiting(
-                input,
-                || Matcher::new(&query),
-                |sink, number, game| {
-                    let verdict = match game.output {
-                        Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
-                        Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
-                    };
-                    selected(&ctx, sink, number, game.bytes, game.start, verdict);
-                },
-            )?;
+            let work = each(|sink: &mut Sink, number, game: Visited<'_, Matched>| {
+                let verdict = match game.output {
+                    Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
+                    Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
+                };
+                selected(&ctx, sink, number, game.bytes, game.start, verdict);
+            });
+            session.visit(input, || Matcher::new(&query), &work, |()| Ok(()))?;
         }
     }
     if !args.run.quiet {
@@ -434,6 +436,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     }
     Ok(session.finish()?)
 }
+
+/// What the matcher makes of a game it read.
+type Matched = Result<Verdict, ReplayError>;
 
 /// What to say of each `--tag` criterion's tag that no game read had (`seen`: the or'ed
 /// `Verdict::tags_present`, bit 63 once a game was read): a misspelt name matches nothing,
@@ -638,7 +643,7 @@ fn matched_on_reader<'a>(
     invert: bool,
     mut left: Option<&'a mut u64>,
 ) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
-    let mut games = Reader::new(reader);
+    let mut games = PgnReader::new(reader);
     let mut matcher = Matcher::new(query);
     std::iter::from_fn(move || {
         if left.as_deref() == Some(&0) {

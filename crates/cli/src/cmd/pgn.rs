@@ -25,7 +25,7 @@ use crate::{
     form::FormArgs,
     input::{Exported, Exporting, Source},
     output::OutputArg,
-    parallel::{Sink, Weigh},
+    parallel::{Sink, Weigh, each},
     record,
     report::Diagnostic,
     session::Session,
@@ -73,29 +73,33 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         if args.check && session.jobs() == 1 {
-            session.pipeline(input, checked_games, |sink, number, verdict| {
+            let work = each(|sink: &mut Sink, number, verdict: &Verdict| {
                 checked(&name, args, sink, number, &verdict.result);
-            })?;
+            });
+            session.items(input, checked_games, &work, |()| Ok(()))?;
         } else if args.check {
             // Each worker checks the games of its piece of the input as it reads them.
-            session.games_visiting(input, Checker::new, |sink, number, game| {
+            let work = each(|sink: &mut Sink, number, game: Visited<'_, _>| {
                 let result = match game.output {
                     Ok(Ok(done)) => Ok(done),
                     Ok(Err(err)) => Err(CheckError::Rules(err)),
                     Err(err) => Err(CheckError::Syntax(err)),
                 };
                 checked(&name, args, sink, number, &result);
-            })?;
+            });
+            session.visit(input, Checker::new, &work, |()| Ok(()))?;
         } else if form.is_export() && !args.json {
             // Each worker checks and writes the games of its piece of the input as it reads
             // them: one pass over their bytes.
-            session.games_visiting(input, Exporting::default, |sink, number, game| {
+            let work = each(|sink: &mut Sink, number, game: Visited<'_, _>| {
                 exported(&name, args, &form, sink, number, game);
-            })?;
+            });
+            session.visit(input, Exporting::default, &work, |()| Ok(()))?;
         } else {
-            session.games(input, |sink, number, raw| {
+            let work = each(|sink: &mut Sink, number, raw: &RawGame| {
                 game(&name, args, &form, sink, number, raw);
-            })?;
+            });
+            session.games(input, &work, |()| Ok(()))?;
         }
     }
     Ok(session.finish()?)

@@ -7,7 +7,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use tabia_position::{
-    Editor, EpRule, Format, GameVariant, LastMove, Position, RenderOptions, Variant, render,
+    Editor, EpRule, GameVariant, LastMove, Position, RenderFormat, RenderOptions, Variant, render,
     shakmaty::{Setup, uci::UciMove},
 };
 
@@ -74,22 +74,22 @@ enum FormatArg {
     Html,
 }
 
-impl From<FormatArg> for Format {
-    fn from(format: FormatArg) -> Format {
+impl From<FormatArg> for RenderFormat {
+    fn from(format: FormatArg) -> RenderFormat {
         match format {
-            FormatArg::Ascii => Format::Ascii,
-            FormatArg::Unicode => Format::Unicode,
-            FormatArg::Svg => Format::Svg,
-            FormatArg::Png => Format::Png,
-            FormatArg::Latex => Format::Latex,
-            FormatArg::Html => Format::Html,
+            FormatArg::Ascii => RenderFormat::Ascii,
+            FormatArg::Unicode => RenderFormat::Unicode,
+            FormatArg::Svg => RenderFormat::Svg,
+            FormatArg::Png => RenderFormat::Png,
+            FormatArg::Latex => RenderFormat::Latex,
+            FormatArg::Html => RenderFormat::Html,
         }
     }
 }
 
 /// Runs `tabia show`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let format = Format::from(args.format);
+    let format = RenderFormat::from(args.format);
     let to_stdout = args
         .output
         .as_ref()
@@ -133,7 +133,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 /// Refuses to write binary output (PNG) to a terminal.
-fn check_destination(format: Format, to_terminal: bool) -> anyhow::Result<()> {
+fn check_destination(format: RenderFormat, to_terminal: bool) -> anyhow::Result<()> {
     if format.is_binary() && to_terminal {
         bail!("refusing to write a {format} image to a terminal: use `-o FILE` or redirect stdout");
     }
@@ -189,13 +189,13 @@ mod tests {
     #[test]
     fn png_is_not_written_to_a_terminal() {
         assert_eq!(
-            check_destination(Format::Png, true)
+            check_destination(RenderFormat::Png, true)
                 .unwrap_err()
                 .to_string(),
             "refusing to write a png image to a terminal: use `-o FILE` or redirect stdout"
         );
-        assert!(check_destination(Format::Png, false).is_ok());
-        assert!(check_destination(Format::Svg, true).is_ok());
+        assert!(check_destination(RenderFormat::Png, false).is_ok());
+        assert!(check_destination(RenderFormat::Svg, true).is_ok());
     }
 
     #[test]

@@ -1,24 +1,23 @@
 //! `tabia split`: write the games into files of N games each, or one file per key (ECO,
 //! year, month, event, player, any tag).
 //!
-//! Workers parse, check, key and format each game (on all cores); the ordered stage
-//! ([`crate::frames`]) writes them, in input order, through a cache of open files
-//! ([`Files`]). Games in error go to `DIR/errors.pgn` as they were read.
+//! Workers parse, check, key and format each game (on all cores), a batch's games handed on
+//! as [`Entry`]s; the ordered stage writes them, in input order, through a cache of open
+//! files ([`Files`]). Games in error go to `DIR/errors.pgn` as they were read.
 
-use std::{cell::RefCell, io, num::NonZeroU64, path::PathBuf};
+use std::{io, num::NonZeroU64, path::PathBuf};
 
 use clap::ArgGroup;
-use tabia_collect::{Compression, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem};
+use tabia_collect::{FileCompression, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
     check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
-    frames::{self, Frames},
     input::Source,
     output::{self, ExistingArgs},
-    parallel::Sink,
+    parallel::{Sink, fold},
     record,
     report::Diagnostic,
     session::Session,
@@ -83,10 +82,13 @@ fn parse_by(s: &str) -> Result<SplitBy, String> {
     s.parse()
 }
 
-/// Frame kinds.
-const GOOD: u8 = 0;
-const GOOD_WITHOUT_KEY: u8 = 1;
-const BAD: u8 = 2;
+/// What a worker makes of one game for the ordered stage.
+enum Entry {
+    /// A good game's text, with its key (`None`: it has none, with `--by`).
+    Good { key: Option<String>, text: Vec<u8> },
+    /// A bad game, as it was read (or its `--json` error line).
+    Bad(Vec<u8>),
+}
 
 /// The ordered stage.
 struct Stage {
@@ -98,30 +100,32 @@ struct Stage {
 }
 
 impl Stage {
-    fn frame(&mut self, header: &[u8], body: &[u8]) -> io::Result<()> {
-        let Some((&kind, key)) = header.split_first() else {
-            return Err(io::Error::other("empty split frame"));
-        };
-        if kind == BAD {
-            if self.drop_errors {
-                return Ok(());
+    /// Writes each game of a batch to its file, in input order.
+    fn write(&mut self, entries: Vec<Entry>) -> io::Result<()> {
+        for entry in entries {
+            match entry {
+                Entry::Bad(_) if self.drop_errors => {}
+                Entry::Bad(text) => {
+                    self.files.write("errors", &text)?;
+                    if !self.json {
+                        if !text.ends_with(b"\n") {
+                            self.files.write("errors", b"\n")?;
+                        }
+                        self.files.write("errors", b"\n")?;
+                    }
+                }
+                Entry::Good { key, text } => {
+                    let stem = match (self.per_file, key) {
+                        (Some(n), _) => format!("part-{:05}", self.written / n + 1),
+                        (None, None) => UNKNOWN_STEM.to_owned(),
+                        (None, Some(key)) => file_stem(&key),
+                    };
+                    self.written += 1;
+                    self.files.write(&stem, &text)?;
+                }
             }
-            self.files.write("errors", body)?;
-            if self.json {
-                return Ok(());
-            }
-            if !body.ends_with(b"\n") {
-                self.files.write("errors", b"\n")?;
-            }
-            return self.files.write("errors", b"\n");
         }
-        let stem = match self.per_file {
-            Some(n) => format!("part-{:05}", self.written / n + 1),
-            None if kind == GOOD_WITHOUT_KEY => UNKNOWN_STEM.to_owned(),
-            None => file_stem(&String::from_utf8_lossy(key)),
-        };
-        self.written += 1;
-        self.files.write(&stem, body)
+        Ok(())
     }
 }
 
@@ -129,9 +133,9 @@ impl Stage {
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
     let compression = match args.compress {
-        None => Compression::None,
-        Some(Compress::Zst) => Compression::Zstd,
-        Some(Compress::Gz) => Compression::Gzip,
+        None => FileCompression::None,
+        Some(Compress::Zst) => FileCompression::Zstd,
+        Some(Compress::Gz) => FileCompression::Gzip,
     };
     let policy = args.existing.policy();
     output::claim_folder(&args.output, policy, &args.files)?;
@@ -141,35 +145,37 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     } else {
         Files::new(&args.output, compression, existing, args.max_open)?
     };
-    let stage = RefCell::new(Stage {
+    let mut stage = Stage {
         files,
         per_file: args.games.map(NonZeroU64::get),
         drop_errors: args.drop_errors,
         json: args.json,
         written: 0,
-    });
+    };
     let table = args.eco_by_position.then(Table::embedded);
-    let frames = Frames::new(|h: &[u8], b: &[u8]| stage.borrow_mut().frame(h, b));
-    let mut session = Session::with_output(frames, &args.run, "games");
+    let mut session = Session::with_output(io::sink(), &args.run, "games");
     let written = session.counter("written");
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
         let name = input.name.clone();
-        session.games(input, |sink, number, raw| {
-            game(&name, args, table, &form, sink, number, raw);
-        })?;
-        session.add(written, std::mem::take(&mut stage.borrow_mut().written));
+        let work = fold(
+            |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+                entries.push(game(&name, args, table, &form, sink, number, raw));
+            },
+        );
+        session.games(input, &work, |entries| Ok(stage.write(entries)?))?;
+        session.add(written, std::mem::take(&mut stage.written));
     }
     let count = session.counter("files");
-    session.add(count, stage.borrow().files.count() as u64);
+    session.add(count, stage.files.count() as u64);
     let status = session.finish()?;
-    stage.into_inner().files.finish()?;
+    stage.files.finish()?;
     Ok(status)
 }
 
-/// One game: parse, check, key, write in the output form, as one frame.
+/// One game: parse, check, key, write in the output form, as an entry for the stage.
 fn game(
     name: &str,
     args: &Args,
@@ -178,28 +184,25 @@ fn game(
     sink: &mut Sink,
     number: u64,
     raw: &RawGame,
-) {
-    let bad = |sink: &mut Sink, diagnostic: &Diagnostic| {
+) -> Entry {
+    let bad = |diagnostic: &Diagnostic| {
         if args.json {
             let mut line = Vec::new();
             output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
-            frames::push(&mut sink.out, &[BAD], &line);
+            Entry::Bad(line)
         } else {
-            frames::push(&mut sink.out, &[BAD], &raw.bytes);
+            Entry::Bad(raw.bytes.clone())
         }
     };
     let ReadGame { game, warnings, .. } = match read_game(name, number, raw, sink, |_| {}) {
         Ok(read) => read,
-        Err(diagnostic) => return bad(sink, &diagnostic),
+        Err(diagnostic) => return bad(&diagnostic),
     };
-    let by = args.by.as_ref();
-    let key = by.and_then(|by| by.key(&game, table));
-    let mut header = vec![if key.is_some() || by.is_none() {
-        GOOD
-    } else {
-        GOOD_WITHOUT_KEY
-    }];
-    header.extend_from_slice(key.unwrap_or_default().as_bytes());
+    // Without --by (N games a file) a game needs no key.
+    let key = match args.by.as_ref() {
+        Some(by) => by.key(&game, table),
+        None => Some(String::new()),
+    };
     let mut body = Vec::new();
     let written = if args.json {
         record::game_json(&mut body, name, number, game, form, &warnings)
@@ -209,7 +212,7 @@ fn game(
     if let Err(err) = written {
         let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
         sink.error(&diagnostic);
-        return bad(sink, &diagnostic);
+        return bad(&diagnostic);
     }
-    frames::push(&mut sink.out, &header, &body);
+    Entry::Good { key, text: body }
 }

@@ -9,14 +9,15 @@
 
 use std::{path::PathBuf, time::Instant};
 
-use tabia_notation::pgn::{ReadError, Reader, Warning};
+use tabia_notation::pgn::{PgnReader, ReadError, Warning};
 use tabia_stats::{FactsVisitor, Stats};
+use tabia_stream::Visited;
 
 use crate::{
     cli::{RunArgs, Status},
     input::Source,
     output::OutputArg,
-    parallel::Sink,
+    parallel::{Sink, fold},
     report::Diagnostic,
     session::Session,
 };
@@ -49,7 +50,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let name = input.name.clone();
         if session.jobs() == 1 {
             session.one_pass(input, |reader, pass| {
-                let mut reader = Reader::new(reader);
+                let mut reader = PgnReader::new(reader);
                 let mut sink = Sink::default();
                 for number in 1.. {
                     match total.read_game(&mut reader) {
@@ -65,18 +66,18 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         }
         // Each worker reads the games of its piece of the input in place.
-        session.games_visiting_with(
-            input,
-            FactsVisitor::default,
-            |sink, part: &mut Stats, number, game| match part.add_visited(&game) {
+        let work = fold(
+            |sink: &mut Sink, part: &mut Stats, number, game: Visited<'_, _>| match part
+                .add_visited(&game)
+            {
                 Ok(warnings) => report(sink, &name, number, warnings),
                 Err(err) => sink.error(&Diagnostic::from_game_error(&name, number, err)),
             },
-            |part| {
-                total.merge(part);
-                Ok(())
-            },
-        )?;
+        );
+        session.visit(input, FactsVisitor::default, &work, |part| {
+            total.merge(part);
+            Ok(())
+        })?;
     }
     let report = total.report(Some(started.elapsed()));
     let out = session.out();

@@ -9,15 +9,17 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
+use tabia_notation::pgn::RawGame;
 use tabia_table::{
-    Columns, Encoded, Encoding, Format, Partition, Problem, Rows, TableOptions, TableWriter,
+    Columns, Encoded, Encoder, Encoding, FileFormat, Partition, RowProblem, Rows, TableOptions,
+    TableWriter,
 };
 
 use crate::{
     cli::{RunArgs, Status},
     input::Source,
     output::{self, Existing, ExistingArgs},
-    parallel::Sink,
+    parallel::{Sink, Work},
     report::Diagnostic,
     session::Session,
 };
@@ -45,6 +47,10 @@ pub(crate) struct Args {
     /// Add the FEN after each move to the moves.
     #[arg(long)]
     fen: bool,
+    /// Add the training columns to the moves: the position before each move as 12 piece
+    /// bitboards, side to move, castling and en passant, and the move as from/to/promotion.
+    #[arg(long)]
+    boards: bool,
     /// Hive partitions from UTCDate (else Date): OUT/year=YYYY/month=MM/part-N.parquet.
     #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
     partition: Option<String>,
@@ -72,8 +78,8 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let format = match args.format.as_deref() {
         Some(format) => format.parse().map_err(anyhow::Error::msg)?,
-        None if args.output.extension().is_some_and(|e| e == "csv") => Format::Csv,
-        None => Format::Parquet,
+        None if args.output.extension().is_some_and(|e| e == "csv") => FileFormat::Csv,
+        None => FileFormat::Parquet,
     };
     let partition = match args.partition.as_deref() {
         Some(keys) => keys.parse().map_err(anyhow::Error::msg)?,
@@ -87,6 +93,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         columns: Columns {
             nested: args.nested,
             fen: args.fen,
+            boards: args.boards,
         },
         ..TableOptions::default()
     };
@@ -119,7 +126,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     }
     let mut writer = TableWriter::create(&args.output, options)?;
     let encoder = writer.encoder().clone();
-    let read = options.read_options();
     let mut session = Session::new(&args.run, "games");
     for source in Source::from_args(&args.files) {
         let Some(input) = session.open(&source) else {
@@ -130,46 +136,72 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let piece = piece_bytes(options.piece_bytes, session.batch_bytes());
         // The columns' room: for a piece, or a whole batch when it is read as one.
         let room = piece.min(session.batch_bytes());
-        let name = input.name.clone();
-        session.games_finish(
-            input,
-            |sink: &mut Sink, batch: &mut Option<Batch>, number, raw| {
-                let batch = batch.get_or_insert_with(|| Batch::new(encoder.start()));
-                let rows = batch.rows.get_or_insert_with(|| piece_rows(room));
-                let record = rows.read(&name, raw, number, read);
-                for problem in &record.errors {
-                    sink.error(&diagnostic(&name, number, problem));
-                }
-                for problem in &record.warnings {
-                    sink.warning(&diagnostic(&name, number, problem));
-                }
-                batch.bytes += raw.bytes.len();
-                if batch.bytes >= piece {
-                    batch.encode_piece(options);
-                }
-            },
-            // On the worker: the rest of the batch's columns, encoded (Parquet pages or CSV
-            // lines); a batch of no games is an empty one.
-            |batch: Option<Batch>| -> anyhow::Result<Encoded> {
-                let Some(mut batch) = batch else {
-                    return Ok(encoder.start().finish()?);
-                };
-                batch.encode_piece(options);
-                if let Some(err) = batch.error {
-                    return Err(err);
-                }
-                Ok(batch.encoding.finish()?)
-            },
-            |encoded| {
-                writer.write_encoded(encoded?)?;
-                Ok(())
-            },
-        )?;
+        let work = Encode {
+            encoder: &encoder,
+            name: &input.name.clone(),
+            options,
+            piece,
+            room,
+        };
+        session.games(input, &work, |encoded| {
+            writer.write_encoded(encoded?)?;
+            Ok(())
+        })?;
     }
     writer
         .finish()
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(session.finish()?)
+}
+
+/// The work of `tabia table` on the workers: each game read into the batch's columns, which
+/// are encoded a piece at a time; the batch's last piece encoded when it is finished.
+struct Encode<'a> {
+    encoder: &'a Encoder,
+    /// The input's name.
+    name: &'a str,
+    options: TableOptions,
+    /// How many bytes of PGN make a piece.
+    piece: usize,
+    /// The room the columns of a piece take from the start.
+    room: usize,
+}
+
+impl Work<&RawGame> for Encode<'_> {
+    type Batch = (Sink, Option<Batch>);
+    type Done = (Sink, anyhow::Result<Encoded>);
+
+    fn item(&self, (sink, batch): &mut Self::Batch, number: u64, raw: &RawGame) {
+        let batch = batch.get_or_insert_with(|| Batch::new(self.encoder.start()));
+        let rows = batch.rows.get_or_insert_with(|| piece_rows(self.room));
+        let record = rows.read(self.name, raw, number, self.options.read_options());
+        for problem in &record.errors {
+            sink.error(&diagnostic(self.name, number, problem));
+        }
+        for problem in &record.warnings {
+            sink.warning(&diagnostic(self.name, number, problem));
+        }
+        batch.bytes += raw.bytes.len();
+        if batch.bytes >= self.piece {
+            batch.encode_piece(self.options);
+        }
+    }
+
+    /// The rest of the batch's columns, encoded (Parquet pages or CSV lines); a batch of no
+    /// games is an empty one.
+    fn finish(&self, (sink, batch): Self::Batch) -> Self::Done {
+        let encoded = match batch {
+            None => self.encoder.start().finish().map_err(Into::into),
+            Some(mut batch) => {
+                batch.encode_piece(self.options);
+                match batch.error {
+                    Some(err) => Err(err),
+                    None => batch.encoding.finish().map_err(Into::into),
+                }
+            }
+        };
+        (sink, encoded)
+    }
 }
 
 /// A worker's batch: the row groups it is encoding, and the games read since its last piece.
@@ -233,7 +265,7 @@ fn piece_rows(bytes: usize) -> Rows {
 }
 
 /// `FILE:LINE:COL: game N: message` for a problem of a game.
-fn diagnostic(name: &str, number: u64, problem: &Problem) -> Diagnostic {
+fn diagnostic(name: &str, number: u64, problem: &RowProblem) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
     if let Some(level) = problem.level {
         diagnostic = diagnostic.level(level);

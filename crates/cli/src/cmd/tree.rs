@@ -7,7 +7,7 @@
 
 use std::{io::Write as _, num::NonZeroU32, path::PathBuf};
 
-use tabia_book::{Report, ReportOptions, TreeOptions};
+use tabia_book::{TreeOptions, TreeReport, TreeReportOptions};
 use tabia_eco::{Openings, Table};
 use tabia_position::PositionArg;
 
@@ -89,7 +89,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let depth = args
         .depth
         .map_or(if args.html.is_some() { 8 } else { 1 }, NonZeroU32::get);
-    let report_options = ReportOptions {
+    let report_options = TreeReportOptions {
         depth,
         min_games: args.min_games,
     };
@@ -102,7 +102,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     } else {
         let out = session.out();
         for (i, position) in positions.iter().enumerate() {
-            let report = Report::new(&tree, position, report_options, table);
+            let report = TreeReport::new(&tree, position, report_options, table);
             if args.json {
                 serde_json::to_writer(&mut *out, &report)?;
                 out.write_all(b"\n")?;

@@ -246,7 +246,7 @@ fn bad_criteria_are_usage_errors_naming_the_bad_part() {
 #[test]
 fn raw_writes_the_selected_games_as_they_were_read() {
     let input = fs::read(dir().join("games.pgn")).expect("fixture");
-    let games: Vec<Vec<u8>> = tabia_notation::pgn::Reader::new(&input[..])
+    let games: Vec<Vec<u8>> = tabia_notation::pgn::PgnReader::new(&input[..])
         .raw_games()
         .map(|raw| raw.expect("readable").bytes)
         .collect();

@@ -5,7 +5,7 @@
 
 use std::{collections::BTreeSet, path::Path};
 
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 
 use super::support::{fixture, tabia};
 
@@ -31,7 +31,7 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
     let out = cmd.output().expect("tabia runs");
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
-    let games: Vec<_> = Reader::new(&out.stdout[..])
+    let games: Vec<_> = PgnReader::new(&out.stdout[..])
         .games()
         .map(|g| g.expect("tabia's output parses"))
         .collect();
@@ -193,7 +193,7 @@ fn every_fixture_loses_no_game() {
         for path in paths {
             let name = path.display().to_string();
             let bytes = std::fs::read(&path).unwrap();
-            let mut skipper = Reader::new(&bytes[..]);
+            let mut skipper = PgnReader::new(&bytes[..]);
             let mut games = 0;
             while skipper.skip_game().unwrap().is_some() {
                 games += 1;

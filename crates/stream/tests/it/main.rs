@@ -17,7 +17,10 @@ use std::{
 };
 
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
-use tabia_stream::{Compression, ErrorKind, Games, Input, Pipeline, RawGame};
+use tabia_stream::{
+    Bytes, Compression, Input, InputErrorKind, OnRawGames, Pipeline, RawGame, SplitGames, Visited,
+    fold,
+};
 
 mod archives;
 
@@ -326,7 +329,7 @@ fn an_error_mid_stream_comes_after_the_games_before_it() {
             )
             .unwrap();
         let err = outcome.input_error.expect("the read error");
-        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.kind(), InputErrorKind::Read);
         assert_eq!(err.to_string(), "cut.pgn: read error");
         assert_eq!(err.io().unwrap().to_string(), "disk on fire");
         // Every game read before the error, in order; the one cut in two is not among them.
@@ -361,7 +364,7 @@ fn a_corrupt_zstd_frame_mid_stream_is_a_read_error_after_the_frames_before_it() 
             )
             .unwrap();
         let err = outcome.input_error.expect("the corrupt frame");
-        assert_eq!(err.kind(), ErrorKind::Read, "{jobs} jobs");
+        assert_eq!(err.kind(), InputErrorKind::Read, "{jobs} jobs");
         assert!(
             seen >= 999,
             "{jobs} jobs: the games of the good frames: {seen}"
@@ -394,9 +397,11 @@ fn a_closed_output_stops_an_endless_input() {
     let _one = one_at_a_time();
     for jobs in [1, 2, 4] {
         let mut out = ClosedPipe { room: 10_000 };
-        let result = Pipeline::new().with_jobs(jobs).fold(
-            Games::new(Generated::new(u64::MAX)),
-            |buffer: &mut Vec<u8>, number, _| buffer.extend(format!("{number}\n").bytes()),
+        let result = Pipeline::new().with_jobs(jobs).run(
+            SplitGames::new(Generated::new(u64::MAX)),
+            &fold(|buffer: &mut Vec<u8>, number, _: &RawGame| {
+                buffer.extend(format!("{number}\n").bytes());
+            }),
             |buffer, _| out.write_all(&buffer),
         );
         let err = result.expect_err("the closed output ends the run");
@@ -404,9 +409,9 @@ fn a_closed_output_stops_an_endless_input() {
     }
 }
 
-/// Every game of `input` as `Games` finds them, one thread: (number, origin, bytes).
+/// Every game of `input` as `SplitGames` finds them, one thread: (number, origin, bytes).
 fn split_whole(input: &[u8]) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
-    Games::new(input)
+    SplitGames::new(input)
         .zip(1..)
         .map(|(raw, number)| {
             let raw = raw.unwrap();
@@ -415,7 +420,7 @@ fn split_whole(input: &[u8]) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
         .collect()
 }
 
-/// The same through `Pipeline::fold_games`: split on the workers in chunks of about `chunk`
+/// The same through `Pipeline::run_games`: split on the workers in chunks of about `chunk`
 /// bytes.
 fn split_by_workers(
     input: &[u8],
@@ -426,10 +431,12 @@ fn split_by_workers(
     let outcome = Pipeline::new()
         .with_jobs(jobs)
         .with_batch_bytes(chunk)
-        .fold_games(
+        .run_games(
             input,
-            |games: &mut Vec<_>, number, raw| games.push((number, raw.start, raw.bytes.clone())),
-            |games| games,
+            Bytes::default,
+            &OnRawGames(fold(|games: &mut Vec<_>, number, raw: &RawGame| {
+                games.push((number, raw.start, raw.bytes.clone()));
+            })),
             |games, numbers| {
                 assert_eq!(games.len() as u64, numbers.end - numbers.start);
                 assert!(games.iter().map(|g| g.0).eq(numbers));
@@ -563,12 +570,14 @@ fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
         let outcome = Pipeline::new()
             .with_jobs(jobs)
             .with_batch_bytes(1000)
-            .fold_games(
+            .run_games(
                 Failing {
                     good: io::Cursor::new(text[..cut].to_vec()),
                 },
-                |rounds: &mut Vec<u64>, _, raw| rounds.push(round(raw)),
-                |rounds| rounds,
+                Bytes::default,
+                &OnRawGames(fold(|rounds: &mut Vec<u64>, _, raw: &RawGame| {
+                    rounds.push(round(raw));
+                })),
                 |rounds, _| {
                     seen.extend(rounds);
                     Ok::<_, ()>(())
@@ -576,7 +585,7 @@ fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
             )
             .unwrap();
         let err = outcome.input_error.expect("the read error");
-        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.kind(), InputErrorKind::Read);
         assert_eq!(err.io().unwrap().to_string(), "disk on fire");
         assert!(seen.len() > 400, "{jobs} jobs: {}", seen.len());
         assert!(seen.iter().copied().eq(1..=seen.len() as u64));
@@ -591,10 +600,10 @@ fn games_split_on_the_workers_keep_memory_flat() {
         ALLOC.reset_peak_memory();
         let outcome = Pipeline::new()
             .with_jobs(jobs)
-            .fold_games(
+            .run_games(
                 Generated::new(n),
-                |sum: &mut usize, _, raw| *sum += raw.bytes.len(),
-                |sum| sum,
+                Bytes::default,
+                &fold(|sum: &mut usize, _, game: Visited<'_, ()>| *sum += game.bytes.len()),
                 |_, _| Ok::<_, ()>(()),
             )
             .unwrap();
@@ -664,7 +673,7 @@ fn located(err: &tabia_notation::pgn::ReadError) -> String {
 /// What reading `input` on one thread gives for each game: its start and what `Everything`
 /// makes of it (or its syntax error, displayed).
 fn read_whole(input: &[u8]) -> Vec<(tabia_stream::Origin, Result<Vec<String>, String>)> {
-    let mut reader = tabia_notation::pgn::Reader::new(input);
+    let mut reader = tabia_notation::pgn::PgnReader::new(input);
     let mut out = Vec::new();
     while let Some(start) = reader.next_game().unwrap() {
         let output = match reader.read_game(&mut Everything::default()) {
@@ -702,14 +711,15 @@ fn games_read_by_a_visitor_on_the_workers_are_those_read_on_one_thread() {
                 let outcome = Pipeline::new()
                     .with_jobs(jobs)
                     .with_batch_bytes(chunk)
-                    .fold_games_with(
+                    .run_games(
                         &input[..],
                         Everything::default,
-                        |games: &mut Vec<_>, number, game| {
-                            let output = game.output.map_err(|err| located(&err));
-                            games.push((number, game.start, output));
-                        },
-                        |games| games,
+                        &fold(
+                            |games: &mut Vec<_>, number, game: Visited<'_, Vec<String>>| {
+                                let output = game.output.map_err(|err| located(&err));
+                                games.push((number, game.start, output));
+                            },
+                        ),
                         |games, _| {
                             got.extend(games);
                             Ok::<_, ()>(())

@@ -1,0 +1,253 @@
+"""tabia: chess games by the million, read on all cores.
+
+Games (:func:`read_games`), positions (:class:`Position`) and the tables of ``tabia table``
+as Arrow (:func:`read_table`, :func:`scan`) without a copy and without a Python object per
+game. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import os
+import builtins
+import json
+from typing import Any, Iterable, Sequence
+
+import pyarrow as pa
+
+from . import _tabia
+from ._tabia import (
+    Game,
+    GameError,
+    GameReader,
+    Move,
+    Opening,
+    Position,
+    PositionError,
+    Tree,
+    TreeMove,
+    __version__,
+    eco,
+    is_valid,
+    status,
+)
+
+__all__ = [
+    "Game",
+    "GameError",
+    "GameReader",
+    "Move",
+    "Opening",
+    "Position",
+    "PositionError",
+    "Tree",
+    "TreeMove",
+    "filter",
+    "stats",
+    "tree",
+    "__version__",
+    "eco",
+    "is_valid",
+    "read_games",
+    "read_table",
+    "read_training",
+    "scan",
+    "schema",
+    "status",
+]
+
+
+def _paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    return [os.fspath(p) for p in paths]
+
+
+def read_games(
+    *paths: str | os.PathLike[str],
+    jobs: int | None = None,
+    variations: bool = False,
+    errors: str = "raise",
+) -> GameReader:
+    """Every game of ``paths`` (files, compressed or not, zip archives, folders) as
+    :class:`Game` objects, parsed and replayed on all cores (``jobs`` workers; ``None`` is
+    one per core) and given in input order, the GIL released while Rust works.
+
+    A game that cannot be read (a syntax error, an illegal move; with ``variations=True``
+    an illegal move in a variation too) or an input that cannot be opened is never dropped
+    silently; ``errors`` says what becomes of it:
+
+    - ``"raise"`` (the default): ``next()`` raises :class:`GameError`; calling ``next()``
+      again goes on with the next game.
+    - ``"yield"``: the :class:`GameError` is yielded in the game's place.
+    - ``"collect"``: it is left out of the iteration and kept, in input order, in the
+      iterator's ``errors`` list.
+    """
+    return _tabia.read_games(_paths(paths), jobs=jobs, variations=variations, errors=errors)
+
+
+def read_table(
+    *paths: str | os.PathLike[str],
+    moves: bool = False,
+    columns: Sequence[str] | None = None,
+    jobs: int | None = None,
+    nested: bool = False,
+    fen: bool = False,
+    boards: bool = False,
+) -> pa.Table:
+    """The games table of ``tabia table`` (``moves=True``: the moves table) of every game
+    in ``paths`` (files, compressed or not, zip archives, folders), read on all cores
+    (``jobs`` workers; ``None`` is one per core) in input order, as a ``pyarrow.Table``.
+
+    ``columns`` keeps only the columns named (in that order); ``nested=True`` puts the moves
+    in a list column of the games table; ``fen=True`` adds the FEN after each move and
+    ``boards=True`` the training columns (the position before each move as 12 bitboards,
+    side to move, castling, en passant; the move as from/to/promotion) to the moves. The
+    schema is exactly that of ``tabia table`` (docs/schema.md).
+
+    Bad games are rows too, their ``errors`` column saying why. An input that cannot be
+    opened or read to its end raises :class:`GameError`. The GIL is released while the
+    games are read and Ctrl-C interrupts the read between batches.
+    """
+    stream = _tabia.read_table(
+        _paths(paths),
+        moves=moves,
+        columns=list(columns) if columns is not None else None,
+        jobs=jobs,
+        nested=nested,
+        fen=fen,
+        boards=boards,
+    )
+    return pa.table(stream)
+
+
+def scan(
+    *paths: str | os.PathLike[str],
+    moves: bool = False,
+    columns: Sequence[str] | None = None,
+    jobs: int | None = None,
+    nested: bool = False,
+    fen: bool = False,
+    boards: bool = False,
+) -> pa.RecordBatchReader:
+    """:func:`read_table` as a ``pyarrow.RecordBatchReader``: the batches are read as the
+    consumer asks for them, so memory stays bounded however large the input. An input error
+    ends the stream with an exception from the consumer (pyarrow raises it as an
+    ``OSError``/``ArrowException`` with tabia's message)."""
+    stream = _tabia.scan(
+        _paths(paths),
+        moves=moves,
+        columns=list(columns) if columns is not None else None,
+        jobs=jobs,
+        nested=nested,
+        fen=fen,
+        boards=boards,
+    )
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+def schema(
+    moves: bool = False, nested: bool = False, fen: bool = False, boards: bool = False
+) -> pa.Schema:
+    """The schema of the games table (``moves=True``: the moves table), as ``tabia table``
+    writes it."""
+    return pa.RecordBatchReader.from_stream(
+        _tabia.schema(moves=moves, nested=nested, fen=fen, boards=boards)
+    ).schema
+
+
+def read_training(
+    *paths: str | os.PathLike[str], jobs: int | None = None
+) -> dict[str, "numpy.ndarray"]:
+    """The mainline moves of every game in ``paths`` as numpy arrays a model eats, read on
+    all cores without a Python object per move: ``board`` (n × 12 uint64 piece bitboards
+    of the position before the move: White's P, N, B, R, Q, K then Black's; bit 0 is a1),
+    ``white_to_move`` (bool), ``castling`` (uint64 bitboard of the rooks that may castle),
+    ``ep_square`` (int16, -1 for none), ``from_square``, ``to_square``, ``promotion``
+    (uint8; promotion as python-chess's piece types, 0 for none), ``game`` (int64, the
+    game's number in its file) and ``ply`` (int32). Games that cannot be read have no
+    moves: see :func:`read_table`'s ``errors`` column for them."""
+    import numpy as np
+
+    names = [
+        "game",
+        "ply",
+        "board",
+        "white_to_move",
+        "castling",
+        "ep_square",
+        "from_square",
+        "to_square",
+        "promotion",
+    ]
+    table = read_table(*paths, moves=True, boards=True, columns=names, jobs=jobs)
+    arrays: dict[str, np.ndarray] = {}
+    for name in names:
+        column = table.column(name).combine_chunks()
+        if name == "board":
+            arrays[name] = column.flatten().to_numpy().reshape(-1, 12)
+        elif name == "ep_square":
+            arrays[name] = column.cast(pa.int16()).fill_null(-1).to_numpy()
+        elif name == "white_to_move":
+            arrays[name] = column.to_numpy(zero_copy_only=False)
+        else:
+            arrays[name] = column.to_numpy()
+    return arrays
+
+
+def filter(  # noqa: A001 - tabia's name for it, as the command's
+    *paths: str | os.PathLike[str],
+    criteria: Iterable[str] = (),
+    jobs: int | None = None,
+    errors: str = "raise",
+    variations: bool = False,
+    eco_by_position: bool = False,
+    ply_range: str | None = None,
+    to_move: str | None = None,
+    **options: Any,
+) -> GameReader:
+    """The games of ``paths`` that match criteria, with the criteria language of
+    ``tabia filter`` (docs/commands/filter.md), as :class:`Game` objects in input order.
+
+    Criteria are keyword arguments named as the command's options (``-`` as ``_``):
+    ``white="Carlsen"``, ``elo="2500..2700"``, ``eco="B90-B99"``, ``position=FEN``,
+    ``moves="e4 c5"``, ``fen_pattern="..."``, ``checkmate=True`` (a feature: ``True`` asks
+    for it); a list or tuple of values is their alternatives. ``criteria`` takes the same as
+    strings written as on the command line: ``["--tag Date>=2020", "--checkmate"]``.
+    Different criteria must all hold, the values of one criterion are alternatives (as in
+    the command). ``errors`` is as for :func:`read_games`.
+    """
+    pairs: list[tuple[str, str | None]] = []
+    for text in criteria:
+        name, _, value = text.strip().partition(" ")
+        pairs.append((name, value.strip() or None))
+    for name, value in options.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            if v is True:
+                pairs.append((name, None))
+            elif v is not False and v is not None:
+                pairs.append((name, builtins.str(v)))
+    return _tabia.filter(
+        _paths(paths),
+        pairs,
+        jobs=jobs,
+        errors=errors,
+        variations=variations,
+        eco_by_position=eco_by_position,
+        ply_range=ply_range,
+        to_move=to_move,
+    )
+
+
+def stats(*paths: str | os.PathLike[str], jobs: int | None = None) -> dict[str, Any]:
+    """The statistics of a collection (games, plies, results, dates, time controls, ratings,
+    players, events, ECO codes, annotations) as ``tabia stats --json`` gives them, and
+    ``input_errors``: the inputs that could not be read, with why."""
+    return json.loads(_tabia.stats(_paths(paths), jobs=jobs))
+
+
+def tree(
+    *paths: str | os.PathLike[str], max_ply: int = 30, jobs: int | None = None
+) -> Tree:
+    """The opening tree of the games (``max_ply`` plies of each): ``tree.moves(position)``
+    gives the moves played from a position with their counts and scores; transpositions
+    merge. Games left out are in ``tree.errors``."""
+    return _tabia.tree(_paths(paths), max_ply=max_ply, jobs=jobs)
