@@ -285,33 +285,6 @@ fn refuse_inputs_inside(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Where `tabia dedup` writes: the file `path` (created, or emptied, and buffered) unless it
-/// is `None` or `-`, standard output. (`dedup` is moving into a library; it takes the rule of
-/// [`claim_file`] with its move.)
-///
-/// # Errors
-///
-/// The file is one of `inputs`, or cannot be created.
-pub(crate) fn open(path: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
-    Ok(match path.filter(|path| path.as_os_str() != "-") {
-        Some(path) => Box::new(create(path, inputs)?),
-        None => Box::new(stdout()),
-    })
-}
-
-/// Creates (or empties) `path` for writing, buffered, unless it is one of `inputs` (`tabia
-/// dedup`'s, as [`open`]).
-///
-/// # Errors
-///
-/// `path` names one of `inputs` (the same file, whatever the name: a link, `./`), or cannot be
-/// created.
-pub(crate) fn create(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<BufWriter<File>> {
-    refuse_input(path, inputs)?;
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(BufWriter::with_capacity(1 << 16, file))
-}
-
 /// An error when `path` is the same file as one of `inputs` (`-`, standard input, is none):
 /// creating it would empty an input before it is read.
 ///

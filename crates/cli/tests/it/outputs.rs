@@ -19,6 +19,8 @@ fn file_commands() -> Vec<(Vec<&'static str>, bool)> {
         (vec!["stats", "-o", "{OUT}"], true),
         (vec!["tree", "-o", "{OUT}"], true),
         (vec!["tree", "--html", "{OUT}"], false),
+        (vec!["dedup", "-o", "{OUT}"], true),
+        (vec!["dedup", "--duplicates", "{OUT}"], true),
         (vec!["table", "-o", "{OUT}"], false),
         (
             vec!["book", "build", "--min-games", "1", "-o", "{OUT}"],
@@ -81,13 +83,14 @@ fn an_existing_output_is_refused_before_any_input_is_read() {
 #[test]
 fn force_replaces_append_adds_and_parents_are_created() {
     let dir = tempfile::tempdir().unwrap();
+    // Two copies of a game: `dedup --duplicates` has one to write.
     for (args, can_append) in file_commands() {
         let out = dir.path().join(format!("new/{}/out", args.join("-")));
         // Missing folders are made, before the games are read.
         tabia()
             .args(with_out(&args, &out))
             .arg("-q")
-            .write_stdin(GAME)
+            .write_stdin(GAME.repeat(2))
             .assert()
             .success();
         let first = fs::read(&out).unwrap();
@@ -95,7 +98,7 @@ fn force_replaces_append_adds_and_parents_are_created() {
         tabia()
             .args(with_out(&args, &out))
             .args(["-q", "--force"])
-            .write_stdin(GAME)
+            .write_stdin(GAME.repeat(2))
             .assert()
             .success();
         // (A Parquet file's metadata and stats's last line hold times.)
@@ -110,7 +113,7 @@ fn force_replaces_append_adds_and_parents_are_created() {
             tabia()
                 .args(with_out(&args, &out))
                 .args(["-q", "--append"])
-                .write_stdin(GAME)
+                .write_stdin(GAME.repeat(2))
                 .assert()
                 .success();
             let appended = fs::read(&out).unwrap();
