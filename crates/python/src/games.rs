@@ -16,6 +16,8 @@ pub(crate) struct Read {
     game: tabia::Game,
     input: String,
     number: u64,
+    /// The SAN of each mainline move, as python-chess writes it.
+    san: Vec<String>,
     /// The UCI of each mainline move.
     uci: Vec<String>,
     /// The position after the last mainline move.
@@ -36,9 +38,22 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
             .map_err(replay_error)?;
     }
     let mut replay = tabia::Replay::new(&game);
-    let mut uci = Vec::with_capacity(game.mainline.moves.len());
+    let moves = game.mainline.moves.len();
+    let (mut san, mut uci) = (Vec::with_capacity(moves), Vec::with_capacity(moves));
+    // The SAN python-chess writes (canonical disambiguation and check marks), from the
+    // position before each move.
+    let mut before = None;
     for played in replay.by_ref() {
-        uci.push(played.map_err(replay_error)?.uci());
+        let played = played.map_err(replay_error)?;
+        let before = match before.replace(played.position.clone()) {
+            Some(before) => before,
+            None => tabia::position::start_position(&game).map_err(replay_error)?,
+        };
+        san.push(match &played.mv {
+            Some(m) => before.san(m.clone()).to_string(),
+            None => "--".to_owned(),
+        });
+        uci.push(played.uci());
     }
     let replayed = replay.finish().map_err(replay_error)?;
     let warnings = replayed
@@ -52,6 +67,7 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
     Ok(Read {
         input: item.input().to_owned(),
         number: item.number(),
+        san,
         uci,
         end: replayed.end,
         warnings,
@@ -179,14 +195,16 @@ impl From<Read> for Game {
 pub(crate) struct Move {
     /// 1 for the first move.
     ply: u32,
-    /// The move in SAN, as written (normalised).
+    /// The move in SAN, as python-chess writes it.
     san: String,
+    /// The move as written (normalised: figurines, `0-0` and the like read as SAN).
+    written: String,
     /// The move in UCI.
     uci: String,
     /// The comments after the move, as written (commands such as `[%clk]` included).
     comments: Vec<String>,
     /// The NAGs of the move (`!` is 1).
-    nags: Vec<u8>,
+    nags: Vec<u16>,
     /// `[%clk]` after the move, in seconds (python-chess's `clock()`).
     clock: Option<f64>,
     /// `[%emt]` after the move, in seconds.
@@ -233,11 +251,11 @@ impl Game {
         Ok(dict)
     }
 
-    /// The mainline in SAN.
+    /// The mainline in SAN, as python-chess writes it (the SAN as written, where it differs,
+    /// is each `Move`'s `written`).
     #[getter]
     fn san<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = &self.read.game.mainline.moves;
-        PyList::new(py, moves.iter().map(|m| m.san.to_string()))
+        PyList::new(py, &self.read.san)
     }
 
     /// The mainline in UCI.
@@ -252,15 +270,17 @@ impl Game {
         moves
             .iter()
             .zip(&self.read.uci)
+            .zip(&self.read.san)
             .zip(1..)
-            .map(|((node, uci), ply)| {
+            .map(|(((node, uci), san), ply)| {
                 let (eval_cp, eval_mate) = eval_parts(node);
                 Move {
                     ply,
-                    san: node.san.to_string(),
+                    san: san.clone(),
+                    written: node.san.to_string(),
                     uci: uci.clone(),
                     comments: node.comments.clone(),
-                    nags: node.nags.iter().map(|n| n.0).collect(),
+                    nags: node.nags.iter().map(|n| u16::from(n.0)).collect(),
                     clock: seconds(node.clock()),
                     emt: seconds(node.emt()),
                     eval_cp,
@@ -287,11 +307,11 @@ impl Game {
 
     /// The NAGs of each mainline move.
     #[getter]
-    fn nags(&self) -> Vec<Vec<u8>> {
+    fn nags(&self) -> Vec<Vec<u16>> {
         let moves = &self.read.game.mainline.moves;
         moves
             .iter()
-            .map(|m| m.nags.iter().map(|n| n.0).collect())
+            .map(|m| m.nags.iter().map(|n| u16::from(n.0)).collect())
             .collect()
     }
 
