@@ -200,7 +200,7 @@ impl Position {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position({:?})", self.fen())
+        format!("Position('{}')", self.fen())
     }
 
     /// The board as SVG (a notebook draws it).
