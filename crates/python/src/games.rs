@@ -50,7 +50,7 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
             None => tabia::position::start_position(&game).map_err(replay_error)?,
         };
         san.push(match &played.mv {
-            Some(m) => before.san(m.clone()).to_string(),
+            Some(m) => before.san(*m).to_string(),
             None => "--".to_owned(),
         });
         uci.push(played.uci());
