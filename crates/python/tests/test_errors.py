@@ -86,3 +86,13 @@ def test_bad_arguments():
         tabia.read_games("x.pgn", errors="skip")
     with pytest.raises(ValueError, match='no column "whiteelo" in the games table'):
         tabia.read_table(FIXTURES / "ok" / "sample.pgn", columns=["whiteelo"])
+
+
+def test_scan_ends_with_the_input_error(tmp_path: Path, sample: Path):
+    import pyarrow as pa
+
+    reader = tabia.scan(sample, tmp_path / "missing.pgn")
+    first = reader.read_next_batch()
+    assert first.num_rows == 1
+    with pytest.raises(pa.ArrowException, match="missing.pgn"):
+        reader.read_next_batch()
