@@ -68,7 +68,9 @@ def python_chess_table(text: str, limit: int | None):
             cols["clock_ms"].append(None if clock is None else int(clock * 1000))
         if limit is not None and number >= limit:
             break
-    return number, pa.table(cols)
+    types = {"game": pa.int64(), "ply": pa.int32(), "san": pa.string(), "uci": pa.string(),
+             "zobrist": pa.uint64(), "clock_ms": pa.int64()}
+    return number, pa.table({k: pa.array(v, type=types[k]) for k, v in cols.items()})
 
 
 def python_chess_games(text: str, limit: int | None) -> tuple[int, int]:
