@@ -16,8 +16,6 @@ pub(crate) struct Read {
     game: tabia::Game,
     input: String,
     number: u64,
-    /// The SAN of each mainline move, as python-chess writes it.
-    san: Vec<String>,
     /// The UCI of each mainline move.
     uci: Vec<String>,
     /// The position after the last mainline move.
@@ -38,22 +36,9 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
             .map_err(replay_error)?;
     }
     let mut replay = tabia::Replay::new(&game);
-    let moves = game.mainline.moves.len();
-    let (mut san, mut uci) = (Vec::with_capacity(moves), Vec::with_capacity(moves));
-    // The SAN python-chess writes (canonical disambiguation and check marks), from the
-    // position before each move.
-    let mut before = None;
+    let mut uci = Vec::with_capacity(game.mainline.moves.len());
     for played in replay.by_ref() {
-        let played = played.map_err(replay_error)?;
-        let before = match before.replace(played.position.clone()) {
-            Some(before) => before,
-            None => tabia::position::start_position(&game).map_err(replay_error)?,
-        };
-        san.push(match &played.mv {
-            Some(m) => before.san(*m).to_string(),
-            None => "--".to_owned(),
-        });
-        uci.push(played.uci());
+        uci.push(played.map_err(replay_error)?.uci());
     }
     let replayed = replay.finish().map_err(replay_error)?;
     let warnings = replayed
@@ -67,7 +52,6 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
     Ok(Read {
         input: item.input().to_owned(),
         number: item.number(),
-        san,
         uci,
         end: replayed.end,
         warnings,
@@ -182,11 +166,39 @@ pub(crate) fn read_games(
 #[pyclass(module = "tabia", frozen)]
 pub(crate) struct Game {
     read: Read,
+    /// The SAN of each mainline move as python-chess writes it, made on first use.
+    san: std::sync::OnceLock<Vec<String>>,
 }
 
 impl From<Read> for Game {
     fn from(read: Read) -> Game {
-        Game { read }
+        Game {
+            read,
+            san: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl Game {
+    /// The SAN python-chess writes (canonical disambiguation and check marks), from the
+    /// position before each move; the game replayed without error on the worker.
+    fn canonical_san(&self) -> &[String] {
+        self.san.get_or_init(|| {
+            let game = &self.read.game;
+            let Ok(mut before) = tabia::position::start_position(game) else {
+                return Vec::new();
+            };
+            let mut sans = Vec::with_capacity(game.mainline.moves.len());
+            for played in tabia::Replay::new(game) {
+                let Ok(played) = played else { break };
+                sans.push(match &played.mv {
+                    Some(m) => before.san(*m).to_string(),
+                    None => "--".to_owned(),
+                });
+                before = played.position;
+            }
+            sans
+        })
     }
 }
 
@@ -255,7 +267,7 @@ impl Game {
     /// is each `Move`'s `written`).
     #[getter]
     fn san<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.read.san)
+        PyList::new(py, self.canonical_san())
     }
 
     /// The mainline in UCI.
@@ -270,7 +282,7 @@ impl Game {
         moves
             .iter()
             .zip(&self.read.uci)
-            .zip(&self.read.san)
+            .zip(self.canonical_san())
             .zip(1..)
             .map(|(((node, uci), san), ply)| {
                 let (eval_cp, eval_mate) = eval_parts(node);
