@@ -19,7 +19,7 @@ use std::{
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabia_book::{Tree, TreeOptions};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, MainlineReplayer, Position};
 
 fn tree(bytes: &[u8]) -> (u64, usize) {
@@ -33,7 +33,7 @@ fn tree(bytes: &[u8]) -> (u64, usize) {
 fn epd(bytes: &[u8]) -> usize {
     let mut out = Vec::with_capacity(1 << 16);
     let mut written = 0;
-    for raw in Reader::new(bytes).raw_games() {
+    for raw in PgnReader::new(bytes).raw_games() {
         let Ok(raw) = raw else { continue };
         let mut plies = Vec::new();
         let mut replayer = MainlineReplayer::new(|pos: &Position, _, _| {
@@ -41,7 +41,7 @@ fn epd(bytes: &[u8]) -> usize {
             plies.push(b'\n');
         });
         let capacity = raw.bytes.len().saturating_add(4096);
-        let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
+        let mut reader = PgnReader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
         let replayed = reader.read_game(&mut replayer);
         drop(replayer);
         if let Ok(Some(Ok(_))) = replayed {

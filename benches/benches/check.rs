@@ -22,7 +22,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::Reader as PeerReader;
 use shakmaty::Chess;
 use tabia_benches::peer;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{Exporter, check_reader, repair_game};
 
 /// The bench inputs: (name, bytes).
@@ -95,7 +95,7 @@ fn tabia_check(bytes: &[u8]) -> Summary {
 
 /// tabia: the [`Exporter`] over the bytes; (games, bad games, bytes written).
 fn tabia_export(bytes: &[u8]) -> Summary {
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let mut exporter = Exporter::new();
     let mut out = Vec::new();
     let (mut games, mut bad) = (0, 0);
@@ -118,7 +118,7 @@ fn tabia_export(bytes: &[u8]) -> Summary {
 fn tabia_tree_export(bytes: &[u8]) -> Summary {
     let mut out = String::new();
     let (mut games, mut bad) = (0, 0);
-    for game in Reader::new(bytes).games() {
+    for game in PgnReader::new(bytes).games() {
         games += 1;
         let Ok(mut game) = game else {
             bad += 1;

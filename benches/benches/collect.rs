@@ -18,8 +18,8 @@ use std::{
 };
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabia_collect::{DedupBy, Digester, Form, Location, Seen, SplitBy};
-use tabia_notation::pgn::{RawGame, Reader};
+use tabia_collect::{DedupBy, Digester, Form, Place, Seen, SplitBy};
+use tabia_notation::pgn::{PgnReader, RawGame};
 use tabia_position::{Notation, check_game};
 
 fn inputs() -> Vec<PathBuf> {
@@ -43,7 +43,7 @@ fn inputs() -> Vec<PathBuf> {
 }
 
 fn raw_games(bytes: &[u8]) -> Vec<RawGame> {
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let mut games = Vec::new();
     while let Ok(Some(raw)) = reader.read_raw_game() {
         games.push(raw);
@@ -74,7 +74,7 @@ fn dedup(games: &[RawGame], form: &Form) -> usize {
         body.clear();
         marks.clear();
         let _ = form.write_marked(game, &mut body, &mut marks);
-        let at = Location {
+        let at = Place {
             input: 0,
             game: i as u64 + 1,
         };

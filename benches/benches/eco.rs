@@ -18,14 +18,14 @@ use std::{
 };
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabia_eco::{Format, GameVisitor, Table};
-use tabia_notation::pgn::Reader;
+use tabia_eco::{GameVisitor, Table, TableFormat};
+use tabia_notation::pgn::PgnReader;
 
 /// What a classification run found: games, named games, sum of the matched plies.
 type Summary = (usize, usize, usize);
 
 fn tabia_classify(table: &Table, bytes: &[u8]) -> Summary {
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let mut visitor = GameVisitor::new(table);
     let (mut games, mut named, mut plies) = (0, 0, 0);
     loop {
@@ -160,7 +160,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
 /// pgn-extract's table, when the shared folder is there.
 fn eco_pgn() -> Option<Table> {
     let bytes = std::fs::read(root().join("../shared/eco/eco.pgn")).ok()?;
-    Table::from_bytes(&bytes, Format::Pgn).ok()
+    Table::from_bytes(&bytes, TableFormat::Pgn).ok()
 }
 
 fn load(c: &mut Criterion) {
@@ -171,7 +171,7 @@ fn load(c: &mut Criterion) {
     });
     if let Ok(bytes) = std::fs::read(root().join("../shared/eco/eco.pgn")) {
         group.bench_function("eco.pgn", |b| {
-            b.iter_with_large_drop(|| Table::from_bytes(black_box(&bytes), Format::Pgn));
+            b.iter_with_large_drop(|| Table::from_bytes(black_box(&bytes), TableFormat::Pgn));
         });
     }
     group.finish();

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabia_benches::peer::{self, Counts};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 
 mod tabia {
     use tabia_notation::pgn::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Visitor};
@@ -54,7 +54,7 @@ mod tabia {
     }
 
     pub(crate) fn count(bytes: &[u8]) -> Counts {
-        let mut reader = tabia_notation::pgn::Reader::new(bytes);
+        let mut reader = tabia_notation::pgn::PgnReader::new(bytes);
         let mut visitor = Count(Counts::default());
         loop {
             match reader.read_game(&mut visitor) {
@@ -179,7 +179,7 @@ fn bench_scan(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("split", |b| {
             b.iter(|| {
-                Reader::new(&bytes[..])
+                PgnReader::new(&bytes[..])
                     .raw_games()
                     .filter(Result::is_ok)
                     .count()
@@ -187,7 +187,7 @@ fn bench_scan(c: &mut Criterion) {
         });
         group.bench_function("tree", |b| {
             b.iter(|| {
-                Reader::new(&bytes[..])
+                PgnReader::new(&bytes[..])
                     .games()
                     .filter(Result::is_ok)
                     .count()

@@ -13,7 +13,7 @@ use std::{fmt::Write as _, hint::black_box, path::PathBuf};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::{Chess, EnPassantMode};
 use tabia_benches::peer;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, MainlineReplayer, Position};
 
 /// The bench inputs: (name, bytes).
@@ -53,7 +53,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
 fn tabia_replay(bytes: &[u8]) -> (u64, u64, u64) {
     let mut plies = 0u64;
     let mut replayer = MainlineReplayer::new(|_: &Position, _, _| plies += 1);
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let (mut games, mut bad) = (0, 0);
     loop {
         match reader.read_game(&mut replayer) {
@@ -74,7 +74,7 @@ fn positions(bytes: &[u8], limit: usize) -> Vec<Position> {
             out.push(pos.clone());
         }
     });
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     while let Ok(Some(_)) = reader.read_game(&mut replayer) {}
     drop(replayer);
     out

@@ -20,7 +20,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::Reader as PeerReader;
 use shakmaty::{Chess, Position as _, fen::Fen};
 use tabia_benches::peer;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_select::{Criterion as Select, FenPattern, Matcher, Material, Options, Query};
 
 const NIMZO: &str = "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4";
@@ -74,7 +74,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
 /// tabia: the games of `bytes` that match `query`.
 fn tabia_select(query: &Query, bytes: &[u8]) -> (u64, u64) {
     let mut matcher = Matcher::new(query);
-    let mut reader = Reader::new(bytes);
+    let mut reader = PgnReader::new(bytes);
     let (mut games, mut matched) = (0, 0);
     loop {
         match reader.read_game(&mut matcher) {

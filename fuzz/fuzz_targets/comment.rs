@@ -8,15 +8,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::pgn::{Command, CommandKind, Comment, Piece};
+use tabia_notation::pgn::{Command, CommandKind, Comment, CommentPart};
 
 fn check(text: &str) {
     let comment = Comment::parse(text);
     assert_eq!(comment.to_string(), text, "not written back byte for byte");
-    let joined: String = comment.pieces().iter().map(Piece::as_str).collect();
+    let joined: String = comment.pieces().iter().map(CommentPart::as_str).collect();
     assert_eq!(joined, text);
     for piece in comment.pieces() {
-        if let Piece::Command { raw, command } = piece {
+        if let CommentPart::Command { raw, command } = piece {
             assert_eq!(Command::parse(raw).as_ref(), Some(command), "{raw:?}");
             let written = command.to_string();
             assert_eq!(
@@ -41,13 +41,13 @@ fn check(text: &str) {
         .pieces()
         .iter()
         .filter_map(|p| match p {
-            Piece::Text(t) => Some(t.matches("[%").count()),
-            Piece::Command { .. } => None,
+            CommentPart::Text(t) => Some(t.matches("[%").count()),
+            CommentPart::Command { .. } => None,
         })
         .sum();
     assert!(spelled <= openers, "{text:?} stripped to {stripped:?}");
     for piece in comment.pieces() {
-        if let Piece::Command { raw, command } = piece
+        if let CommentPart::Command { raw, command } = piece
             && !kinds.contains(&command.kind())
         {
             assert!(

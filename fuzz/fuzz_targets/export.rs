@@ -6,12 +6,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{Exporter, repair_game, unsupported_variant};
 
 fuzz_target!(|data: &[u8]| {
     let mut exporter = Exporter::new();
-    for raw in Reader::new(data).raw_games().take(64) {
+    for raw in PgnReader::new(data).raw_games().take(64) {
         let Ok(raw) = raw else {
             break;
         };

@@ -10,7 +10,7 @@ use std::{io, ops::Range};
 use libfuzzer_sys::fuzz_target;
 use tabia_notation::{
     ErrorKind,
-    pgn::{Game, ReadError, Origin, Reader},
+    pgn::{Game, ReadError, Origin, PgnReader},
 };
 
 /// A game, or its error as kind, span and start.
@@ -39,7 +39,7 @@ fn item(result: Result<Game, ReadError>) -> Item {
     })
 }
 
-fn games<R: io::Read>(reader: Reader<R>, limit: usize) -> Vec<Item> {
+fn games<R: io::Read>(reader: PgnReader<R>, limit: usize) -> Vec<Item> {
     let mut items = Vec::new();
     for result in reader.games() {
         items.push(item(result));
@@ -62,11 +62,11 @@ fn round_trip(game: &Game) {
 fuzz_target!(|data: &[u8]| {
     // Every game takes at least one byte (its result).
     let limit = data.len() + 1;
-    let whole = games(Reader::with_capacity(4096, data), limit);
-    let trickled = games(Reader::with_capacity(4096, Trickle(data)), limit);
+    let whole = games(PgnReader::with_capacity(4096, data), limit);
+    let trickled = games(PgnReader::with_capacity(4096, Trickle(data)), limit);
     assert_eq!(whole, trickled, "depends on how the bytes arrive");
 
-    let raw: Vec<_> = Reader::with_capacity(4096, data).raw_games().collect();
+    let raw: Vec<_> = PgnReader::with_capacity(4096, data).raw_games().collect();
     assert_eq!(
         raw.len(),
         whole.len(),
@@ -78,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    let mut skipper = Reader::with_capacity(4096, data);
+    let mut skipper = PgnReader::with_capacity(4096, data);
     let mut skipped = 0;
     while let Ok(Some(_)) = skipper.skip_game() {
         skipped += 1;

@@ -6,11 +6,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::{fen::Fen, pgn::Reader};
+use tabia_notation::{fen::Fen, pgn::PgnReader};
 use tabia_position::{EpRule, Position, check_game, replay};
 
 fuzz_target!(|data: &[u8]| {
-    for game in Reader::new(data).games().take(64).flatten() {
+    for game in PgnReader::new(data).games().take(64).flatten() {
         let mut plies = 0;
         if replay(&game, |_| plies += 1).is_ok() {
             assert!(plies >= game.mainline.moves.len());

@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::pgn::{RawGame, Reader};
+use tabia_notation::pgn::{RawGame, PgnReader};
 use tabia_select::{Criterion, Feature, Matcher, Options, Query, Side};
 
 /// Criteria of every kind, each a group of its own (tags of different names, players of
@@ -63,7 +63,7 @@ fn decide(query: &Query, raw: &RawGame) -> Option<bool> {
 
 fuzz_target!(|data: &[u8]| {
     let all = criteria();
-    let all_raws: Vec<_> = Reader::new(data).raw_games().take(16).collect();
+    let all_raws: Vec<_> = PgnReader::new(data).raw_games().take(16).collect();
     // The games up to the first that does not split (the streamed comparison stops there).
     let in_step = all_raws.iter().take_while(|r| r.is_ok()).count();
     let raws: Vec<RawGame> = all_raws.into_iter().flatten().collect();
@@ -109,7 +109,7 @@ fuzz_target!(|data: &[u8]| {
         // The whole input on one reader, as one job reads it, against the raw games.
         for window in all.chunks(4) {
             let query = Query::new(window.to_vec(), options);
-            let mut reader = Reader::new(data);
+            let mut reader = PgnReader::new(data);
             let mut matcher = Matcher::new(&query);
             for raw in &raws[..in_step] {
                 let streamed = match reader.read_game(&mut matcher) {

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_table::{Columns, GameRecord, ReadOptions, Rows};
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut rows = Rows::default();
     let (mut games, mut moves) = (0, 0);
-    for (i, raw) in Reader::new(data).raw_games().take(64).enumerate() {
+    for (i, raw) in PgnReader::new(data).raw_games().take(64).enumerate() {
         let Ok(raw) = raw else {
             continue;
         };

@@ -148,7 +148,7 @@ fn clean_games(pgn: &Path, out: &Path) -> anyhow::Result<PathBuf> {
     let bytes = fs::read(pgn).with_context(|| format!("reading {}", pgn.display()))?;
     let mut kept = Vec::with_capacity(bytes.len());
     let (mut games, mut left_out) = (0u64, 0u64);
-    for raw in tabia_notation::pgn::Reader::new(&bytes[..]).raw_games() {
+    for raw in tabia_notation::pgn::PgnReader::new(&bytes[..]).raw_games() {
         let Ok(raw) = raw else {
             left_out += 1;
             continue;

@@ -6,7 +6,7 @@
 //! in bytes per game.
 
 use anyhow::{Context, bail};
-use tabia_collect::{Digest, Location, Seen};
+use tabia_collect::{Digest, Place, Seen};
 
 /// Runs the task.
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
@@ -31,7 +31,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     };
     for game in 1..=games {
         let digest = Digest([next(), next()]);
-        seen.first(digest, Location { input: 0, game });
+        seen.first(digest, Place { input: 0, game });
     }
     let after = rss()?;
     let per = |bytes: u64| bytes as f64 / games as f64;

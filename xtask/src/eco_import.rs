@@ -18,7 +18,7 @@
 use std::{collections::HashMap, fmt::Write as _, fs, path::Path};
 
 use anyhow::{Context, bail};
-use tabia_eco::{Format, Table};
+use tabia_eco::{Table, TableFormat};
 use tabia_position::{Position, PositionKey};
 
 /// Where the generated files go, relative to the repository root.
@@ -76,7 +76,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "Scid's scid.eco (Scid's names and extended codes), every entry replayed; the first\n\
          # entry to reach a position names it.",
     );
-    let scid_table = Table::from_bytes(scid_text.as_bytes(), Format::Tsv)
+    let scid_table = Table::from_bytes(scid_text.as_bytes(), TableFormat::Tsv)
         .context("the generated Scid text does not load")?;
     let lichess_rows = lichess(&shared, &scid_table)?;
     let lichess_text = write_text(
@@ -120,7 +120,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 /// wins), their moves in SAN again.
 fn scid(path: &Path) -> anyhow::Result<Vec<Row>> {
     let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let table = Table::from_bytes(&bytes, Format::Scid)
+    let table = Table::from_bytes(&bytes, TableFormat::Scid)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let rows: Vec<Row> = table
         .openings()

@@ -16,7 +16,7 @@ use std::{
 };
 
 use anyhow::{Context as _, bail};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 
 /// One criterion, as tabia and pgn-extract write it. `{tags}`, `{vars}` and `{ends}` in the
 /// pgn-extract arguments stand for a file with the given text (a tag file for `-t`, a
@@ -298,7 +298,7 @@ fn number_games(input: &Path, output: &Path) -> anyhow::Result<u64> {
     }
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 20);
     let mut number = 0;
-    for raw in Reader::new(&bytes[..]).raw_games() {
+    for raw in PgnReader::new(&bytes[..]).raw_games() {
         let Ok(raw) = raw else { continue };
         number += 1;
         out.extend_from_slice(format!("[GameNo \"{number}\"]\n").as_bytes());

@@ -3,7 +3,7 @@
 
 use std::{fmt, io::Read};
 
-use tabia_notation::pgn::{Origin, RawTag, ReadError, Reader, SanPlus, Skip, Visitor};
+use tabia_notation::pgn::{Origin, PgnReader, RawTag, ReadError, SanPlus, Skip, Visitor};
 use tabia_position::{
     MainlineReplayer, Position, PositionKey, ReplayError, Replayed, shakmaty::Move,
 };
@@ -100,7 +100,7 @@ impl Tree {
             max_ply: self.options().max_ply,
         };
         let capacity = pgn.len().saturating_add(4096);
-        let mut reader = Reader::with_capacity(capacity, pgn).with_origin(origin);
+        let mut reader = PgnReader::with_capacity(capacity, pgn).with_origin(origin);
         let read = reader.read_game(&mut visitor);
         let (info, seen) = (visitor.info, visitor.plies);
         drop(visitor);
@@ -137,7 +137,7 @@ impl Tree {
     /// An error reading the input; the games before it are added.
     pub fn add_pgn<R: Read>(&mut self, input: R) -> std::io::Result<Vec<AddGameError>> {
         let mut errors = Vec::new();
-        for raw in Reader::new(input).raw_games() {
+        for raw in PgnReader::new(input).raw_games() {
             match raw {
                 Ok(raw) => {
                     if let Err(err) = self.add_pgn_game(&raw.bytes, raw.start) {

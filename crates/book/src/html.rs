@@ -12,7 +12,7 @@ use tabia_position::{EpRule, Position, PositionKey, RenderOptions, render_svg};
 use crate::{
     encode::uci,
     report::{Figures, Name},
-    stats::Stats,
+    stats::Tally,
     tree::Tree,
 };
 
@@ -61,12 +61,12 @@ struct Page {
 /// played by at least `options.min_games` games, at most [`HTML_POSITIONS`] of them.
 ///
 /// ```
-/// use tabia_book::{ReportOptions, Tree, TreeOptions, html_page};
+/// use tabia_book::{TreeReportOptions, Tree, TreeOptions, html_page};
 /// use tabia_position::Position;
 ///
 /// let mut tree = Tree::new(TreeOptions::default());
 /// tree.add_pgn(&b"1. e4 e5 2. Nf3 *\n"[..])?;
-/// let page = html_page(&tree, &Position::new(), ReportOptions { depth: 3, min_games: 1 }, tabia_eco::Table::embedded());
+/// let page = html_page(&tree, &Position::new(), TreeReportOptions { depth: 3, min_games: 1 }, tabia_eco::Table::embedded());
 /// assert!(page.starts_with("<!DOCTYPE html>"));
 /// assert!(page.contains("\"san\":\"Nf3\""));
 /// assert!(!page.contains("http://") || !page.contains("src=\"http"));
@@ -75,7 +75,7 @@ struct Page {
 pub fn html_page(
     tree: &Tree,
     root: &Position,
-    options: crate::ReportOptions,
+    options: crate::TreeReportOptions,
     table: &Table,
 ) -> String {
     let render = RenderOptions {
@@ -95,7 +95,7 @@ pub fn html_page(
         let games = node.games();
         let mover = pos.turn();
         let mut moves = Vec::new();
-        let mut others = Stats::default();
+        let mut others = Tally::default();
         let mut other_moves = 0;
         for ms in &node.moves {
             if ms.stats.games < options.min_games {

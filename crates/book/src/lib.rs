@@ -3,13 +3,13 @@
 //!
 //! - [`Tree`]: every move played from every position of the games added (up to
 //!   [`TreeOptions::max_ply`]), keyed by the position key of `tabia-position`, so that
-//!   transpositions merge; each move with its [`Stats`] (games, results, the average rating of
+//!   transpositions merge; each move with its [`Tally`] (games, results, the average rating of
 //!   the players who made it, first and last year). Trees built from parts of a collection
 //!   (one per worker: [`Trees`]) are [merged](Tree::merge); a memory budget prunes rare moves and keeps
 //!   every figure exact ([`Tree`] explains how).
 //! - Games in: [`Tree::add_pgn_game`] (one game's PGN, as the reader splits them),
 //!   [`Tree::add_pgn`] (a whole input), [`Tree::add_moves`] and [`Tree::add_sans`].
-//! - Out: [`Tree::node`] (the moves of a position, most played first), [`Report`] (a position
+//! - Out: [`Tree::node`] (the moves of a position, most played first), [`TreeReport`] (a position
 //!   and its moves, `depth` plies deep, with opening names from `tabia-eco`) as text, JSON or
 //!   a self-contained HTML page ([`html_page`]).
 //! - Polyglot books: [`Book`] (16-byte entries sorted by key), read with errors that name the
@@ -36,7 +36,7 @@ pub use html::{HTML_POSITIONS, html_page};
 pub use polyglot::{
     Book, BookError, BookErrorKind, BookMove, BookOptions, ENTRY_BYTES, Entry, Weight, polyglot_key,
 };
-pub use report::{Figures, MoveReport, Name, Others, Report, ReportOptions};
-pub use stats::{GameInfo, GameResult, Stats};
+pub use report::{Figures, MoveReport, Name, Others, TreeReport, TreeReportOptions};
+pub use stats::{GameInfo, GameResult, Tally};
 pub use tabia_position as position;
 pub use tree::{END, MoveStats, Node, Tree, TreeOptions};

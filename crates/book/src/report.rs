@@ -1,4 +1,4 @@
-//! [`Report`]: a position of a [`Tree`] and the moves played from it, some plies deep, with
+//! [`TreeReport`]: a position of a [`Tree`] and the moves played from it, some plies deep, with
 //! their figures and opening names; written as text or JSON.
 
 use std::fmt::Write as _;
@@ -9,23 +9,23 @@ use tabia_position::{EpRule, Position, shakmaty::Color};
 
 use crate::{
     encode::uci,
-    stats::Stats,
+    stats::Tally,
     tree::{Node, Tree},
 };
 
-/// What a [`Report`] shows.
+/// What a [`TreeReport`] shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReportOptions {
+pub struct TreeReportOptions {
     /// How many plies deep the moves are shown (1: the moves of the position only).
     pub depth: u32,
     /// Moves played by fewer games are folded into "others" (and not expanded).
     pub min_games: u32,
 }
 
-impl Default for ReportOptions {
+impl Default for TreeReportOptions {
     /// One ply, every move.
-    fn default() -> ReportOptions {
-        ReportOptions {
+    fn default() -> TreeReportOptions {
+        TreeReportOptions {
             depth: 1,
             min_games: 1,
         }
@@ -98,7 +98,7 @@ fn round1(x: f64) -> f64 {
 
 impl Figures {
     /// The figures of `stats` for a move of `mover` in a position of `total` games.
-    pub fn new(stats: &Stats, mover: Color, total: Option<u64>) -> Figures {
+    pub fn new(stats: &Tally, mover: Color, total: Option<u64>) -> Figures {
         let decided = stats.decided();
         Figures {
             games: u64::from(stats.games),
@@ -121,7 +121,7 @@ impl Figures {
 
 /// A position of the tree and the moves played from it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
+pub struct TreeReport {
     /// The position's key (its EPD's four fields).
     pub position: String,
     /// Its FEN (clocks from the position given, or from the moves that led here).
@@ -151,7 +151,7 @@ pub struct Others {
     pub figures: Figures,
 }
 
-/// One move of a [`Report`].
+/// One move of a [`TreeReport`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveReport {
     /// The move in SAN.
@@ -166,22 +166,22 @@ pub struct MoveReport {
     pub opening: Option<Name>,
     /// The position it leads to, when the report goes deeper.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next: Option<Box<Report>>,
+    pub next: Option<Box<TreeReport>>,
     /// The fullmove number and the side that made it, for numbering (`1.`, `1...`).
     #[serde(skip)]
     number: (u32, Color),
 }
 
-impl Report {
+impl TreeReport {
     /// The report of `pos` in `tree`, `options.depth` plies deep; names from `table`.
     ///
     /// ```
-    /// use tabia_book::{Report, ReportOptions, Tree, TreeOptions};
+    /// use tabia_book::{TreeReport, TreeReportOptions, Tree, TreeOptions};
     /// use tabia_position::Position;
     ///
     /// let mut tree = Tree::new(TreeOptions::default());
     /// tree.add_pgn(&b"[Result \"1-0\"]\n\n1. e4 c5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 2. Nc3 0-1\n"[..])?;
-    /// let report = Report::new(&tree, &Position::new(), ReportOptions { depth: 2, min_games: 1 }, tabia_eco::Table::embedded());
+    /// let report = TreeReport::new(&tree, &Position::new(), TreeReportOptions { depth: 2, min_games: 1 }, tabia_eco::Table::embedded());
     /// assert_eq!(report.moves[0].san, "e4");
     /// assert_eq!(report.moves[0].figures.score, Some(50.0));
     /// let next = report.moves[0].next.as_ref().expect("depth 2");
@@ -189,7 +189,12 @@ impl Report {
     /// assert_eq!(next.moves[0].opening.as_ref().map(|n| n.name.as_str()), Some("Sicilian Defense"));
     /// # Ok::<_, std::io::Error>(())
     /// ```
-    pub fn new(tree: &Tree, pos: &Position, options: ReportOptions, table: &Table) -> Report {
+    pub fn new(
+        tree: &Tree,
+        pos: &Position,
+        options: TreeReportOptions,
+        table: &Table,
+    ) -> TreeReport {
         let node = tree.node(pos);
         build(tree, pos, &node, options.depth.max(1), options, table)
     }
@@ -297,13 +302,13 @@ fn build(
     pos: &Position,
     node: &Node,
     depth: u32,
-    options: ReportOptions,
+    options: TreeReportOptions,
     table: &Table,
-) -> Report {
+) -> TreeReport {
     let games = node.games();
     let mover = pos.turn();
     let mut moves = Vec::new();
-    let mut others = Stats::default();
+    let mut others = Tally::default();
     let mut other_moves = 0;
     for ms in &node.moves {
         if ms.stats.games < options.min_games {
@@ -333,7 +338,7 @@ fn build(
             number: (pos.fullmoves().get(), mover),
         });
     }
-    Report {
+    TreeReport {
         position: node.key.to_string(),
         fen: pos.fen(EpRule::Legal),
         opening: Name::of(table, pos),

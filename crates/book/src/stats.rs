@@ -1,4 +1,4 @@
-//! [`Stats`]: the figures of one move, and [`GameInfo`]: what a game adds to them.
+//! [`Tally`]: the figures of one move, and [`GameInfo`]: what a game adds to them.
 
 use tabia_position::shakmaty::Color;
 
@@ -94,10 +94,10 @@ fn year(value: &[u8]) -> Option<u16> {
 /// ratings of the players who played it, and the years. 32 bytes.
 ///
 /// ```
-/// use tabia_book::{GameInfo, GameResult, Stats};
+/// use tabia_book::{GameInfo, GameResult, Tally};
 /// use tabia_position::shakmaty::Color;
 ///
-/// let mut stats = Stats::default();
+/// let mut stats = Tally::default();
 /// let win = GameInfo { result: Some(GameResult::WhiteWins), white_elo: Some(2400), year: Some(1990), ..GameInfo::default() };
 /// let draw = GameInfo { result: Some(GameResult::Draw), white_elo: Some(2600), year: Some(2001), ..GameInfo::default() };
 /// stats.add(&win, Color::White);
@@ -108,7 +108,7 @@ fn year(value: &[u8]) -> Option<u16> {
 /// assert_eq!(stats.years(), Some((1990, 2001)));
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Stats {
+pub struct Tally {
     /// Games that played the move.
     pub games: u32,
     /// Of those, games White won.
@@ -127,7 +127,7 @@ pub struct Stats {
     pub last_year: u16,
 }
 
-impl Stats {
+impl Tally {
     /// Adds a game in which `mover` made the move.
     #[inline]
     pub fn add(&mut self, info: &GameInfo, mover: Color) {
@@ -160,7 +160,7 @@ impl Stats {
     }
 
     /// Adds the figures of the same move counted elsewhere (another worker's tree).
-    pub fn merge(&mut self, other: &Stats) {
+    pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
         self.white += other.white;
         self.draws += other.draws;

@@ -7,7 +7,7 @@ use tabia_position::{BuildKeyHasher, Position, PositionKey, hash_of, shakmaty::M
 
 use crate::{
     encode::encode_move,
-    stats::{GameInfo, Stats},
+    stats::{GameInfo, Tally},
 };
 
 /// The pseudo-move of the games that ended in a position (before `--max-ply`): Polyglot code
@@ -67,12 +67,12 @@ impl Default for TreeOptions {
 }
 
 /// An opening tree: for every position of the games added, every move played from it, with
-/// its [`Stats`]. Keyed by [`PositionKey`], so transpositions merge: `1.d4 Nf6 2.c4 e6` and
+/// its [`Tally`]. Keyed by [`PositionKey`], so transpositions merge: `1.d4 Nf6 2.c4 e6` and
 /// `1.c4 e6 2.d4 Nf6` add to the same position. A game counts once per position (the move it
 /// played on its first visit).
 ///
 /// **Memory.** One entry per (position, move) edge: a 40-byte key, the 2-byte move and 32
-/// bytes of [`Stats`] (80 bytes with padding) in a hash table that is between 44% and 88%
+/// bytes of [`Tally`] (80 bytes with padding) in a hash table that is between 44% and 88%
 /// full, with one control byte per slot: 92–184 bytes per edge, about 120 on average. A game
 /// adds at most `max_ply + 1` edges (most of them, deep in the tree, its own).
 ///
@@ -104,7 +104,7 @@ impl Default for TreeOptions {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Tree {
-    edges: HashMap<Edge, Stats, BuildKeyHasher>,
+    edges: HashMap<Edge, Tally, BuildKeyHasher>,
     closed: HashSet<u64, BuildKeyHasher>,
     games: u64,
     threshold: u32,
@@ -119,7 +119,7 @@ pub struct Node {
     /// Every move played from it (at least once), most played first; ties in UCI order.
     pub moves: Vec<MoveStats>,
     /// The games that ended in this position (before the indexed depth).
-    pub ended: Stats,
+    pub ended: Tally,
 }
 
 impl Node {
@@ -133,7 +133,7 @@ impl Node {
     }
 
     /// The figures of every game that reached the position (moves and ended games together).
-    pub fn total(&self) -> Stats {
+    pub fn total(&self) -> Tally {
         let mut total = self.ended;
         for m in &self.moves {
             total.merge(&m.stats);
@@ -150,7 +150,7 @@ pub struct MoveStats {
     /// Its Polyglot code.
     pub code: u16,
     /// Its figures.
-    pub stats: Stats,
+    pub stats: Tally,
 }
 
 impl Tree {
@@ -324,7 +324,7 @@ impl Tree {
     }
 
     /// The figures of one move (its Polyglot code; [`END`] for the games that ended there).
-    pub fn stats(&self, key: PositionKey, code: u16) -> Option<&Stats> {
+    pub fn stats(&self, key: PositionKey, code: u16) -> Option<&Tally> {
         self.edges.get(&Edge { key, code })
     }
 
@@ -369,7 +369,7 @@ impl Tree {
 
     /// Every edge: position key, move code ([`END`] for ended games), figures; in no
     /// particular order.
-    pub fn edges(&self) -> impl Iterator<Item = (PositionKey, u16, &Stats)> + '_ {
+    pub fn edges(&self) -> impl Iterator<Item = (PositionKey, u16, &Tally)> + '_ {
         self.edges
             .iter()
             .map(|(edge, stats)| (edge.key, edge.code, stats))

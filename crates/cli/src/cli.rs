@@ -79,14 +79,20 @@ pub(crate) struct RunArgs {
     /// Worker threads [default: all cores]; the output order is the input order whatever N is.
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs)]
     pub(crate) jobs: Option<NonZeroUsize>,
-    /// No progress meter and no summary on standard error (errors are still reported, and
-    /// warnings as --warnings says).
+    /// No progress meter, no summary and no warnings on standard error: errors only (warnings
+    /// too when --warnings is given).
     #[arg(short, long)]
     pub(crate) quiet: bool,
-    /// How warnings are reported: `each` on a line of its own, `count` only counted in the
-    /// summary (a large input whose moves lack their check marks warns on every game).
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = Warnings::Each)]
-    pub(crate) warnings: Warnings,
+    /// How warnings (what was read is a guess: a repaired move, a missing result) and notes
+    /// (written another way: a missing check mark, a lowercase letter) are reported: `some`
+    /// lists the first 10 warnings of each input and counts the rest and the notes, `each`
+    /// lists every warning and note, `count` only counts them [default: some; count with -q].
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub(crate) warnings: Option<Warnings>,
+    /// The files of the run, when their sizes are known before it starts (set once the
+    /// folders are listed): the progress meter shows the whole run.
+    #[arg(skip)]
+    pub(crate) whole: Option<crate::progress::Whole>,
 }
 
 /// What `tabia --help` ends with.

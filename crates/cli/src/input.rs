@@ -9,8 +9,8 @@ use tabia_notation::pgn::{
     Warning,
 };
 use tabia_position::{Checked, Exporter, ReplayError};
-use tabia_stream::{Compression, Games, Input as Stream};
-pub(crate) use tabia_stream::{Line, Lines, Source};
+use tabia_stream::{Compression, Input as Stream, SplitGames};
+pub(crate) use tabia_stream::{Source, TextLine, TextLines};
 
 thread_local! {
     /// A game written and no longer needed, whose memory the next game parsed on this thread
@@ -162,8 +162,8 @@ impl From<Stream> for Input {
 
 /// The games of a PGN input as raw bytes (split on one thread, for one job);
 /// a read error ends them, displayed as `read error: <cause>`.
-pub(crate) fn raw_games(reader: Box<dyn BufRead + Send>) -> Games<Box<dyn BufRead + Send>> {
-    Games::new(reader)
+pub(crate) fn raw_games(reader: Box<dyn BufRead + Send>) -> SplitGames<Box<dyn BufRead + Send>> {
+    SplitGames::new(reader)
 }
 
 #[cfg(test)]

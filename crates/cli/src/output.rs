@@ -1,5 +1,12 @@
-//! Output helpers: `-o FILE` (refused when it is one of the inputs), a buffered standard
-//! output, NDJSON lines and TSV fields.
+//! Output helpers: the one rule for what a command writes (files and folders), a buffered
+//! standard output, NDJSON lines and TSV fields.
+//!
+//! The rule, for every command that writes a file or a folder (`-o`, `split`, `table`, `book`,
+//! `tree --html`, `show -o`): an output that exists already and is not empty is refused unless
+//! `--force` (replace it) or, where adding to it makes sense, `--append`; missing parent
+//! folders are created; an output is never one of the inputs; and all of this is settled
+//! before the first byte of input is read ([`claim_file`], [`claim_folder`]), so that a run of
+//! an hour does not end by finding that it cannot write.
 //!
 //! Every `--json` output is NDJSON: one JSON object per line, one line per game or position,
 //! in input order (the fields of each subcommand are in `docs/schema.md`). Every TSV output
@@ -7,14 +14,14 @@
 //! carriage return as `\r`.
 
 use std::{
-    fs::File,
+    fs::{self, File, OpenOptions},
     io::{self, BufWriter, StdoutLock, Write},
     path::{Path, PathBuf},
 };
 
 use anyhow::Context as _;
-
 use serde::Serialize;
+pub(crate) use tabia_collect::Existing;
 
 use crate::report::Diagnostic;
 
@@ -70,49 +77,212 @@ pub(crate) fn stdout() -> BufWriter<StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
-/// `-o FILE` of a command that writes text to standard output.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub(crate) struct OutputArg {
-    /// Write to FILE instead of standard output (`-`: standard output). FILE may not be one of
-    /// the inputs, which would be emptied before it is read.
-    #[arg(short, long, value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
+/// `--force`, for a command whose output can only be replaced (a Parquet table, a book, a
+/// picture).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub(crate) struct ForceArg {
+    /// Replace the output when it exists already (it is refused otherwise, before any input
+    /// is read).
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
-impl OutputArg {
-    /// Standard output, or the file asked for, created (or emptied) and buffered.
-    ///
-    /// # Errors
-    ///
-    /// As [`open`].
-    pub(crate) fn open(&self, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
-        open(self.output.as_deref(), inputs)
+impl ForceArg {
+    /// The rule these arguments ask for.
+    pub(crate) fn policy(self) -> Policy {
+        Policy {
+            existing: if self.force {
+                Existing::Overwrite
+            } else {
+                Existing::Refuse
+            },
+            can_append: false,
+        }
     }
 }
 
-/// Where a command writes: the file `path` (created, or emptied, and buffered) unless it is
-/// `None` or `-`, standard output.
-///
-/// # Errors
-///
-/// The file is one of `inputs`, or cannot be created.
-pub(crate) fn open(path: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
-    Ok(match path.filter(|path| path.as_os_str() != "-") {
-        Some(path) => Box::new(create(path, inputs)?),
-        None => Box::new(stdout()),
-    })
+/// `--force` and `--append`, for a command whose output can be added to.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub(crate) struct ExistingArgs {
+    /// Replace the output when it exists already (it is refused otherwise, before any input
+    /// is read).
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Add to the output when it exists already.
+    #[arg(long, conflicts_with = "force")]
+    pub(crate) append: bool,
 }
 
-/// Creates (or empties) `path` for writing, buffered, unless it is one of `inputs`.
+impl ExistingArgs {
+    /// The rule these arguments ask for.
+    pub(crate) fn policy(self) -> Policy {
+        Policy {
+            existing: if self.append {
+                Existing::Append
+            } else if self.force {
+                Existing::Overwrite
+            } else {
+                Existing::Refuse
+            },
+            can_append: true,
+        }
+    }
+}
+
+/// What a command does with an output that exists already, and whether it could add to it
+/// (for the message that refuses it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Policy {
+    /// Refuse, replace or add to.
+    pub(crate) existing: Existing,
+    /// `--append` is an option of the command.
+    pub(crate) can_append: bool,
+}
+
+impl Policy {
+    /// The error for `path`, which exists already and is not empty.
+    fn refuse(self, path: &Path) -> anyhow::Error {
+        let append = if self.can_append {
+            ", --append adds to it"
+        } else {
+            ""
+        };
+        anyhow::anyhow!(
+            "{} exists already: --force replaces it{append}",
+            path.display()
+        )
+    }
+}
+
+/// `-o FILE` of a command that writes text to standard output, with `--force` and `--append`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct OutputArg {
+    /// Write to FILE instead of standard output (`-`: standard output). FILE may not be one of
+    /// the inputs, which would be emptied before it is read, and is refused when it exists
+    /// already unless --force or --append.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) existing: ExistingArgs,
+}
+
+impl OutputArg {
+    /// Standard output, or the file asked for, claimed under the rule ([`claim_file`]) and
+    /// buffered.
+    ///
+    /// # Errors
+    ///
+    /// As [`claim_file`].
+    pub(crate) fn open(&self, inputs: &[PathBuf]) -> anyhow::Result<Box<dyn Write>> {
+        Ok(match self.path() {
+            Some(path) => Box::new(BufWriter::with_capacity(
+                1 << 16,
+                claim_file(path, self.existing.policy(), inputs)?,
+            )),
+            None => Box::new(stdout()),
+        })
+    }
+
+    /// The file asked for, unless it is standard output.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.output
+            .as_deref()
+            .filter(|path| path.as_os_str() != "-")
+    }
+}
+
+/// Claims the file `path` for writing under `policy`, before any input is read: refused when
+/// it is one of `inputs` or a folder, or exists already and is not empty (unless the policy
+/// replaces it or adds to it); its missing parent folders are created; it is then opened,
+/// emptied unless the policy adds to it. A command that writes at its end keeps the file
+/// open until then.
 ///
 /// # Errors
 ///
-/// `path` names one of `inputs` (the same file, whatever the name: a link, `./`), or cannot be
-/// created.
-pub(crate) fn create(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<BufWriter<File>> {
+/// As said, and when the file or its folder cannot be created.
+pub(crate) fn claim_file(path: &Path, policy: Policy, inputs: &[PathBuf]) -> anyhow::Result<File> {
     refuse_input(path, inputs)?;
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(BufWriter::with_capacity(1 << 16, file))
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            anyhow::bail!("{} is a folder: the output is a file", path.display())
+        }
+        Ok(meta) if meta.len() > 0 && policy.existing == Existing::Refuse => {
+            return Err(policy.refuse(path));
+        }
+        _ => {}
+    }
+    create_parent(path)?;
+    let file = if policy.existing == Existing::Append {
+        OpenOptions::new().append(true).create(true).open(path)
+    } else {
+        File::create(path)
+    };
+    file.with_context(|| format!("cannot create {}", path.display()))
+}
+
+/// Claims the folder `dir` for a command that writes files into it, before any input is read:
+/// refused when it is a file, holds one of `inputs` (they could be written before they are
+/// read), or exists already and is not empty (unless the policy replaces what the command
+/// writes or adds to it); created when missing, with its parents.
+///
+/// # Errors
+///
+/// As said, and when the folder cannot be created.
+pub(crate) fn claim_folder(dir: &Path, policy: Policy, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    match fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => {
+            anyhow::bail!(
+                "{} is a file: -o names the folder to write into",
+                dir.display()
+            )
+        }
+        Ok(_) => {
+            refuse_inputs_inside(dir, inputs)?;
+            let empty = fs::read_dir(dir)
+                .with_context(|| format!("cannot read the folder {}", dir.display()))?
+                .next()
+                .is_none();
+            if !empty && policy.existing == Existing::Refuse {
+                return Err(policy.refuse(dir));
+            }
+        }
+        Err(_) => {}
+    }
+    fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))
+}
+
+/// Creates the missing folders above `path`.
+fn create_parent(path: &Path) -> anyhow::Result<()> {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() && !parent.is_dir() => {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create the folder {}", parent.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An error when `dir` holds one of `inputs`: the files written into it could be inputs of
+/// the same run (read while they are appended to, or emptied before they are read).
+fn refuse_inputs_inside(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let Ok(canonical) = dir.canonicalize() else {
+        // A folder that does not exist yet holds no input.
+        return Ok(());
+    };
+    for input in inputs.iter().filter(|input| input.as_os_str() != "-") {
+        if input
+            .canonicalize()
+            .is_ok_and(|input| input.starts_with(&canonical))
+        {
+            anyhow::bail!(
+                "will not write into {}: it holds the input {}, which could be written to \
+                 before it is read",
+                dir.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// An error when `path` is the same file as one of `inputs` (`-`, standard input, is none):

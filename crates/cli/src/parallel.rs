@@ -16,6 +16,7 @@ use std::{
     sync::{Mutex, PoisonError},
 };
 
+use tabia_position::Level;
 use tabia_stream::Pipeline;
 pub(crate) use tabia_stream::Weigh;
 
@@ -54,11 +55,13 @@ pub(crate) struct Sink {
     /// The output (standard output), in input order.
     pub(crate) out: Vec<u8>,
     diagnostics: Vec<u8>,
-    /// Where the warnings' lines are in `diagnostics` (left out with `--warnings count`).
-    warning_lines: Vec<Range<usize>>,
+    /// Where the warnings' and notes' lines are in `diagnostics` (the reporter lists them or
+    /// not, `--warnings`).
+    warning_lines: Vec<(Range<usize>, Level)>,
     this_bad: bool,
     bad: u64,
     warnings: u64,
+    notes: u64,
     counts: Vec<u64>,
 }
 
@@ -87,6 +90,7 @@ impl Default for Sink {
             this_bad: false,
             bad: 0,
             warnings: 0,
+            notes: 0,
             counts: Vec::new(),
         }
     }
@@ -114,6 +118,7 @@ impl Sink {
         self.this_bad = false;
         self.bad = 0;
         self.warnings = 0;
+        self.notes = 0;
         self.counts.clear();
     }
 
@@ -125,14 +130,19 @@ impl Sink {
         let _ = writeln!(self.diagnostics, "{diagnostic}");
     }
 
-    /// Reports a warning about the current item (`FILE:LINE:COL: game N: warning: …`): it is
-    /// written to standard error in input order and counted in the summary, and does not make
-    /// the item bad.
+    /// Reports a warning or a note about the current item (`FILE:LINE:COL: game N: warning:
+    /// …`): it is written to standard error in input order (as `--warnings` says) and counted
+    /// in the summary, and does not make the item bad.
     pub(crate) fn warning(&mut self, diagnostic: &Diagnostic) {
-        self.warnings += 1;
+        let level = diagnostic.warning_level();
+        match level {
+            Level::Note => self.notes += 1,
+            Level::Warning => self.warnings += 1,
+        }
         let start = self.diagnostics.len();
         let _ = writeln!(self.diagnostics, "{}", diagnostic.as_warning());
-        self.warning_lines.push(start..self.diagnostics.len());
+        self.warning_lines
+            .push((start..self.diagnostics.len(), level));
     }
 
     /// Adds one to a summary counter.
@@ -181,6 +191,8 @@ pub(crate) struct Outcome {
     pub(crate) bad: u64,
     /// Warnings given.
     pub(crate) warnings: u64,
+    /// Notes given.
+    pub(crate) notes: u64,
     /// The totals of the summary counters, indexed by [`Counter`] (shorter when the last
     /// counters were never bumped).
     pub(crate) counts: Vec<u64>,
@@ -280,7 +292,7 @@ where
     E: Into<anyhow::Error>,
     R: FnOnce(
         &mut dyn FnMut((Sink, B), Range<u64>) -> anyhow::Result<()>,
-    ) -> anyhow::Result<tabia_stream::Outcome<E>>,
+    ) -> anyhow::Result<tabia_stream::Processed<E>>,
 {
     let mut outcome = Outcome::default();
     let run = run(&mut |(sink, done), numbers| {
@@ -304,20 +316,11 @@ pub(crate) fn write_done(
     if !sink.diagnostics.is_empty() {
         // Keep standard output and standard error in step when both go to a terminal.
         out.flush()?;
-        if reporter.writes_warnings() || sink.warning_lines.is_empty() {
-            reporter.write_raw(&sink.diagnostics);
-        } else {
-            // The errors only: the stretches between the warnings' lines.
-            let mut from = 0;
-            for line in &sink.warning_lines {
-                reporter.write_raw(&sink.diagnostics[from..line.start]);
-                from = line.end;
-            }
-            reporter.write_raw(&sink.diagnostics[from..]);
-        }
+        reporter.write_diagnostics(&sink.diagnostics, &sink.warning_lines);
     }
     outcome.bad += sink.bad;
     outcome.warnings += sink.warnings;
+    outcome.notes += sink.notes;
     if outcome.counts.len() < sink.counts.len() {
         outcome.counts.resize(sink.counts.len(), 0);
     }
@@ -442,7 +445,8 @@ mod tests {
             let config = Pipeline::new().with_jobs(jobs).with_batch_bytes(8);
             let mut err = Vec::new();
             let outcome = {
-                let mut reporter = Reporter::new(&mut err, "items", true);
+                let mut reporter = Reporter::new(&mut err, "items", true)
+                    .with_warnings(Some(crate::report::Warnings::Each));
                 run_items(&config, numbers(100), work, &mut Vec::new(), &mut reporter).unwrap()
             };
             assert_eq!((outcome.items, outcome.bad, outcome.warnings), (100, 0, 33));

@@ -9,8 +9,19 @@
 //! Bytes are those read from the file itself (compressed bytes for a compressed file), so that
 //! the percentage and the ETA compare like with like; for standard input, or any input of
 //! unknown size, there is no percentage and no ETA.
+//!
+//! Over several files (a folder, `twic*.pgn.zst`) the line is about the whole run ([`Whole`]):
+//! the bytes of every file, the games of every file, one percentage and one ETA, with the
+//! file being read and its place among them:
+//!
+//! ```text
+//! twic/twic1599.pgn (12 of 40): 80.1 MiB of 250.0 MiB (32%), 410 230 games, 52 310 games/s, ETA 3m
+//! ```
 
-use std::time::Instant;
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -26,12 +37,77 @@ const WITH_SIZE: &str =
 /// The line when it is not.
 const WITHOUT_SIZE: &str = "{prefix}: {binary_bytes}, {msg}";
 
+/// The files of a whole run, when their sizes are known before it starts: their number and
+/// the sum of their sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Whole {
+    /// The sum of the files' sizes, in bytes.
+    pub(crate) bytes: u64,
+    /// How many files.
+    pub(crate) inputs: usize,
+}
+
+impl Whole {
+    /// The run over `files` when there are several and each is a file whose size is known:
+    /// not standard input, not a zip archive (whose entries are the inputs).
+    pub(crate) fn of(files: &[PathBuf]) -> Option<Whole> {
+        if files.len() < 2 {
+            return None;
+        }
+        let mut bytes = 0;
+        for file in files {
+            let zip = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+            let meta = std::fs::metadata(Path::new(file)).ok()?;
+            if file.as_os_str() == "-" || zip || !meta.is_file() {
+                return None;
+            }
+            bytes += meta.len();
+        }
+        Some(Whole {
+            bytes,
+            inputs: files.len(),
+        })
+    }
+}
+
+/// Where a run over several files is: what the inputs before the current one gave.
+#[derive(Debug)]
+pub(crate) struct Done {
+    whole: Whole,
+    /// Inputs begun.
+    begun: usize,
+    bytes: u64,
+    items: u64,
+    start: Instant,
+}
+
+impl Done {
+    /// A run over `whole`, starting now.
+    pub(crate) fn new(whole: Whole) -> Done {
+        Done {
+            whole,
+            begun: 0,
+            bytes: 0,
+            items: 0,
+            start: Instant::now(),
+        }
+    }
+}
+
 /// The progress of one input.
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     noun: &'static str,
     read: BytesRead,
     start: Instant,
+    /// The input's size, when known.
+    size: Option<u64>,
+    /// The items of this input done so far.
+    items: u64,
+    /// The bytes and items of the inputs before this one, when the line is about the whole run.
+    before: (u64, u64),
 }
 
 impl Progress {
@@ -75,7 +151,36 @@ impl Progress {
             noun,
             read,
             start: Instant::now(),
+            size,
+            items: 0,
+            before: (0, 0),
         }
+    }
+
+    /// Makes this meter, of the next input of a run over several files, show the whole run:
+    /// `done` holds what the inputs before gave (`last`, the meter of the input before this
+    /// one, is added to it).
+    pub(crate) fn within(mut self, done: &mut Done, last: Option<&Progress>) -> Progress {
+        if let Some(last) = last {
+            done.bytes += last.size.unwrap_or(0);
+            done.items += last.items;
+        }
+        done.begun += 1;
+        self.before = (done.bytes, done.items);
+        self.start = done.start;
+        if let Some(bar) = &self.bar {
+            let prefix = format!("{} ({} of {})", bar.prefix(), done.begun, done.whole.inputs);
+            bar.set_prefix(prefix);
+            bar.set_length(done.whole.bytes);
+            bar.set_position(done.bytes);
+            if self.size.is_none() {
+                // The template without a size would not show the whole's.
+                if let Ok(style) = ProgressStyle::with_template(WITH_SIZE) {
+                    bar.set_style(style);
+                }
+            }
+        }
+        self
     }
 
     /// A meter that draws nothing.
@@ -85,8 +190,10 @@ impl Progress {
 
     /// Shows that `items` are done (indicatif limits the redraws).
     pub(crate) fn update(&mut self, items: u64) {
+        self.items = items;
         if let Some(bar) = &self.bar {
-            bar.set_position((self.read)());
+            bar.set_position(self.before.0 + (self.read)());
+            let items = self.before.1 + items;
             bar.set_message(self.message(items, self.start.elapsed().as_secs_f64()));
         }
     }
@@ -183,6 +290,56 @@ mod tests {
         assert_eq!(term.contents(), "");
         p.update(2);
         assert_eq!(term.contents(), "", "nothing after the end");
+    }
+
+    #[test]
+    fn over_several_files_the_line_is_about_the_whole_run() {
+        let term = InMemoryTerm::new(4, 120);
+        let mut done = Done::new(Whole {
+            bytes: 400,
+            inputs: 3,
+        });
+        let target = || Some(ProgressDrawTarget::term_like(Box::new(term.clone())));
+        let mut first =
+            Progress::with_target(target(), "a.pgn", "games", Box::new(|| 60), Some(100))
+                .within(&mut done, None);
+        first.update(7);
+        assert!(
+            term.contents()
+                .starts_with("a.pgn (1 of 3): 60 B of 400 B (15%), 7 games, "),
+            "{}",
+            term.contents()
+        );
+        first.clear();
+        let mut second =
+            Progress::with_target(target(), "b.pgn.zst", "games", Box::new(|| 100), Some(200))
+                .within(&mut done, Some(&first));
+        second.update(5);
+        assert!(
+            term.contents()
+                .starts_with("b.pgn.zst (2 of 3): 200 B of 400 B (50%), 12 games, "),
+            "{}",
+            term.contents()
+        );
+        assert!(term.contents().contains(", ETA "));
+    }
+
+    #[test]
+    fn a_whole_run_is_several_files_of_known_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+        std::fs::write(&a, "1. e4 *\n").unwrap();
+        std::fs::write(&b, "1. d4 d5 *\n").unwrap();
+        assert_eq!(
+            Whole::of(&[a.clone(), b.clone()]),
+            Some(Whole {
+                bytes: 19,
+                inputs: 2
+            })
+        );
+        assert_eq!(Whole::of(std::slice::from_ref(&a)), None);
+        assert_eq!(Whole::of(&[a.clone(), PathBuf::from("-")]), None);
+        assert_eq!(Whole::of(&[a, dir.path().join("c.zip")]), None);
     }
 
     #[test]

@@ -8,21 +8,32 @@
 //! games.pgn:1042:17: game 57: invalid SAN move `Qxx4` (expected a target square such as `f3`)
 //! ```
 //!
-//! A warning (the game was read, something was repaired or looks wrong) is the same line with
-//! `warning: ` before the message; it never makes the game bad:
+//! A warning (the game was read, but what was read is a guess or contradicts itself) is the
+//! same line with `warning: ` before the message; a note (the game is what was meant, only
+//! written another way: a check mark, a lowercase letter) with `note: `. Neither makes the game
+//! bad:
 //!
 //! ```text
 //! games.pgn:7:1: game 2: warning: game has no result, read as `*`
 //! ```
 //!
+//! By default ([`Warnings::Some`]) the first [`WARNINGS_LISTED`] warnings of an input are
+//! listed, then one line says how many more there were; notes are only counted. `-q` lists
+//! neither; `--warnings each` lists every warning and note.
+//!
 //! The summary names what was counted, the subcommand's own counters, how many items were bad
-//! and how many warnings were given: `games 1000, matched 12, errors 3, warnings 5`.
+//! and how many warnings were given, listed or not, and how many notes when there were some:
+//! `games 1000, matched 12, errors 3, warnings 5, notes 440`.
 
-use std::{fmt, io::Write};
+use std::{fmt, io::Write, ops::Range};
 
 use serde::Serialize;
+use tabia_position::Level;
 
-use crate::{cli::Status, progress::Progress};
+use crate::{
+    cli::Status,
+    progress::{Done, Progress, Whole},
+};
 
 /// One problem with one game or position, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -40,6 +51,23 @@ pub(crate) struct Diagnostic {
     pub(crate) game: Option<u64>,
     /// What is wrong, without the location.
     pub(crate) message: String,
+    /// For a warning, a warning or a note (`"level":"note"`); none for an error.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_level"
+    )]
+    pub(crate) level: Option<Level>,
+}
+
+/// A level as its name.
+fn serialize_level<S: serde::Serializer>(
+    level: &Option<Level>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match level {
+        Some(level) => serializer.serialize_str(level.as_str()),
+        None => serializer.serialize_none(),
+    }
 }
 
 impl Diagnostic {
@@ -51,6 +79,7 @@ impl Diagnostic {
             column: None,
             game: None,
             message: message.into(),
+            level: None,
         }
     }
 
@@ -84,21 +113,39 @@ impl Diagnostic {
     pub(crate) fn from_warning(
         file: &str,
         number: u64,
-        warning: &tabia_position::Warning,
+        warning: &tabia_position::ReplayWarning,
     ) -> Diagnostic {
-        let diagnostic = Diagnostic::new(file, warning.to_string()).game(number);
+        let diagnostic = Diagnostic::new(file, warning.to_string())
+            .game(number)
+            .level(warning.level());
         match warning.origin() {
             Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
             _ => diagnostic,
         }
     }
 
-    /// The line of this diagnostic as a warning: `FILE:LINE:COL: game N: warning: message`.
+    /// The line of this diagnostic as a warning: `FILE:LINE:COL: game N: warning: message`
+    /// (`note: ` for a note).
     pub(crate) fn as_warning(&self) -> impl fmt::Display + '_ {
         Labelled {
             diagnostic: self,
-            label: "warning: ",
+            label: match self.warning_level() {
+                Level::Note => "note: ",
+                Level::Warning => "warning: ",
+            },
         }
+    }
+
+    /// The level of this diagnostic as a warning (a warning unless it says it is a note).
+    pub(crate) fn warning_level(&self) -> Level {
+        self.level.unwrap_or(Level::Warning)
+    }
+
+    /// Sets the level of a warning.
+    #[must_use]
+    pub(crate) fn level(mut self, level: Level) -> Diagnostic {
+        self.level = Some(level);
+        self
     }
 
     /// Sets the line and column.
@@ -159,8 +206,10 @@ pub(crate) struct Tally {
     pub(crate) counters: Vec<(&'static str, u64)>,
     /// Items with at least one error.
     pub(crate) bad: u64,
-    /// Warnings given (an item may have several; they never make it bad).
+    /// Warnings given (an item may have several; they never make it bad), listed or not.
     pub(crate) warnings: u64,
+    /// Notes given (listed with `--warnings each` only).
+    pub(crate) notes: u64,
     /// Inputs that could not be opened or read to the end.
     pub(crate) failed_inputs: u64,
 }
@@ -178,13 +227,19 @@ impl Tally {
     }
 }
 
-/// How warnings reach standard error (`--warnings`).
+/// How many warnings of an input are listed by default ([`Warnings::Some`]).
+pub(crate) const WARNINGS_LISTED: u64 = 10;
+
+/// How warnings and notes reach standard error (`--warnings`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Warnings {
-    /// A line each (`FILE:LINE:COL: game N: warning: …`).
+    /// The first 10 warnings of each input a line each, then how many more; notes counted.
     #[default]
+    Some,
+    /// Every warning and every note a line each (`FILE:LINE:COL: game N: warning: …`,
+    /// `… note: …`).
     Each,
-    /// Counted in the summary only.
+    /// Warnings and notes counted in the summary only.
     Count,
 }
 
@@ -198,6 +253,11 @@ pub(crate) struct Reporter<'a> {
     quiet: bool,
     warnings: Warnings,
     noun: &'static str,
+    /// Warnings of the current input listed, and not listed past [`WARNINGS_LISTED`].
+    listed: u64,
+    unlisted: u64,
+    /// Over several files of known size: the run so far, which the meter shows whole.
+    done: Option<Done>,
 }
 
 impl<'a> Reporter<'a> {
@@ -208,20 +268,70 @@ impl<'a> Reporter<'a> {
             err: Box::new(err),
             progress: Progress::disabled(),
             quiet,
-            warnings: Warnings::Each,
+            warnings: Warnings::Some,
             noun,
+            listed: 0,
+            unlisted: 0,
+            done: None,
         }
     }
 
-    /// The reporter, writing warnings as `warnings` says.
-    pub(crate) fn with_warnings(mut self, warnings: Warnings) -> Reporter<'a> {
-        self.warnings = warnings;
+    /// The reporter of a run over the files of `whole`, when known: one meter for all of them.
+    pub(crate) fn with_whole(mut self, whole: Option<Whole>) -> Reporter<'a> {
+        self.done = whole.map(Done::new);
         self
     }
 
-    /// Whether warnings are written a line each (else they are only counted).
+    /// The reporter, writing warnings as `warnings` says; when it was not given, as
+    /// [`Warnings::Some`] says, or only counted when quiet (`-q`: errors only).
+    pub(crate) fn with_warnings(mut self, warnings: Option<Warnings>) -> Reporter<'a> {
+        self.warnings = match warnings {
+            Some(warnings) => warnings,
+            None if self.quiet => Warnings::Count,
+            None => Warnings::Some,
+        };
+        self
+    }
+
+    /// Whether warnings are written at all (else they are only counted).
     pub(crate) fn writes_warnings(&self) -> bool {
-        self.warnings == Warnings::Each
+        self.warnings != Warnings::Count
+    }
+
+    /// Writes the diagnostics of an item, already formatted one a line: `warnings` are where
+    /// its warnings' and notes' lines are, which are written as [`Warnings`] says (the other
+    /// lines, errors, always are).
+    pub(crate) fn write_diagnostics(&mut self, text: &[u8], warnings: &[(Range<usize>, Level)]) {
+        if self.warnings == Warnings::Each || warnings.is_empty() {
+            return self.write_raw(text);
+        }
+        let mut from = 0;
+        for (line, level) in warnings {
+            self.write_raw(&text[from..line.start]);
+            from = line.end;
+            if self.warnings == Warnings::Some && *level == Level::Warning {
+                if self.listed < WARNINGS_LISTED {
+                    self.listed += 1;
+                    self.write_raw(&text[line.clone()]);
+                } else {
+                    self.unlisted += 1;
+                }
+            }
+        }
+        self.write_raw(&text[from..]);
+    }
+
+    /// Ends an input: says how many of its warnings were not listed, if any.
+    pub(crate) fn end_input(&mut self, name: &str) {
+        if self.unlisted > 0 {
+            let more = self.unlisted;
+            let noun = if more == 1 { "warning" } else { "warnings" };
+            self.write_raw(
+                format!("{name}: and {more} more {noun} (--warnings each lists them)\n").as_bytes(),
+            );
+        }
+        self.listed = 0;
+        self.unlisted = 0;
     }
 
     /// What is counted (`"games"`).
@@ -229,10 +339,15 @@ impl<'a> Reporter<'a> {
         self.noun
     }
 
-    /// Replaces the progress meter (one per input), erasing the old one's line.
+    /// Replaces the progress meter (one per input), erasing the old one's line; over several
+    /// files, the new one shows the whole run.
     pub(crate) fn set_progress(&mut self, progress: Progress) {
         self.clear_progress();
-        self.progress = progress;
+        let last = std::mem::replace(&mut self.progress, Progress::disabled());
+        self.progress = match &mut self.done {
+            Some(done) => progress.within(done, Some(&last)),
+            None => progress,
+        };
     }
 
     /// Writes diagnostics that are already formatted, one per line (with the progress line
@@ -289,6 +404,9 @@ pub(crate) fn summary(noun: &str, tally: &Tally) -> String {
         line += &format!(", {name} {count}");
     }
     line += &format!(", errors {}, warnings {}", tally.bad, tally.warnings);
+    if tally.notes > 0 {
+        line += &format!(", notes {}", tally.notes);
+    }
     if tally.failed_inputs > 0 {
         line += &format!(", unreadable inputs {}", tally.failed_inputs);
     }
@@ -442,6 +560,66 @@ mod tests {
         );
         let text = String::from_utf8(screen.bytes.borrow().clone()).unwrap();
         assert_eq!(text, "g: game 1: bad\ngames 1, errors 1, warnings 0\n");
+    }
+
+    #[test]
+    fn some_warnings_of_an_input_are_listed_and_notes_counted() {
+        let lines = |reporter: &mut Reporter<'_>, file: &str| {
+            for game in 1..=14 {
+                let mut text = Vec::new();
+                let mut warnings = Vec::new();
+                let level = if game % 5 == 0 {
+                    Level::Note
+                } else {
+                    Level::Warning
+                };
+                let d = Diagnostic::new(file, "w").game(game).level(level);
+                writeln!(text, "{}", d.as_warning()).unwrap();
+                warnings.push((0..text.len(), level));
+                writeln!(text, "{}", Diagnostic::new(file, "bad").game(game)).unwrap();
+                reporter.write_diagnostics(&text, &warnings);
+            }
+            reporter.end_input(file);
+        };
+        let mut buf = Vec::new();
+        {
+            let mut r = Reporter::new(&mut buf, "games", false).with_warnings(None);
+            lines(&mut r, "a");
+            lines(&mut r, "b");
+            r.finish(&Tally {
+                items: 28,
+                bad: 28,
+                warnings: 24,
+                notes: 4,
+                ..Tally::default()
+            });
+        }
+        let text = String::from_utf8(buf).unwrap();
+        let listed: Vec<&str> = text.lines().filter(|l| l.contains("warning:")).collect();
+        assert_eq!(listed.len(), 20, "ten an input: {text}");
+        assert!(!text.contains("note:"), "{text}");
+        assert_eq!(text.matches(": bad").count(), 28, "every error");
+        assert!(text.contains("a: game 12: warning: w\na: game 12: bad\na: game 13: bad\n"));
+        assert!(text.ends_with(
+            "b: game 14: bad\nb: and 2 more warnings (--warnings each lists them)\n\
+             games 28, errors 28, warnings 24, notes 4\n"
+        ));
+        // Quiet: errors only; --warnings each: everything.
+        for (quiet, warnings, shown) in [
+            (true, None, 0),
+            (true, Some(Warnings::Each), 14),
+            (false, Some(Warnings::Each), 14),
+            (false, Some(Warnings::Count), 0),
+        ] {
+            let mut buf = Vec::new();
+            {
+                let mut r = Reporter::new(&mut buf, "games", quiet).with_warnings(warnings);
+                lines(&mut r, "a");
+            }
+            let text = String::from_utf8(buf).unwrap();
+            let shown_now = text.lines().filter(|l| !l.ends_with(": bad")).count();
+            assert_eq!(shown_now, shown, "{quiet} {warnings:?}: {text}");
+        }
     }
 
     #[test]

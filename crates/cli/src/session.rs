@@ -28,7 +28,7 @@ use std::{
 };
 
 use tabia_notation::pgn::Visitor;
-use tabia_stream::{Bytes, Pipeline, RawGame, RawGames, Visited};
+use tabia_stream::{Bytes, OnRawGames, Pipeline, RawGame, Visited};
 
 use crate::{
     cli::{RunArgs, Status},
@@ -95,7 +95,9 @@ impl<'a> Session<'a> {
     ) -> Session<'a> {
         Session {
             out: Box::new(out),
-            reporter: Reporter::new(err, noun, args.quiet).with_warnings(args.warnings),
+            reporter: Reporter::new(err, noun, args.quiet)
+                .with_warnings(args.warnings)
+                .with_whole(args.whole),
             config: parallel::config(args.jobs),
             progress,
             tally: Tally::default(),
@@ -166,7 +168,7 @@ impl<'a> Session<'a> {
         self.start_input(&input);
         let reader = input.stream.into_reader();
         let outcome = parallel::run(
-            |consume| config.run_games(reader, Bytes::default, &RawGames(Counted(work)), consume),
+            |consume| config.run_games(reader, Bytes::default, &OnRawGames(Counted(work)), consume),
             consume,
             &mut self.out,
             &mut self.reporter,
@@ -221,9 +223,11 @@ impl<'a> Session<'a> {
     /// Adds what reading an input gave to the tally, and reports the error that ended it.
     fn end_input(&mut self, name: &str, outcome: parallel::Outcome) -> io::Result<()> {
         self.reporter.clear_progress();
+        self.reporter.end_input(name);
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
         self.tally.warnings += outcome.warnings;
+        self.tally.notes += outcome.notes;
         for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
             counter.1 += n;
         }
@@ -282,9 +286,11 @@ impl<'a> Session<'a> {
             return Err(err);
         }
         self.reporter.clear_progress();
+        self.reporter.end_input(&name);
         self.tally.items += outcome.items;
         self.tally.bad += outcome.bad;
         self.tally.warnings += outcome.warnings;
+        self.tally.notes += outcome.notes;
         for (counter, n) in self.tally.counters.iter_mut().zip(&outcome.counts) {
             counter.1 += n;
         }
@@ -426,7 +432,7 @@ mod tests {
     use std::num::NonZeroUsize;
 
     use super::*;
-    use crate::input::Line;
+    use crate::input::TextLine;
 
     fn args(jobs: usize, quiet: bool) -> RunArgs {
         RunArgs {
@@ -438,7 +444,7 @@ mod tests {
 
     /// Upper-cases lines; a line `bad` is an error, a line `three` a warning; lines longer
     /// than three bytes are counted.
-    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &Line) {
+    fn shout(name: &str, long: Counter, sink: &mut Sink, number: u64, line: &TextLine) {
         if line.bytes.len() > 3 {
             sink.bump(long);
         }
@@ -472,11 +478,11 @@ mod tests {
                     continue;
                 };
                 let name = input.name.clone();
-                let work = parallel::each(|sink: &mut Sink, n, line: &Line| {
+                let work = parallel::each(|sink: &mut Sink, n, line: &TextLine| {
                     shout(&name, long, sink, n, line);
                 });
                 session
-                    .items(input, tabia_stream::Lines::new, &work, |()| Ok(()))
+                    .items(input, tabia_stream::TextLines::new, &work, |()| Ok(()))
                     .unwrap();
             }
             session.finish().unwrap()

@@ -197,20 +197,20 @@ impl Digester {
 
 /// Where a game is: which input (0-based, in the order given) and its 1-based number there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Location {
+pub struct Place {
     /// The input, 0-based (at most 65,535).
     pub input: u16,
     /// The game's number in its input, 1-based (below 2⁴⁸).
     pub game: u64,
 }
 
-impl Location {
+impl Place {
     fn pack(self) -> u64 {
         (u64::from(self.input) << 48) | (self.game & ((1 << 48) - 1))
     }
 
-    fn unpack(n: u64) -> Location {
-        Location {
+    fn unpack(n: u64) -> Place {
+        Place {
             input: (n >> 48) as u16,
             game: n & ((1 << 48) - 1),
         }
@@ -225,10 +225,10 @@ impl Location {
 /// distinct games take at most 570 MB, 420 MB typically.
 ///
 /// ```
-/// use tabia_collect::{Digest, Location, Seen};
+/// use tabia_collect::{Digest, Place, Seen};
 ///
 /// let mut seen = Seen::default();
-/// let at = |game| Location { input: 0, game };
+/// let at = |game| Place { input: 0, game };
 /// assert_eq!(seen.first(Digest([1, 2]), at(1)), None);
 /// assert_eq!(seen.first(Digest([3, 4]), at(2)), None);
 /// assert_eq!(seen.first(Digest([1, 2]), at(3)), Some(at(1)));
@@ -244,9 +244,9 @@ impl Seen {
     pub const BYTES_PER_GAME: usize = 24;
 
     /// Records `digest` at `at` if it is new (`None`); otherwise gives where its first game is.
-    pub fn first(&mut self, digest: Digest, at: Location) -> Option<Location> {
+    pub fn first(&mut self, digest: Digest, at: Place) -> Option<Place> {
         match self.map.entry(digest) {
-            std::collections::hash_map::Entry::Occupied(e) => Some(Location::unpack(*e.get())),
+            std::collections::hash_map::Entry::Occupied(e) => Some(Place::unpack(*e.get())),
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(at.pack());
                 None
@@ -297,10 +297,10 @@ pub fn annotations(game: &Game) -> u64 {
 /// first of the best on a tie) and its score. An entry is 40 bytes.
 ///
 /// ```
-/// use tabia_collect::{Best, Digest, Location};
+/// use tabia_collect::{Best, Digest, Place};
 ///
 /// let mut best = Best::default();
-/// let at = |game| Location { input: 0, game };
+/// let at = |game| Place { input: 0, game };
 /// assert!(best.offer(Digest([1, 1]), at(1), 2));
 /// assert!(!best.offer(Digest([1, 1]), at(2), 1));
 /// assert!(best.offer(Digest([1, 1]), at(3), 5));
@@ -314,7 +314,7 @@ pub struct Best {
 impl Best {
     /// Offers the game at `at` with `score` annotations; gives whether it is now the best of
     /// its digest (the first game of a digest always is).
-    pub fn offer(&mut self, digest: Digest, at: Location, score: u64) -> bool {
+    pub fn offer(&mut self, digest: Digest, at: Place, score: u64) -> bool {
         match self.map.entry(digest) {
             std::collections::hash_map::Entry::Occupied(mut e) => {
                 let (_, best, best_score) = e.get_mut();
@@ -334,10 +334,10 @@ impl Best {
     }
 
     /// The first game of `digest` and the one kept.
-    pub fn get(&self, digest: Digest) -> Option<(Location, Location)> {
+    pub fn get(&self, digest: Digest) -> Option<(Place, Place)> {
         self.map
             .get(&digest)
-            .map(|&(first, best, _)| (Location::unpack(first), Location::unpack(best)))
+            .map(|&(first, best, _)| (Place::unpack(first), Place::unpack(best)))
     }
 
     /// How many distinct digests are recorded.
@@ -412,13 +412,13 @@ mod tests {
     #[test]
     fn locations_pack() {
         for at in [
-            Location { input: 0, game: 1 },
-            Location {
+            Place { input: 0, game: 1 },
+            Place {
                 input: u16::MAX,
                 game: (1 << 48) - 1,
             },
         ] {
-            assert_eq!(Location::unpack(at.pack()), at);
+            assert_eq!(Place::unpack(at.pack()), at);
         }
     }
 

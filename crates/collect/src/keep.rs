@@ -2,7 +2,7 @@
 
 use std::{collections::HashMap, fmt, io};
 
-use crate::{Best, Digest, Location, Seen};
+use crate::{Best, Digest, Place, Seen};
 
 /// Which copy of a group of duplicates is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,7 +24,7 @@ pub struct GameCopy {
     /// What the game is compared by.
     pub digest: Digest,
     /// Where it is.
-    pub at: Location,
+    pub at: Place,
     /// Its annotations.
     pub score: u64,
     /// Its text.
@@ -39,7 +39,7 @@ pub struct Duplicate {
     /// The copy.
     pub copy: GameCopy,
     /// Where the kept copy is.
-    pub of: Location,
+    pub of: Place,
 }
 
 impl Duplicate {
@@ -78,7 +78,7 @@ pub struct Decided {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangedInput {
     /// The copy that the first pass did not see.
-    pub at: Location,
+    pub at: Place,
 }
 
 impl fmt::Display for ChangedInput {
@@ -100,11 +100,11 @@ impl std::error::Error for ChangedInput {}
 /// [`Keep::MostAnnotated`] the text of each group's best copy when it is not the first.
 ///
 /// ```
-/// use tabia_collect::{GameCopy, Deduper, Digest, Keep, Location};
+/// use tabia_collect::{GameCopy, Deduper, Digest, Keep, Place};
 ///
 /// let copy = |game, digest, text: &str| GameCopy {
 ///     digest: Digest([digest, 0]),
-///     at: Location { input: 0, game },
+///     at: Place { input: 0, game },
 ///     score: 0,
 ///     text: text.into(),
 ///     marks: vec![0],
@@ -220,7 +220,7 @@ mod tests {
     fn copy(game: u64, digest: u64, score: u64) -> GameCopy {
         GameCopy {
             digest: Digest([digest, 0]),
-            at: Location { input: 0, game },
+            at: Place { input: 0, game },
             score,
             text: format!("game {game}\n").into_bytes(),
             marks: vec![0],
@@ -311,7 +311,7 @@ mod tests {
                 marks: vec![3, 3, 99],
                 ..copy(1, 1, 0)
             },
-            of: Location { input: 0, game: 1 },
+            of: Place { input: 0, game: 1 },
         };
         let mut out = Vec::new();
         duplicate.write_tagged(&mut out, b"<T>").unwrap();

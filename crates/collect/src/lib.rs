@@ -24,10 +24,10 @@ mod form;
 mod keep;
 mod split;
 
-pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Location, Seen, annotations};
+pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Place, Seen, annotations};
 pub use form::{Form, FormError};
 pub use keep::{ChangedInput, Decided, Deduper, Duplicate, GameCopy, Keep};
-pub use split::{Compression, Existing, Files, SplitBy, UNKNOWN_STEM, file_stem};
+pub use split::{Existing, FileCompression, Files, SplitBy, UNKNOWN_STEM, file_stem};
 pub use tabia_eco as eco;
 pub use tabia_position as position;
 pub use tabia_position::notation;

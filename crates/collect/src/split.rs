@@ -198,7 +198,7 @@ pub fn file_stem(key: &str) -> String {
 
 /// How split files are compressed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Compression {
+pub enum FileCompression {
     /// Plain `.pgn`.
     #[default]
     None,
@@ -208,22 +208,22 @@ pub enum Compression {
     Gzip,
 }
 
-impl Compression {
+impl FileCompression {
     /// The file name extension of PGN files, with its dot.
     pub fn extension(self) -> &'static str {
         match self {
-            Compression::None => ".pgn",
-            Compression::Zstd => ".pgn.zst",
-            Compression::Gzip => ".pgn.gz",
+            FileCompression::None => ".pgn",
+            FileCompression::Zstd => ".pgn.zst",
+            FileCompression::Gzip => ".pgn.gz",
         }
     }
 
     /// What compression adds after the extension of the content (`.zst`, `.gz`).
     fn suffix(self) -> Option<&'static str> {
         match self {
-            Compression::None => None,
-            Compression::Zstd => Some(".zst"),
-            Compression::Gzip => Some(".gz"),
+            FileCompression::None => None,
+            FileCompression::Zstd => Some(".zst"),
+            FileCompression::Gzip => Some(".gz"),
         }
     }
 }
@@ -271,16 +271,16 @@ impl Sink {
 /// then holds several frames or members, which every reader takes as one stream).
 ///
 /// ```
-/// use tabia_collect::{Compression, Existing, Files};
+/// use tabia_collect::{FileCompression, Existing, Files};
 ///
 /// let dir = std::env::temp_dir().join(format!("tabia-files-doc-{}", std::process::id()));
-/// let mut files = Files::new(&dir, Compression::None, Existing::Refuse, 1)?;
+/// let mut files = Files::new(&dir, FileCompression::None, Existing::Refuse, 1)?;
 /// files.write("a", b"1. e4 *\n\n")?;
 /// files.write("b", b"1. d4 *\n\n")?;
 /// files.write("a", b"1. c4 *\n\n")?;
 /// files.finish()?;
 /// assert_eq!(std::fs::read_to_string(dir.join("a.pgn"))?, "1. e4 *\n\n1. c4 *\n\n");
-/// assert!(Files::new(&dir, Compression::None, Existing::Refuse, 1).is_err());
+/// assert!(Files::new(&dir, FileCompression::None, Existing::Refuse, 1).is_err());
 /// std::fs::remove_dir_all(&dir)?;
 /// # Ok::<_, std::io::Error>(())
 /// ```
@@ -288,7 +288,7 @@ pub struct Files {
     dir: PathBuf,
     /// The extension of the content, with its dot: `.pgn` or `.ndjson`.
     content: &'static str,
-    compression: Compression,
+    compression: FileCompression,
     existing: Existing,
     capacity: usize,
     open: HashMap<String, Sink>,
@@ -318,7 +318,7 @@ impl Files {
     /// `dir` cannot be created, or (with [`Existing::Refuse`]) it already holds PGN files.
     pub fn new(
         dir: &Path,
-        compression: Compression,
+        compression: FileCompression,
         existing: Existing,
         capacity: usize,
     ) -> io::Result<Files> {
@@ -329,10 +329,10 @@ impl Files {
     /// object per line, as `--json` writes games.
     ///
     /// ```
-    /// use tabia_collect::{Compression, Existing, Files};
+    /// use tabia_collect::{FileCompression, Existing, Files};
     ///
     /// let dir = std::env::temp_dir().join(format!("tabia-files-json-{}", std::process::id()));
-    /// let mut files = Files::ndjson(&dir, Compression::None, Existing::Refuse, 4)?;
+    /// let mut files = Files::ndjson(&dir, FileCompression::None, Existing::Refuse, 4)?;
     /// files.write("a", b"{}\n")?;
     /// files.finish()?;
     /// assert_eq!(std::fs::read_to_string(dir.join("a.ndjson"))?, "{}\n");
@@ -345,7 +345,7 @@ impl Files {
     /// As [`Files::new`], for NDJSON files.
     pub fn ndjson(
         dir: &Path,
-        compression: Compression,
+        compression: FileCompression,
         existing: Existing,
         capacity: usize,
     ) -> io::Result<Files> {
@@ -355,7 +355,7 @@ impl Files {
     fn with_content(
         dir: &Path,
         content: &'static str,
-        compression: Compression,
+        compression: FileCompression,
         existing: Existing,
         capacity: usize,
     ) -> io::Result<Files> {
@@ -488,9 +488,9 @@ impl Files {
         self.touched.insert(stem.to_owned());
         let file = BufWriter::with_capacity(64 << 10, file);
         Ok(match self.compression {
-            Compression::None => Sink::Plain(file),
-            Compression::Zstd => Sink::Zstd(zstd::Encoder::new(file, 3)?),
-            Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(
+            FileCompression::None => Sink::Plain(file),
+            FileCompression::Zstd => Sink::Zstd(zstd::Encoder::new(file, 3)?),
+            FileCompression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(
                 file,
                 flate2::Compression::default(),
             )),
@@ -554,7 +554,7 @@ mod tests {
     #[test]
     fn handle_cache_reopens_compressed_files_to_append() {
         let dir = tempfile_dir("cache");
-        let mut files = Files::new(&dir, Compression::Zstd, Existing::Refuse, 2).unwrap();
+        let mut files = Files::new(&dir, FileCompression::Zstd, Existing::Refuse, 2).unwrap();
         for i in 0..30 {
             let stem = ["a", "b", "c", "d"][i % 4];
             files.write(stem, format!("{i}\n").as_bytes()).unwrap();
@@ -566,14 +566,14 @@ mod tests {
             String::from_utf8(a).unwrap(),
             "0\n4\n8\n12\n16\n20\n24\n28\n"
         );
-        let refused = Files::new(&dir, Compression::None, Existing::Refuse, 2).unwrap_err();
+        let refused = Files::new(&dir, FileCompression::None, Existing::Refuse, 2).unwrap_err();
         assert!(refused.to_string().contains("--append"), "{refused}");
-        let mut files = Files::new(&dir, Compression::Zstd, Existing::Append, 2).unwrap();
+        let mut files = Files::new(&dir, FileCompression::Zstd, Existing::Append, 2).unwrap();
         files.write("a", b"more\n").unwrap();
         files.finish().unwrap();
         let a = zstd::decode_all(File::open(dir.join("a.pgn.zst")).unwrap()).unwrap();
         assert!(String::from_utf8(a).unwrap().ends_with("28\nmore\n"));
-        let mut files = Files::new(&dir, Compression::Zstd, Existing::Overwrite, 2).unwrap();
+        let mut files = Files::new(&dir, FileCompression::Zstd, Existing::Overwrite, 2).unwrap();
         files.write("a", b"new\n").unwrap();
         files.write("A", b"upper\n").unwrap();
         files.finish().unwrap();

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use tabia_collect::{
-    DedupBy, Digester, Form, Location, Seen,
+    DedupBy, Digester, Form, Place, Seen,
     notation::{
         Nag,
         pgn::{Game, Line, Move, Outcome, Strip},
@@ -132,7 +132,7 @@ fn dedup(games: &[Game], by: DedupBy) -> Vec<usize> {
     let mut kept = Vec::new();
     for (i, game) in games.iter().enumerate() {
         let digest = Digester::digest(game, by).expect("a legal game");
-        let at = Location {
+        let at = Place {
             input: 0,
             game: i as u64 + 1,
         };

@@ -177,7 +177,7 @@ pub(crate) fn load(openings: Openings) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Format, layout};
+    use crate::{TableFormat, layout};
 
     #[test]
     fn every_committed_index_is_its_text_compiled() {
@@ -193,8 +193,8 @@ mod tests {
     #[test]
     fn every_embedded_table_is_the_table_its_text_loads_into() {
         for openings in Openings::ALL {
-            let parsed =
-                Table::from_bytes(text(openings).as_bytes(), Format::Tsv).expect("the text loads");
+            let parsed = Table::from_bytes(text(openings).as_bytes(), TableFormat::Tsv)
+                .expect("the text loads");
             let built = Table::builtin(openings);
             let lines = text(openings)
                 .lines()
@@ -253,7 +253,7 @@ mod tests {
             use tabia_position::shakmaty::Position as _;
             static PARSED: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
             let parsed = PARSED.get_or_init(|| {
-                Table::from_bytes(text(Openings::Lichess).as_bytes(), Format::Tsv).expect("loads")
+                Table::from_bytes(text(Openings::Lichess).as_bytes(), TableFormat::Tsv).expect("loads")
             });
             let built = Table::embedded();
             let mut pos = tabia_position::Position::new();

@@ -1,4 +1,4 @@
-//! [`TableError`]: why a table could not be loaded.
+//! [`LoadError`]: why a table could not be loaded.
 
 use std::fmt;
 
@@ -7,7 +7,7 @@ use tabia_position::MoveError;
 /// What is wrong with a table.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TableErrorKind {
+pub enum LoadErrorKind {
     /// The text of an entry is malformed (the error carries its own line, column and snippet).
     Syntax(tabia_notation::Error),
     /// A move of an entry is not legal where it is played.
@@ -35,14 +35,26 @@ pub enum TableErrorKind {
 /// An entry of a table that could not be loaded: its 1-based line in the table's text and what
 /// is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableError {
+pub struct LoadError {
     line: u64,
-    kind: TableErrorKind,
+    kind: LoadErrorKind,
 }
 
-impl TableError {
-    pub(crate) fn new(line: u64, kind: TableErrorKind) -> TableError {
-        TableError { line, kind }
+impl LoadError {
+    pub(crate) fn new(line: u64, kind: LoadErrorKind) -> LoadError {
+        LoadError { line, kind }
+    }
+
+    /// A syntax error's place drawn from `source`, the whole table, which its span is in (an
+    /// error read from a copy of part of it, a TSV cell, drew an empty line).
+    pub(crate) fn with_source(self, source: &[u8]) -> LoadError {
+        match self.kind {
+            LoadErrorKind::Syntax(err) => LoadError {
+                line: self.line,
+                kind: LoadErrorKind::Syntax(err.with_source(source)),
+            },
+            kind => LoadError { kind, ..self },
+        }
     }
 
     /// The 1-based line of the entry in the table's text (0 when the error is not on a line,
@@ -52,35 +64,35 @@ impl TableError {
     }
 
     /// What is wrong.
-    pub fn kind(&self) -> &TableErrorKind {
+    pub fn kind(&self) -> &LoadErrorKind {
         &self.kind
     }
 }
 
-impl fmt::Display for TableError {
+impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            TableErrorKind::Syntax(err) => err.fmt(f),
-            TableErrorKind::Move { ply, error } => {
+            LoadErrorKind::Syntax(err) => err.fmt(f),
+            LoadErrorKind::Move { ply, error } => {
                 write!(f, "line {}: ply {ply}: {error}", self.line)
             }
-            TableErrorKind::NonStandardStart => write!(
+            LoadErrorKind::NonStandardStart => write!(
                 f,
                 "line {}: the entry does not start from the standard position",
                 self.line
             ),
-            TableErrorKind::MissingField(field) => {
+            LoadErrorKind::MissingField(field) => {
                 write!(f, "line {}: missing {field}", self.line)
             }
-            TableErrorKind::NamedTwice { first } => write!(
+            LoadErrorKind::NamedTwice { first } => write!(
                 f,
                 "line {}: the position is named already, by line {first}",
                 self.line
             ),
-            TableErrorKind::Io(err) => write!(f, "read error: {err}"),
+            LoadErrorKind::Io(err) => write!(f, "read error: {err}"),
         }
     }
 }
 
 /// The message already holds the inner error's text, so there is no `source` to print again.
-impl std::error::Error for TableError {}
+impl std::error::Error for LoadError {}

@@ -76,10 +76,10 @@ fn start(variant: Option<&str>, fen: Option<&str>) -> Start {
 ///
 /// ```
 /// use tabia_eco::{GameVisitor, Table};
-/// use tabia_eco::position::notation::pgn::Reader;
+/// use tabia_eco::position::notation::pgn::PgnReader;
 ///
 /// let pgn = b"[Event \"a\"]\n\n1. e4 e6 2. d4 d5 3. Nc3 Bb4 *\n\n[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 *\n";
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let mut visitor = GameVisitor::new(Table::embedded());
 /// let first = reader.read_game(&mut visitor)?.expect("a game")?;
 /// let m = first.matched().expect("named");

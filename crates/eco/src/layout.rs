@@ -5,7 +5,7 @@
 //!
 //! # The text
 //!
-//! A TSV that `Format::Tsv` reads too: UTF-8, `#` starting a comment line, the header row
+//! A TSV that `TableFormat::Tsv` reads too: UTF-8, `#` starting a comment line, the header row
 //! [`HEADER_ROW`], then one opening a line, four fields separated by tabs:
 //!
 //! 1. the ECO code;
@@ -39,7 +39,7 @@ use tabia_position::{
     shakmaty::{Bitboard, Board, Color, Piece, Rank, Role},
 };
 
-use crate::{TableError, TableErrorKind};
+use crate::{LoadError, LoadErrorKind};
 
 /// The first bytes of a compiled index.
 pub(crate) const MAGIC: &[u8; 4] = b"TECO";
@@ -224,7 +224,7 @@ struct Compiled {
 ///
 /// The first line that does not load: a missing field, an illegal move, or a position that
 /// an earlier line names already.
-pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
+pub fn compile(text: &str) -> Result<Vec<u8>, LoadError> {
     let start = Position::new();
     let mut openings: Vec<Compiled> = Vec::new();
     let mut index: HashMap<PositionKey, u64> = HashMap::new();
@@ -239,13 +239,13 @@ pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
             None => continue,
             Some(Ok(line)) => line,
             Some(Err(what)) => {
-                return Err(TableError::new(line_no, TableErrorKind::MissingField(what)));
+                return Err(LoadError::new(line_no, LoadErrorKind::MissingField(what)));
             }
         };
         if line.eco.is_empty() {
-            return Err(TableError::new(
+            return Err(LoadError::new(
                 line_no,
-                TableErrorKind::MissingField("ECO code"),
+                LoadErrorKind::MissingField("ECO code"),
             ));
         }
         let moves: Vec<&str> = sans(line.moves).collect();
@@ -262,10 +262,7 @@ pub fn compile(text: &str) -> Result<Vec<u8>, TableError> {
         }
         let key = path.last().map_or(&start, |(_, p)| p).key();
         if let Some(first) = index.insert(key, line_no) {
-            return Err(TableError::new(
-                line_no,
-                TableErrorKind::NamedTwice { first },
-            ));
+            return Err(LoadError::new(line_no, LoadErrorKind::NamedTwice { first }));
         }
         // The fields of the line in `text`: each ends one byte (a tab) before the next starts.
         let eco = line_start;

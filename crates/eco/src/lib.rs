@@ -5,7 +5,7 @@
 //!   by the position key of `tabia-position`. Two tables come with the crate (no file, no
 //!   download; [`Openings`]): lichess's, the default ([`Table::embedded`]), and Scid's
 //!   ([`Table::builtin`]); [`Table::from_bytes`] reads pgn-extract's `eco.pgn`, Scid's `.eco`
-//!   or a lichess-style TSV at run time ([`Format`]).
+//!   or a lichess-style TSV at run time ([`TableFormat`]).
 //! - Position → opening: [`Table::lookup`], an exact key match (placement, side to move,
 //!   castling rights, en passant only when a capture is legal; no clocks).
 //! - Game → opening: [`Classifier`] replays the mainline and names the game as lichess does:
@@ -39,11 +39,11 @@ mod table;
 
 pub use classify::{Classification, Classifier, Follower, MAX_PLIES, MIN_PIECES, Match};
 pub use embedded::{Openings, UnknownOpenings};
-pub use error::{TableError, TableErrorKind};
+pub use error::{LoadError, LoadErrorKind};
 pub use game::{ClassifyError, GameVisitor};
 #[doc(hidden)]
 pub use layout::compile;
-pub use load::Format;
+pub use load::TableFormat;
 pub use opening::{Opening, TagChanges};
 pub use tabia_position as position;
 pub use table::Table;

@@ -11,17 +11,17 @@ use std::path::Path;
 
 use tabia_notation::{
     Error, ErrorKind,
-    pgn::{Origin, RawTag, ReadError, Reader, SanPlus, Skip, Visitor},
+    pgn::{Origin, PgnReader, RawTag, ReadError, SanPlus, Skip, Visitor},
 };
 
 use crate::{
-    Table, TableError, TableErrorKind,
+    LoadError, LoadErrorKind, Table,
     table::{Builder, Entry},
 };
 
 /// The text formats of opening tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
+pub enum TableFormat {
     /// PGN games with `ECO`, `Opening`, `Variation` and `SubVariation` tags, like pgn-extract's
     /// `eco.pgn`. The name is `Opening: Variation, SubVariation`.
     Pgn,
@@ -37,27 +37,27 @@ pub enum Format {
     Tsv,
 }
 
-impl Format {
+impl TableFormat {
     /// The format a file's extension says (`.pgn`, `.eco`, `.tsv`), else what its content
     /// looks like: a `[` tag first is PGN, a header line with tabs is TSV, else Scid.
     ///
     /// ```
     /// use std::path::Path;
-    /// use tabia_eco::Format;
+    /// use tabia_eco::TableFormat;
     ///
-    /// assert_eq!(Format::detect(Some(Path::new("eco.pgn")), b""), Format::Pgn);
-    /// assert_eq!(Format::detect(None, b"eco\tname\tpgn\n"), Format::Tsv);
-    /// assert_eq!(Format::detect(None, b"# Scid\nA00 \"Start\" *\n"), Format::Scid);
+    /// assert_eq!(TableFormat::detect(Some(Path::new("eco.pgn")), b""), TableFormat::Pgn);
+    /// assert_eq!(TableFormat::detect(None, b"eco\tname\tpgn\n"), TableFormat::Tsv);
+    /// assert_eq!(TableFormat::detect(None, b"# Scid\nA00 \"Start\" *\n"), TableFormat::Scid);
     /// ```
-    pub fn detect(path: Option<&Path>, bytes: &[u8]) -> Format {
+    pub fn detect(path: Option<&Path>, bytes: &[u8]) -> TableFormat {
         let ext = path
             .and_then(Path::extension)
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
         match ext.as_deref() {
-            Some("pgn") => return Format::Pgn,
-            Some("eco") => return Format::Scid,
-            Some("tsv") => return Format::Tsv,
+            Some("pgn") => return TableFormat::Pgn,
+            Some("eco") => return TableFormat::Scid,
+            Some("tsv") => return TableFormat::Tsv,
             _ => {}
         }
         let first = bytes
@@ -66,29 +66,29 @@ impl Format {
             .find(|l| !l.is_empty() && !l.starts_with(b"#"))
             .unwrap_or(b"");
         if first.starts_with(b"[") || first.starts_with(b"{") {
-            Format::Pgn
+            TableFormat::Pgn
         } else if first.contains(&b'\t') {
-            Format::Tsv
+            TableFormat::Tsv
         } else {
-            Format::Scid
+            TableFormat::Scid
         }
     }
 }
 
 impl Table {
-    /// Reads a table in `format` (see [`Format::detect`]).
+    /// Reads a table in `format` (see [`TableFormat::detect`]).
     ///
     /// ```
-    /// use tabia_eco::{Format, Table, position::Position};
+    /// use tabia_eco::{TableFormat, Table, position::Position};
     ///
     /// let tsv = "eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\nC40\tKing's Knight Opening\t1. e4 e5 2. Nf3\n";
-    /// let table = Table::from_bytes(tsv.as_bytes(), Format::Tsv)?;
+    /// let table = Table::from_bytes(tsv.as_bytes(), TableFormat::Tsv)?;
     /// assert_eq!(table.len(), 2);
     /// let pos = Position::new().after("e4")?.after("e5")?;
     /// assert_eq!(table.lookup(&pos.key()).map(|o| o.name()), Some("King's Pawn Game"));
     ///
     /// let bad = "eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5 2. Ke3\n";
-    /// let err = Table::from_bytes(bad.as_bytes(), Format::Tsv).unwrap_err();
+    /// let err = Table::from_bytes(bad.as_bytes(), TableFormat::Tsv).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "line 2: ply 3: illegal move `Ke3`: no white king can go to e3"
@@ -99,13 +99,13 @@ impl Table {
     /// # Errors
     ///
     /// The first entry that cannot be read or replayed, with its line.
-    pub fn from_bytes(bytes: &[u8], format: Format) -> Result<Table, TableError> {
-        let tsv = format == Format::Tsv;
+    pub fn from_bytes(bytes: &[u8], format: TableFormat) -> Result<Table, LoadError> {
+        let tsv = format == TableFormat::Tsv;
         let mut builder = Builder::new(bytes.len() / 48, tsv, tsv);
         match format {
-            Format::Pgn => read_pgn(bytes, &mut builder)?,
-            Format::Scid => read_scid(bytes, &mut builder)?,
-            Format::Tsv => read_tsv(bytes, &mut builder)?,
+            TableFormat::Pgn => read_pgn(bytes, &mut builder)?,
+            TableFormat::Scid => read_scid(bytes, &mut builder)?,
+            TableFormat::Tsv => read_tsv(bytes, &mut builder)?,
         }
         Ok(builder.finish())
     }
@@ -162,13 +162,13 @@ impl Visitor for EntryVisitor {
     }
 }
 
-fn game_error(err: ReadError) -> TableError {
+fn game_error(err: ReadError) -> LoadError {
     match err {
-        ReadError::Syntax { error, start } => TableError::new(
+        ReadError::Syntax { error, start } => LoadError::new(
             error.line().unwrap_or(start.line),
-            TableErrorKind::Syntax(error),
+            LoadErrorKind::Syntax(error),
         ),
-        other => TableError::new(0, TableErrorKind::Io(other.to_string())),
+        other => LoadError::new(0, LoadErrorKind::Io(other.to_string())),
     }
 }
 
@@ -188,8 +188,8 @@ fn pgn_name(v: &EntryVisitor) -> String {
 
 // table-pgn = { game }
 // A game without an ECO tag (like the comment that opens pgn-extract's file) names nothing.
-fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
-    let mut reader = Reader::new(bytes);
+fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
+    let mut reader = PgnReader::new(bytes);
     let mut visitor = EntryVisitor::default();
     loop {
         let game = match reader.read_game(&mut visitor) {
@@ -211,7 +211,7 @@ fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
         };
         let line = game.start.line;
         if game.set_up {
-            return Err(TableError::new(line, TableErrorKind::NonStandardStart));
+            return Err(LoadError::new(line, LoadErrorKind::NonStandardStart));
         }
         let entry = Entry {
             eco: eco.into(),
@@ -224,8 +224,8 @@ fn read_pgn(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
 
 /// Reads the movetext that starts at `origin` (up to and including its result) with the PGN
 /// reader; returns its moves and the absolute offset after it.
-fn read_movetext(bytes: &[u8], origin: Origin) -> Result<(Vec<String>, u64), TableError> {
-    let mut reader = Reader::with_capacity(4096, bytes).with_origin(origin);
+fn read_movetext(bytes: &[u8], origin: Origin) -> Result<(Vec<String>, u64), LoadError> {
+    let mut reader = PgnReader::with_capacity(4096, bytes).with_origin(origin);
     let mut visitor = EntryVisitor::default();
     match reader.read_game(&mut visitor).map_err(game_error)? {
         Some(game) => Ok((game.sans, reader.offset())),
@@ -252,16 +252,16 @@ fn syntax(
     span: std::ops::Range<usize>,
     kind: ErrorKind,
     expected: &'static str,
-) -> TableError {
+) -> LoadError {
     let err = Error::new(kind, span)
         .with_expected(expected)
         .with_source(bytes);
-    TableError::new(err.line().unwrap_or(0), TableErrorKind::Syntax(err))
+    LoadError::new(err.line().unwrap_or(0), LoadErrorKind::Syntax(err))
 }
 
 // table-scid = { comment-line | entry }
 // entry      = code white-space quoted-name white-space movetext   (movetext ends with its result)
-fn read_scid(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
+fn read_scid(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
     let mut pos = 0;
     let mut line = 1;
     loop {
@@ -310,7 +310,7 @@ fn skip_blanks(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 // code = letter digit digit [lower-letter [digit]]     (A00, B90a, C44b3)
-fn scid_code(bytes: &[u8], pos: usize) -> Result<(&str, usize), TableError> {
+fn scid_code(bytes: &[u8], pos: usize) -> Result<(&str, usize), LoadError> {
     let end = bytes[pos..]
         .iter()
         .position(|b| b.is_ascii_whitespace())
@@ -330,7 +330,7 @@ fn scid_code(bytes: &[u8], pos: usize) -> Result<(&str, usize), TableError> {
 }
 
 // quoted-name = '"' { any byte but '"' and line end } '"'
-fn quoted_name(bytes: &[u8], pos: usize) -> Result<(String, usize), TableError> {
+fn quoted_name(bytes: &[u8], pos: usize) -> Result<(String, usize), LoadError> {
     if bytes.get(pos) != Some(&b'"') {
         return Err(syntax(
             bytes,
@@ -363,8 +363,9 @@ fn quoted_name(bytes: &[u8], pos: usize) -> Result<(String, usize), TableError> 
 // table-tsv = header-row { row }                  (and comment lines, `#` first)
 // header-row = column-name { TAB column-name }     (among them eco, name and pgn)
 // row        = cell { TAB cell }                   (the pgn cell is movetext without a result)
-fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
+fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), LoadError> {
     let mut columns: Option<(usize, usize, usize, Option<usize>)> = None;
+    let mut header: Option<&[u8]> = None;
     let mut offset = 0;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i as u64 + 1;
@@ -374,8 +375,13 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
         if row.trim_ascii().is_empty() || row.starts_with(b"#") {
             continue;
         }
+        // The header again, as `cat a.tsv b.tsv` makes of lichess's files: no entry.
+        if header.is_some_and(|header| header.trim_ascii() == row.trim_ascii()) {
+            continue;
+        }
         let cells: Vec<&[u8]> = row.split(|&b| b == b'\t').collect();
         let Some((eco_at, name_at, pgn_at, extended_at)) = columns else {
+            header = Some(row);
             let find = |want: &str| {
                 cells
                     .iter()
@@ -397,9 +403,9 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
         let cell = |at: usize| cells.get(at).map(|c| c.trim_ascii()).unwrap_or(b"");
         let eco = tabia_notation::decode(cell(eco_at)).into_owned();
         if eco.is_empty() {
-            return Err(TableError::new(
+            return Err(LoadError::new(
                 line,
-                TableErrorKind::MissingField("ECO code"),
+                LoadErrorKind::MissingField("ECO code"),
             ));
         }
         let name = tabia_notation::decode(cell(name_at)).into_owned();
@@ -411,7 +417,8 @@ fn read_tsv(bytes: &[u8], builder: &mut Builder) -> Result<(), TableError> {
         let mut movetext = cell(pgn_at).to_vec();
         movetext.extend_from_slice(b" *");
         let start = row_start + pgn_offset;
-        let (sans, _) = read_movetext(&movetext, origin_at(bytes, start, line))?;
+        let (sans, _) = read_movetext(&movetext, origin_at(bytes, start, line))
+            .map_err(|err| err.with_source(bytes))?;
         let extended = extended_at
             .map(|at| tabia_notation::decode(cell(at)).into_owned())
             .filter(|e| !e.is_empty() && e != "-");
@@ -442,7 +449,7 @@ mod tests {
     #[test]
     fn pgn_entries_join_opening_and_variations() {
         let pgn = b"{ comment game }\n\n[ECO \"B90\"]\n[Opening \"Sicilian\"]\n[Variation \"Najdorf\"]\n[SubVariation \"English attack\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 *\n\n[ECO \"C20\"]\n[Opening \"King's pawn game\"]\n\n1. e4 (1. d4) e5 *\n";
-        let table = Table::from_bytes(pgn, Format::Pgn).unwrap();
+        let table = Table::from_bytes(pgn, TableFormat::Pgn).unwrap();
         assert_eq!(table.len(), 2);
         let o = table
             .lookup(&key("e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be3"))
@@ -459,7 +466,7 @@ mod tests {
     #[test]
     fn scid_entries_span_lines_and_keep_extended_codes() {
         let eco = b"# Scid\nA00a \"Start position\"  *\nC20a \"Open Game\" 1.e4 e5 *\nC44b3 \"Long line\" 1.e4 e5\n  2.Nf3 Nc6 *\n\n# end\nC40 \"Knight\" 1.e4 e5 2.Nf3 *\n";
-        let table = Table::from_bytes(eco, Format::Scid).unwrap();
+        let table = Table::from_bytes(eco, TableFormat::Scid).unwrap();
         let names: Vec<_> = table.openings().iter().map(ToString::to_string).collect();
         assert_eq!(
             names,
@@ -482,7 +489,7 @@ mod tests {
     fn scid_errors_point_at_the_entry() {
         let err = Table::from_bytes(
             b"C20a \"Open Game\" 1.e4 e5 *\nX99 \"Bad\" 1.d4 *\n",
-            Format::Scid,
+            TableFormat::Scid,
         )
         .unwrap_err();
         assert_eq!(err.line(), 2);
@@ -490,11 +497,12 @@ mod tests {
             err.to_string(),
             "missing field (expected an ECO code such as B90 or B90a) at line 2, column 1\n  | X99 \"Bad\" 1.d4 *\n  | ^^^"
         );
-        let err = Table::from_bytes(b"\nC20a \"Open Game 1.e4 e5 *\n", Format::Scid).unwrap_err();
+        let err =
+            Table::from_bytes(b"\nC20a \"Open Game 1.e4 e5 *\n", TableFormat::Scid).unwrap_err();
         assert_eq!(err.line(), 2);
         let err = Table::from_bytes(
             b"C20a \"Open\" 1.e4 e5 *\nC21 \"Gambit\" 1.e4 e5 2.d4 d5 3.Ke3 *\n",
-            Format::Scid,
+            TableFormat::Scid,
         )
         .unwrap_err();
         assert_eq!(
@@ -506,23 +514,42 @@ mod tests {
     #[test]
     fn tsv_reads_columns_by_header() {
         let tsv = b"name\teco\tpgn\r\nFrench Defense\tC00\t1. e4 e6\r\n\r\nCaro-Kann Defense\tB10\t1. e4 c6\r\n";
-        let table = Table::from_bytes(tsv, Format::Tsv).unwrap();
+        let table = Table::from_bytes(tsv, TableFormat::Tsv).unwrap();
         assert_eq!(table.len(), 2);
         assert_eq!(
             table.lookup(&key("e4 c6")).map(|o| (o.eco(), o.name())),
             Some(("B10", "Caro-Kann Defense"))
         );
-        let err = Table::from_bytes(b"a\tb\n", Format::Tsv).unwrap_err();
+        let err = Table::from_bytes(b"a\tb\n", TableFormat::Tsv).unwrap_err();
         assert_eq!(err.line(), 1);
         let err =
-            Table::from_bytes(b"eco\tname\tpgn\n\tNo code\t1. e4\n", Format::Tsv).unwrap_err();
+            Table::from_bytes(b"eco\tname\tpgn\n\tNo code\t1. e4\n", TableFormat::Tsv).unwrap_err();
         assert_eq!(err.to_string(), "line 2: missing ECO code");
+        // A bad move is shown in its line.
+        let err = Table::from_bytes(b"eco\tname\tpgn\nC20\tOpen\t1. e4 Zz9\n", TableFormat::Tsv)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid SAN move at line 2, column 16\n  | C20\tOpen\t1. e4 Zz9\n  |                ^^^"
+        );
+    }
+
+    #[test]
+    fn tsv_header_repeated_as_cat_makes_it_is_no_entry() {
+        let tsv =
+            b"eco\tname\tpgn\nB00\tKing's Pawn\t1. e4\neco\tname\tpgn\r\nC20\tKP Game\t1. e4 e5\n";
+        let table = Table::from_bytes(tsv, TableFormat::Tsv).unwrap();
+        assert_eq!(table.len(), 2);
+        assert_eq!(
+            table.lookup(&key("e4 e5")).map(|o| o.name()),
+            Some("KP Game")
+        );
     }
 
     #[test]
     fn tsv_reads_comments_and_extended_codes() {
         let tsv = b"# a comment\neco\textended\tname\tpgn\nC00\tC00a\tFrench Defense\t1. e4 e6\nB10\t-\tCaro-Kann Defense\t1. e4 c6\n";
-        let table = Table::from_bytes(tsv, Format::Tsv).unwrap();
+        let table = Table::from_bytes(tsv, TableFormat::Tsv).unwrap();
         let extended: Vec<_> = table.openings().iter().map(|o| o.extended()).collect();
         assert_eq!(extended, [Some("C00a"), None]);
     }
@@ -530,14 +557,14 @@ mod tests {
     #[test]
     fn first_entry_of_a_position_names_it_but_in_a_tsv_the_last() {
         let tsv = b"eco\tname\tpgn\nA40\tFirst\t1. d4 e6 2. c4\nA13\tSecond\t1. c4 e6 2. d4\n";
-        let table = Table::from_bytes(tsv, Format::Tsv).unwrap();
+        let table = Table::from_bytes(tsv, TableFormat::Tsv).unwrap();
         assert_eq!(table.len(), 1);
         assert_eq!(
             table.lookup(&key("c4 e6 d4")).map(|o| o.name()),
             Some("Second")
         );
         let eco = b"A40 \"First\" 1.d4 e6 2.c4 *\nA13 \"Second\" 1.c4 e6 2.d4 *\n";
-        let table = Table::from_bytes(eco, Format::Scid).unwrap();
+        let table = Table::from_bytes(eco, TableFormat::Scid).unwrap();
         assert_eq!(
             table.lookup(&key("c4 e6 d4")).map(|o| o.name()),
             Some("First")

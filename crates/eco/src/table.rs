@@ -8,7 +8,7 @@ use tabia_notation::san::SanPlus;
 use tabia_position::{BuildKeyHasher, MoveError, Position, PositionKey, hash_of, shakmaty::Move};
 
 use crate::{
-    Classifier, Match, Opening, Openings, TableError, TableErrorKind, embedded,
+    Classifier, LoadError, LoadErrorKind, Match, Opening, Openings, embedded,
     layout::{KEY_BYTES, SLOT_BYTES, minimal_keys, movetext, reach_key, reachable, tag_of, u32_at},
 };
 
@@ -291,9 +291,9 @@ pub(crate) fn play_table_move(
     san: &str,
     line: u64,
     ply: usize,
-) -> Result<Position, TableError> {
+) -> Result<Position, LoadError> {
     let m = parse_lenient(before, san)
-        .map_err(|error| TableError::new(line, TableErrorKind::Move { ply, error }))?;
+        .map_err(|error| LoadError::new(line, LoadErrorKind::Move { ply, error }))?;
     let mut after = before.clone();
     after.play_unchecked(m);
     Ok(after)
@@ -359,11 +359,11 @@ impl Builder {
         line: u64,
         sans: &[S],
         entry: Entry,
-    ) -> Result<(), TableError> {
+    ) -> Result<(), LoadError> {
         if entry.eco.is_empty() {
-            return Err(TableError::new(
+            return Err(LoadError::new(
                 line,
-                TableErrorKind::MissingField("ECO code"),
+                LoadErrorKind::MissingField("ECO code"),
             ));
         }
         let shared = (0..self.path.len().min(sans.len()))

@@ -149,7 +149,7 @@ fn classification_says_why_a_game_is_not_named() {
 
 #[test]
 fn the_reader_skips_what_follows_the_exit() {
-    use tabia_eco::{GameVisitor, position::notation::pgn::Reader};
+    use tabia_eco::{GameVisitor, position::notation::pgn::PgnReader};
 
     // After the exit the rest is skipped unread: the bad token `Qxh9` is not reported.
     let mut pgn = String::from("1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 ");
@@ -158,7 +158,7 @@ fn the_reader_skips_what_follows_the_exit() {
         pgn.push_str("Rh2 Rh7 Rh1 Rh8 ");
     }
     pgn.push_str("40. Qxh9 1-0\n\n1. d4 *\n");
-    let mut reader = Reader::new(pgn.as_bytes());
+    let mut reader = PgnReader::new(pgn.as_bytes());
     let mut visitor = GameVisitor::new(Table::embedded());
     let first = reader
         .read_game(&mut visitor)
@@ -172,7 +172,7 @@ fn the_reader_skips_what_follows_the_exit() {
         .expect("a game");
     assert_eq!(second.expect("legal").matched().map(|m| m.ply), Some(1));
     // Without the exit the same token is an error.
-    let err = Reader::new(&b"1. e4 Qxh9 *"[..])
+    let err = PgnReader::new(&b"1. e4 Qxh9 *"[..])
         .read_game(&mut GameVisitor::new(Table::embedded()))
         .unwrap_err();
     assert_eq!(err.syntax().map(|e| e.column()), Some(Some(7)));
@@ -201,7 +201,7 @@ fn every_opening_classifies_its_own_line() {
 
 mod properties {
     use proptest::prelude::*;
-    use tabia_eco::{Format, GameVisitor, Table, position::notation::pgn::Reader};
+    use tabia_eco::{GameVisitor, Table, TableFormat, position::notation::pgn::PgnReader};
 
     /// Text made of the pieces tables and games are made of, in any order.
     fn table_like() -> impl Strategy<Value = String> {
@@ -234,7 +234,7 @@ mod properties {
         /// Loading never panics, whatever the bytes, in every format.
         #[test]
         fn tables_load_or_fail_cleanly(text in table_like(), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-            for format in [Format::Pgn, Format::Scid, Format::Tsv] {
+            for format in [TableFormat::Pgn, TableFormat::Scid, TableFormat::Tsv] {
                 for input in [text.as_bytes(), &bytes[..]] {
                     if let Err(err) = Table::from_bytes(input, format) {
                         prop_assert!(!err.to_string().is_empty());
@@ -246,7 +246,7 @@ mod properties {
         /// Classifying games never panics, and every game read gets an answer.
         #[test]
         fn games_classify_or_fail_cleanly(text in table_like()) {
-            let mut reader = Reader::new(text.as_bytes());
+            let mut reader = PgnReader::new(text.as_bytes());
             let mut visitor = GameVisitor::new(Table::embedded());
             let mut steps = 0;
             while let Ok(Some(_)) | Err(_) = reader.read_game(&mut visitor).map(|g| g.map(|_| ())) {
@@ -259,7 +259,7 @@ mod properties {
 
 #[test]
 fn the_variant_tag_decides_whether_a_game_is_classified() {
-    use tabia_eco::{GameVisitor, position::notation::pgn::Reader};
+    use tabia_eco::{GameVisitor, position::notation::pgn::PgnReader};
 
     // The same moves under four `Variant` tags, read by the streaming visitor and by the
     // parsed-game classifier: both must give the same answers.
@@ -274,9 +274,9 @@ fn the_variant_tag_decides_whether_a_game_is_classified() {
         pgn.push_str(&format!("[Variant \"{variant}\"]\n\n1. e4 e5 *\n\n"));
     }
     let table = Table::embedded();
-    let mut reader = Reader::new(pgn.as_bytes());
+    let mut reader = PgnReader::new(pgn.as_bytes());
     let mut visitor = GameVisitor::new(table);
-    let mut parsed = Reader::new(pgn.as_bytes()).games();
+    let mut parsed = PgnReader::new(pgn.as_bytes()).games();
     for (variant, eco) in games {
         let streamed = reader
             .read_game(&mut visitor)

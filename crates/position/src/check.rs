@@ -5,7 +5,7 @@ use std::{fmt, io, mem};
 
 use shakmaty::Bitboard;
 use tabia_notation::pgn::{
-    Origin, Outcome, RawGame, RawTag, ReadError, Reader, SanPlus, Skip, Visitor,
+    Origin, Outcome, PgnReader, RawGame, RawTag, ReadError, SanPlus, Skip, Visitor,
     Warning as ReaderWarning,
 };
 
@@ -15,7 +15,7 @@ use crate::{
     outcome::Termination,
     position::Position,
     replay::{ReplayError, ReplayErrorKind, ResultWatch, StartTags},
-    warning::Warning,
+    warning::ReplayWarning,
 };
 
 /// One line being replayed: the mainline, or a variation at some depth.
@@ -39,7 +39,7 @@ struct Line {
 /// legal start position, every move of the mainline and of every variation (at any depth) is
 /// legal (null moves `--` only when not in check). The first problem in text order is the
 /// game's [`ReplayError`], with the line and column of the move (or of the game, for its tags).
-/// A game that passes gets the same [`Warning`]s as from `check_game`, in the same order, in
+/// A game that passes gets the same [`ReplayWarning`]s as from `check_game`, in the same order, in
 /// [`Checked::warnings`]: what was read leniently (a repaired `FEN` tag, a move in UCI, a wrong
 /// capture or check mark, a missing result, a `Result` tag that disagrees with the movetext)
 /// and a result that contradicts a checkmate, stalemate or variant ending on the board.
@@ -50,12 +50,12 @@ struct Line {
 /// tree is built.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_position::Checker;
 ///
 /// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 (1... c5 2. Ke3) *\n\n\
 ///             [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let mut checker = Checker::new();
 /// let good = reader.read_game(&mut checker)?.expect("a game").expect("legal");
 /// assert_eq!((good.plies, good.variation_plies), (3, 2));
@@ -77,9 +77,9 @@ pub struct Checker {
     depth: usize,
     variation_plies: u32,
     /// The warnings of the start position and of the moves, in input order.
-    warnings: Vec<Warning>,
+    warnings: Vec<ReplayWarning>,
     /// The reader's warnings (they come after those of the moves, as in the tree).
-    reader_warnings: Vec<Warning>,
+    reader_warnings: Vec<ReplayWarning>,
     error: Option<ReplayError>,
     /// The SAN to write for the move read last, when it was repaired (for the exporter).
     fixed: Option<SanPlus>,
@@ -100,7 +100,7 @@ pub struct Checked {
     /// What was repaired or looks wrong, in input order (as
     /// [`Replayed::warnings`](crate::Replayed::warnings) of [`check_game`](crate::check_game)):
     /// the game was read all the same.
-    pub warnings: Vec<Warning>,
+    pub warnings: Vec<ReplayWarning>,
 }
 
 impl Checker {
@@ -136,7 +136,7 @@ impl Checker {
 
     /// Once the movetext begins: the start position and its warnings (what was repaired in
     /// the `FEN` tag), or `None` when the tags give no legal start.
-    pub(crate) fn start(&self) -> Option<(&Position, &[Warning])> {
+    pub(crate) fn start(&self) -> Option<(&Position, &[ReplayWarning])> {
         if self.error.is_some() {
             return None;
         }
@@ -400,7 +400,7 @@ pub fn unsupported_variant(raw: &RawGame) -> Option<ReplayError> {
 /// ```
 pub fn check_reader<R: io::Read>(input: R) -> CheckedGames<R> {
     CheckedGames {
-        reader: Reader::new(input),
+        reader: PgnReader::new(input),
         checker: Checker::new(),
     }
 }
@@ -408,13 +408,13 @@ pub fn check_reader<R: io::Read>(input: R) -> CheckedGames<R> {
 /// The iterator of [`check_reader`].
 #[derive(Debug)]
 pub struct CheckedGames<R> {
-    reader: Reader<R>,
+    reader: PgnReader<R>,
     checker: Checker,
 }
 
 impl<R> CheckedGames<R> {
-    /// The PGN reader (e.g. for its [`Reader::offset`]).
-    pub fn reader(&self) -> &Reader<R> {
+    /// The PGN reader (e.g. for its [`PgnReader::offset`]).
+    pub fn reader(&self) -> &PgnReader<R> {
         &self.reader
     }
 }
@@ -441,7 +441,7 @@ mod tests {
 
     /// The checker's verdict on the first game of `text`, as `check_game` would say it.
     /// A verdict of the tree path: mainline plies and warnings, or the error.
-    type Verdict = Result<(u32, Vec<Warning>), String>;
+    type Verdict = Result<(u32, Vec<ReplayWarning>), String>;
 
     fn both(text: &str) -> (Result<Checked, String>, Verdict) {
         let raw = RawGame {

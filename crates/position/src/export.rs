@@ -35,11 +35,11 @@ struct Line {
 /// its tree instead. Every other game's text is byte for byte the tree's.
 ///
 /// ```
-/// use tabia_notation::pgn::{Game, Reader};
+/// use tabia_notation::pgn::{Game, PgnReader};
 /// use tabia_position::{Exporter, repair_game};
 ///
 /// let pgn = "[White \"Tal\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n\n1. e4 (1. d4) $1 *\n";
-/// let mut reader = Reader::new(pgn.as_bytes());
+/// let mut reader = PgnReader::new(pgn.as_bytes());
 /// let mut exporter = Exporter::new();
 /// let checked = reader.read_game(&mut exporter)?.expect("a game").expect("legal");
 /// // The missing mate mark was repaired, and said.
@@ -105,11 +105,11 @@ impl Exporter {
     /// [`Exporter::text`] as bytes (always UTF-8), for a writer of bytes: not looked at again.
     ///
     /// ```
-    /// use tabia_notation::pgn::Reader;
+    /// use tabia_notation::pgn::PgnReader;
     /// use tabia_position::Exporter;
     ///
     /// let mut out = Vec::new();
-    /// let mut reader = Reader::new(&b"1. e4 e5 *\n\n1. d4 1-0\n"[..]);
+    /// let mut reader = PgnReader::new(&b"1. e4 e5 *\n\n1. d4 1-0\n"[..]);
     /// let mut exporter = Exporter::new();
     /// while let Some(checked) = reader.read_game(&mut exporter)? {
     ///     checked.expect("legal");

@@ -19,7 +19,7 @@ use crate::{
     replay::{ReplayError, ReplayErrorKind},
     validate::{Problem, validate_setup},
     variant::GameVariant,
-    warning::{Warning, WarningKind},
+    warning::{ReplayWarning, ReplayWarningKind},
 };
 
 /// The position of a `FEN` tag, repaired where it can be, and the warnings that say how. A
@@ -35,9 +35,9 @@ pub(crate) fn start_from_fen(
     text: &str,
     variant: GameVariant,
     at: Origin,
-) -> Result<(Position, Vec<Warning>), ReplayError> {
+) -> Result<(Position, Vec<ReplayWarning>), ReplayError> {
     let mut warnings = Vec::new();
-    let mut warn = |kind| warnings.push(Warning::new(kind, Some(at)));
+    let mut warn = |kind| warnings.push(ReplayWarning::new(kind, Some(at)));
     let mut bytes = text.trim().as_bytes().to_vec();
     let fail =
         |message: String| ReplayError::new(ReplayErrorKind::StartPosition(message), Some(at));
@@ -59,7 +59,7 @@ pub(crate) fn start_from_fen(
                 let Some(given) = bytes.get(span.clone()) else {
                     return Err(fail(err.message()));
                 };
-                warn(WarningKind::FenClock {
+                warn(ReplayWarningKind::FenClock {
                     field,
                     given: String::from_utf8_lossy(given).into_owned(),
                     read_as,
@@ -74,12 +74,12 @@ pub(crate) fn start_from_fen(
     if Fen::from_ascii(&bytes).is_err_and(|err| err.kind() == ErrorKind::MissingField) {
         let mut read_as = fen;
         read_as.fullmoves = read_as.fullmoves.max(1);
-        warn(WarningKind::FenFieldsMissing {
+        warn(ReplayWarningKind::FenFieldsMissing {
             read_as: read_as.to_string(),
         });
     }
     if fen.fullmoves == 0 {
-        warn(WarningKind::FenFullmoveZero);
+        warn(ReplayWarningKind::FenFullmoveZero);
         fen.fullmoves = 1;
     }
     let editor = Editor::from_fen(&fen);
@@ -138,7 +138,7 @@ pub(crate) fn start_from_fen(
         reasons.join("; ")
     };
     if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-        warn(WarningKind::FenCastlingDropped {
+        warn(ReplayWarningKind::FenCastlingDropped {
             reason: reasons(|p| {
                 matches!(
                     p,
@@ -152,7 +152,7 @@ pub(crate) fn start_from_fen(
         });
     }
     if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
-        warn(WarningKind::FenEpDropped {
+        warn(ReplayWarningKind::FenEpDropped {
             reason: reasons(|p| {
                 matches!(
                     p,
@@ -167,7 +167,7 @@ pub(crate) fn start_from_fen(
     if kinds
         .intersects(PositionErrorKinds::IMPOSSIBLE_CHECK | PositionErrorKinds::TOO_MUCH_MATERIAL)
     {
-        warn(WarningKind::FenUnreachable {
+        warn(ReplayWarningKind::FenUnreachable {
             reason: reasons(|p| {
                 matches!(
                     p,
@@ -214,24 +214,24 @@ pub(crate) struct Repair {
 
 impl Repair {
     /// The warning of this repair of the move `written`, as numbered in `numbered`.
-    pub(crate) fn warning(&self, numbered: String, written: SanPlus, at: Origin) -> Warning {
+    pub(crate) fn warning(&self, numbered: String, written: SanPlus, at: Origin) -> ReplayWarning {
         let san = self.san.to_string();
         let kind = match self.slip {
-            Slip::Notation { uci } => WarningKind::MoveNotation { numbered, uci, san },
-            Slip::Capture { written_as_capture } => WarningKind::CaptureMark {
+            Slip::Notation { uci } => ReplayWarningKind::MoveNotation { numbered, uci, san },
+            Slip::Capture { written_as_capture } => ReplayWarningKind::CaptureMark {
                 numbered,
                 written_as_capture,
                 san,
             },
-            Slip::LowercaseBishop => WarningKind::LowercaseBishop { numbered, san },
-            Slip::CheckMark { gives } => WarningKind::CheckMark {
+            Slip::LowercaseBishop => ReplayWarningKind::LowercaseBishop { numbered, san },
+            Slip::CheckMark { gives } => ReplayWarningKind::CheckMark {
                 numbered,
                 written: written.suffix,
                 gives,
                 san,
             },
         };
-        Warning::new(kind, Some(at))
+        ReplayWarning::new(kind, Some(at))
     }
 }
 

@@ -18,7 +18,7 @@
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
 //!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
 //!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
-//!   column; warnings ([`Warning`], in [`Replayed::warnings`]: the game was read, something was
+//!   column; warnings ([`ReplayWarning`], in [`Replayed::warnings`]: the game was read, something was
 //!   repaired or looks wrong) likewise.
 //! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
 //!   positions for the variations, no game tree), and [`check_reader`]: every game of an
@@ -89,10 +89,11 @@ pub use shakmaty::variant::Variant;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
+pub use tabia_notation::pgn::Level;
 pub use validate::{Problem, validate};
 pub use variant::{GameVariant, UnknownVariant, parse_variant};
 pub use walk::{Played, Replay};
-pub use warning::{Warning, WarningKind};
+pub use warning::{ReplayWarning, ReplayWarningKind};
 
 // Renderings: ASCII, Unicode, SVG, PNG, LaTeX, HTML.
 mod render;
@@ -100,6 +101,6 @@ mod render;
 #[cfg(feature = "png")]
 pub use render::render_png;
 pub use render::{
-    Format, LastMove, ParseFormatError, RenderError, RenderOptions, render, render_ascii,
-    render_html, render_latex, render_svg, render_unicode, svg_height, svg_width,
+    LastMove, ParseRenderFormatError, RenderError, RenderFormat, RenderOptions, render,
+    render_ascii, render_html, render_latex, render_svg, render_unicode, svg_height, svg_width,
 };

@@ -10,7 +10,7 @@ use crate::{
     outcome::History,
     position::Position,
     replay::{ReplayError, ReplayErrorKind, Replayed, ResultWatch, StartTags},
-    warning::Warning,
+    warning::ReplayWarning,
 };
 
 /// A PGN [`Visitor`] that replays the mainline of each game as it is read (variations are
@@ -22,13 +22,13 @@ use crate::{
 /// tracked).
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_position::{EpRule, MainlineReplayer};
 ///
 /// let pgn = b"1. e4 e5 (1... c5) 2. Nf3 *\n\n1. e4 e5 2. Ke3 *\n";
 /// let mut epds = Vec::new();
 /// let mut replayer = MainlineReplayer::new(|pos: &tabia_position::Position, _, _| epds.push(pos.epd(EpRule::Legal)));
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let first = reader.read_game(&mut replayer)?.expect("a game");
 /// assert_eq!(first.map(|done| done.plies), Ok(3));
 /// let second = reader.read_game(&mut replayer)?.expect("a game");
@@ -50,7 +50,7 @@ pub struct MainlineReplayer<F> {
     ply: u32,
     error: Option<ReplayError>,
     outcome: bool,
-    warnings: Vec<Warning>,
+    warnings: Vec<ReplayWarning>,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
@@ -225,7 +225,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> MainlineReplayer<F> {
 
 #[cfg(test)]
 mod tests {
-    use tabia_notation::pgn::Reader;
+    use tabia_notation::pgn::PgnReader;
 
     use super::*;
     use crate::Termination;
@@ -243,7 +243,7 @@ mod tests {
             "1. e4 e5 *\n",
         ] {
             let mut replayer = MainlineReplayer::new(|_: &Position, _, _| {});
-            let ours = Reader::new(text.as_bytes())
+            let ours = PgnReader::new(text.as_bytes())
                 .read_game(&mut replayer)
                 .expect("read")
                 .expect("a game")
@@ -267,14 +267,14 @@ mod tests {
     fn outcome_only_when_asked() {
         let pgn = b"[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 *\n";
         let mut plain = MainlineReplayer::new(|_: &Position, _, _| {});
-        let done = Reader::new(&pgn[..])
+        let done = PgnReader::new(&pgn[..])
             .read_game(&mut plain)
             .expect("read")
             .expect("a game")
             .expect("legal");
         assert_eq!((done.plies, done.termination), (1, None));
         let mut with = MainlineReplayer::new(|_: &Position, _, _| {}).with_outcome();
-        let done = Reader::new(&pgn[..])
+        let done = PgnReader::new(&pgn[..])
             .read_game(&mut with)
             .expect("read")
             .expect("a game")

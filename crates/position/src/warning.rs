@@ -3,7 +3,7 @@
 use std::fmt;
 
 use tabia_notation::{
-    pgn::{Origin, WarningKind as ReaderWarningKind},
+    pgn::{Level, Origin, WarningKind as ReaderWarningKind},
     san::Suffix,
 };
 
@@ -16,7 +16,7 @@ use crate::outcome::Termination;
 /// game (and so what `tabia pgn` exports).
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WarningKind {
+pub enum ReplayWarningKind {
     /// The game ends in a mate or stalemate that its result contradicts; the result is kept.
     ResultMismatch {
         /// The result the game gives.
@@ -112,10 +112,42 @@ pub enum WarningKind {
     Reader(ReaderWarningKind),
 }
 
-impl fmt::Display for WarningKind {
+impl ReplayWarningKind {
+    /// A note when the game is what was meant, only written another way (a check or capture
+    /// mark, a move in UCI or long algebraic notation, and the reader's notes); a warning when
+    /// what was read is a guess (a lowercase `b` read as a bishop's, a repaired `FEN` tag, a
+    /// missing or contradicted result).
+    ///
+    /// ```
+    /// use tabia_position::{Level, ReplayWarningKind};
+    ///
+    /// let kind = ReplayWarningKind::FenFullmoveZero;
+    /// assert_eq!(kind.level(), Level::Warning);
+    /// ```
+    pub fn level(&self) -> Level {
+        match self {
+            ReplayWarningKind::MoveNotation { .. }
+            | ReplayWarningKind::CaptureMark { .. }
+            | ReplayWarningKind::CheckMark { .. } => Level::Note,
+            ReplayWarningKind::ResultMismatch { .. }
+            | ReplayWarningKind::MissingResult { .. }
+            | ReplayWarningKind::ResultTagMismatch { .. }
+            | ReplayWarningKind::FenClock { .. }
+            | ReplayWarningKind::FenFullmoveZero
+            | ReplayWarningKind::FenFieldsMissing { .. }
+            | ReplayWarningKind::FenCastlingDropped { .. }
+            | ReplayWarningKind::FenEpDropped { .. }
+            | ReplayWarningKind::FenUnreachable { .. }
+            | ReplayWarningKind::LowercaseBishop { .. } => Level::Warning,
+            ReplayWarningKind::Reader(kind) => kind.level(),
+        }
+    }
+}
+
+impl fmt::Display for ReplayWarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WarningKind::ResultMismatch {
+            ReplayWarningKind::ResultMismatch {
                 result,
                 termination,
             } => write!(
@@ -123,43 +155,45 @@ impl fmt::Display for WarningKind {
                 "result {result} but the game ends in {termination} ({})",
                 termination.result()
             ),
-            WarningKind::MissingResult { read_as } if read_as == "*" => {
+            ReplayWarningKind::MissingResult { read_as } if read_as == "*" => {
                 f.write_str("game has no result, read as `*`")
             }
-            WarningKind::MissingResult { read_as } => {
+            ReplayWarningKind::MissingResult { read_as } => {
                 write!(
                     f,
                     "game has no result, read as `{read_as}` from its Result tag"
                 )
             }
-            WarningKind::ResultTagMismatch { tag, marker } => write!(
+            ReplayWarningKind::ResultTagMismatch { tag, marker } => write!(
                 f,
                 "Result tag says `{tag}` but the movetext ends with `{marker}`, read as `{marker}`"
             ),
-            WarningKind::FenClock {
+            ReplayWarningKind::FenClock {
                 field,
                 given,
                 read_as,
             } => write!(f, "FEN tag has {field} `{given}`, read as {read_as}"),
-            WarningKind::FenFullmoveZero => f.write_str("FEN tag has fullmove number 0, read as 1"),
-            WarningKind::FenFieldsMissing { read_as } => {
+            ReplayWarningKind::FenFullmoveZero => {
+                f.write_str("FEN tag has fullmove number 0, read as 1")
+            }
+            ReplayWarningKind::FenFieldsMissing { read_as } => {
                 write!(f, "FEN tag has missing fields, read as `{read_as}`")
             }
-            WarningKind::FenCastlingDropped { reason, read_as } => write!(
+            ReplayWarningKind::FenCastlingDropped { reason, read_as } => write!(
                 f,
                 "FEN tag gives castling rights the board cannot have ({reason}), read as `{read_as}`"
             ),
-            WarningKind::FenEpDropped { reason } => {
+            ReplayWarningKind::FenEpDropped { reason } => {
                 write!(
                     f,
                     "FEN tag gives an impossible en-passant square ({reason}), dropped"
                 )
             }
-            WarningKind::FenUnreachable { reason } => write!(
+            ReplayWarningKind::FenUnreachable { reason } => write!(
                 f,
                 "FEN tag gives a position no game can reach ({reason}), read as given"
             ),
-            WarningKind::MoveNotation { numbered, uci, san } => {
+            ReplayWarningKind::MoveNotation { numbered, uci, san } => {
                 let notation = if *uci {
                     "UCI notation"
                 } else {
@@ -167,7 +201,7 @@ impl fmt::Display for WarningKind {
                 };
                 write!(f, "move {numbered} is in {notation}, read as {san}")
             }
-            WarningKind::CaptureMark {
+            ReplayWarningKind::CaptureMark {
                 numbered,
                 written_as_capture: true,
                 san,
@@ -175,16 +209,16 @@ impl fmt::Display for WarningKind {
                 f,
                 "move {numbered} is written as a capture but takes nothing, read as {san}"
             ),
-            WarningKind::CaptureMark { numbered, san, .. } => write!(
+            ReplayWarningKind::CaptureMark { numbered, san, .. } => write!(
                 f,
                 "move {numbered} takes a piece but is not written as a capture, read as {san}"
             ),
-            WarningKind::LowercaseBishop { numbered, san } => write!(
+            ReplayWarningKind::LowercaseBishop { numbered, san } => write!(
                 f,
                 "move {numbered} is no pawn's move but a bishop's with a lowercase `b`, read as \
                  {san}"
             ),
-            WarningKind::CheckMark {
+            ReplayWarningKind::CheckMark {
                 numbered,
                 written,
                 gives,
@@ -200,7 +234,7 @@ impl fmt::Display for WarningKind {
                 };
                 write!(f, "move {numbered} {what}, read as {san}")
             }
-            WarningKind::Reader(kind) => kind.fmt(f),
+            ReplayWarningKind::Reader(kind) => kind.fmt(f),
         }
     }
 }
@@ -209,34 +243,34 @@ impl fmt::Display for WarningKind {
 /// was read from text).
 ///
 /// ```
-/// use tabia_position::{WarningKind, check_game};
+/// use tabia_position::{ReplayWarningKind, check_game};
 /// use tabia_notation::pgn::Game;
 ///
 /// let game: Game = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0".parse()?;
 /// let checked = check_game(&game)?;
 /// let warning = &checked.warnings[0];
-/// assert!(matches!(warning.kind(), WarningKind::ResultMismatch { .. }));
+/// assert!(matches!(warning.kind(), ReplayWarningKind::ResultMismatch { .. }));
 /// assert_eq!(warning.to_string(), "result 1-0 but the game ends in black mates (0-1)");
 /// assert_eq!(warning.origin().map(|at| (at.line, at.column)), Some((3, 16)));
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Warning {
-    kind: Box<WarningKind>,
+pub struct ReplayWarning {
+    kind: Box<ReplayWarningKind>,
     at: Option<Origin>,
 }
 
-impl Warning {
+impl ReplayWarning {
     /// A warning of `kind`, at `at` when known.
-    pub fn new(kind: WarningKind, at: Option<Origin>) -> Warning {
-        Warning {
+    pub fn new(kind: ReplayWarningKind, at: Option<Origin>) -> ReplayWarning {
+        ReplayWarning {
             kind: Box::new(kind),
             at,
         }
     }
 
     /// What it is.
-    pub fn kind(&self) -> &WarningKind {
+    pub fn kind(&self) -> &ReplayWarningKind {
         &self.kind
     }
 
@@ -244,10 +278,15 @@ impl Warning {
     pub fn origin(&self) -> Option<Origin> {
         self.at
     }
+
+    /// A note or a warning ([`WarningKind::level`]).
+    pub fn level(&self) -> Level {
+        self.kind.level()
+    }
 }
 
-impl fmt::Display for Warning {
-    /// The message, without the location (see [`Warning::origin`]).
+impl fmt::Display for ReplayWarning {
+    /// The message, without the location (see [`ReplayWarning::origin`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.kind.fmt(f)
     }
@@ -255,6 +294,6 @@ impl fmt::Display for Warning {
 
 /// Puts the warnings of a game, gathered from the reader and from the moves (each list in
 /// input order), in input order: by where they are, those at one place in the order given.
-pub(crate) fn in_input_order(warnings: &mut [Warning]) {
+pub(crate) fn in_input_order(warnings: &mut [ReplayWarning]) {
     warnings.sort_by_key(|w| w.origin().map(|at| at.offset));
 }

@@ -151,7 +151,7 @@ impl Tree {
             .iter()
             .map(|m| TreeMove {
                 uci: m.m.to_uci(mode).to_string(),
-                san: pos.san(m.m.clone()).to_string(),
+                san: pos.san(m.m).to_string(),
                 games: m.stats.games,
                 white: m.stats.white,
                 draws: m.stats.draws,

@@ -166,11 +166,39 @@ pub(crate) fn read_games(
 #[pyclass(module = "tabia", frozen)]
 pub(crate) struct Game {
     read: Read,
+    /// The SAN of each mainline move as python-chess writes it, made on first use.
+    san: std::sync::OnceLock<Vec<String>>,
 }
 
 impl From<Read> for Game {
     fn from(read: Read) -> Game {
-        Game { read }
+        Game {
+            read,
+            san: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl Game {
+    /// The SAN python-chess writes (canonical disambiguation and check marks), from the
+    /// position before each move; the game replayed without error on the worker.
+    fn canonical_san(&self) -> &[String] {
+        self.san.get_or_init(|| {
+            let game = &self.read.game;
+            let Ok(mut before) = tabia::position::start_position(game) else {
+                return Vec::new();
+            };
+            let mut sans = Vec::with_capacity(game.mainline.moves.len());
+            for played in tabia::Replay::new(game) {
+                let Ok(played) = played else { break };
+                sans.push(match &played.mv {
+                    Some(m) => before.san(*m).to_string(),
+                    None => "--".to_owned(),
+                });
+                before = played.position;
+            }
+            sans
+        })
     }
 }
 
@@ -179,14 +207,16 @@ impl From<Read> for Game {
 pub(crate) struct Move {
     /// 1 for the first move.
     ply: u32,
-    /// The move in SAN, as written (normalised).
+    /// The move in SAN, as python-chess writes it.
     san: String,
+    /// The move as written (normalised: figurines, `0-0` and the like read as SAN).
+    written: String,
     /// The move in UCI.
     uci: String,
     /// The comments after the move, as written (commands such as `[%clk]` included).
     comments: Vec<String>,
     /// The NAGs of the move (`!` is 1).
-    nags: Vec<u8>,
+    nags: Vec<u16>,
     /// `[%clk]` after the move, in seconds (python-chess's `clock()`).
     clock: Option<f64>,
     /// `[%emt]` after the move, in seconds.
@@ -233,11 +263,11 @@ impl Game {
         Ok(dict)
     }
 
-    /// The mainline in SAN.
+    /// The mainline in SAN, as python-chess writes it (the SAN as written, where it differs,
+    /// is each `Move`'s `written`).
     #[getter]
     fn san<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = &self.read.game.mainline.moves;
-        PyList::new(py, moves.iter().map(|m| m.san.to_string()))
+        PyList::new(py, self.canonical_san())
     }
 
     /// The mainline in UCI.
@@ -252,15 +282,17 @@ impl Game {
         moves
             .iter()
             .zip(&self.read.uci)
+            .zip(self.canonical_san())
             .zip(1..)
-            .map(|((node, uci), ply)| {
+            .map(|(((node, uci), san), ply)| {
                 let (eval_cp, eval_mate) = eval_parts(node);
                 Move {
                     ply,
-                    san: node.san.to_string(),
+                    san: san.clone(),
+                    written: node.san.to_string(),
                     uci: uci.clone(),
                     comments: node.comments.clone(),
-                    nags: node.nags.iter().map(|n| n.0).collect(),
+                    nags: node.nags.iter().map(|n| u16::from(n.0)).collect(),
                     clock: seconds(node.clock()),
                     emt: seconds(node.emt()),
                     eval_cp,
@@ -287,11 +319,11 @@ impl Game {
 
     /// The NAGs of each mainline move.
     #[getter]
-    fn nags(&self) -> Vec<Vec<u8>> {
+    fn nags(&self) -> Vec<Vec<u16>> {
         let moves = &self.read.game.mainline.moves;
         moves
             .iter()
-            .map(|m| m.nags.iter().map(|n| n.0).collect())
+            .map(|m| m.nags.iter().map(|n| u16::from(n.0)).collect())
             .collect()
     }
 

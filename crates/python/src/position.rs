@@ -114,7 +114,7 @@ impl Position {
             return Err(PyValueError::new_err(format!("`{uci}` is not a UCI move")));
         }
         let m = self.parse_move(uci)?;
-        let san = self.pos.san(m.clone()).to_string();
+        let san = self.pos.san(m).to_string();
         self.pos.play_unchecked(m);
         Ok(san)
     }
@@ -200,7 +200,7 @@ impl Position {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position({:?})", self.fen())
+        format!("Position('{}')", self.fen())
     }
 
     /// The board as SVG (a notebook draws it).

@@ -197,6 +197,7 @@ fn reader(paths: Vec<PathBuf>, jobs: Option<usize>) -> tabia::Reader {
 /// batches; an input that cannot be opened or read to its end raises `tabia.GameError`.
 #[pyfunction]
 #[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn read_table(
     py: Python<'_>,
     paths: Vec<PathBuf>,

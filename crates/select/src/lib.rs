@@ -16,7 +16,7 @@
 //!   with the [`Hit`] that decided it (criterion, ply, FEN, place in the game tree).
 //!
 //! ```
-//! use tabia_notation::pgn::Reader;
+//! use tabia_notation::pgn::PgnReader;
 //! use tabia_select::{Criterion, Matcher, Options, Query};
 //!
 //! let query = Query::new(
@@ -27,7 +27,7 @@
 //!     Options::default(),
 //! );
 //! let pgn = "[White \"Carlsen, Magnus\"]\n[Black \"Caruana, Fabiano\"]\n\n1. d4 Nf6 2. c4 e6 1/2-1/2\n";
-//! let verdict = Reader::new(pgn.as_bytes()).read_game(&mut Matcher::new(&query))?.expect("a game")?;
+//! let verdict = PgnReader::new(pgn.as_bytes()).read_game(&mut Matcher::new(&query))?.expect("a game")?;
 //! assert!(verdict.matched);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
@@ -59,5 +59,5 @@ pub use position::{MoveSequence, PositionTarget, Zobrist};
 pub use query::{Options, Query};
 pub use range::{Bounds, GameNumbers};
 pub use tabia_eco as eco;
-pub use tag::{TagCriterion, TagOp};
+pub use tag::{TagCriterion, TagOp, close_tag_name};
 pub use text::{NamePattern, fold};

@@ -40,6 +40,10 @@ pub struct Verdict {
     /// For a match: where it was decided (the criterion that matched last, at the latest
     /// ply); none when the query has no criteria.
     pub hit: Option<Hit>,
+    /// Which of the tags the query reads the game has: bit `i` for
+    /// [`Query::tag_names`]`[i]` (the first 64), so that a caller can tell a tag no game has
+    /// (a misspelt `--tag Whiteelo`) from one no game matched.
+    pub tags_present: u64,
 }
 
 /// How far a group is.
@@ -80,7 +84,7 @@ struct Line {
 /// moved.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_select::{Criterion, Matcher, Options, Query};
 ///
 /// let query = Query::new(
@@ -89,7 +93,7 @@ struct Line {
 /// );
 /// let pgn = b"1. Nf3 c5 2. e4 *\n\n1. e4 e5 *\n";
 /// let mut matcher = Matcher::new(&query);
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let first = reader.read_game(&mut matcher)?.expect("a game")?;
 /// assert!(first.matched);
 /// assert_eq!(first.hit.and_then(|hit| hit.ply), Some(3));
@@ -760,7 +764,15 @@ impl Visitor for Matcher<'_> {
         } else {
             None
         };
-        Ok(Verdict { matched, hit })
+        let tags_present = self.tags[..self.tag_count]
+            .iter()
+            .filter(|&&(i, _)| i < 64)
+            .fold(0, |bits, &(i, _)| bits | 1 << i);
+        Ok(Verdict {
+            matched,
+            hit,
+            tags_present,
+        })
     }
 }
 

@@ -168,6 +168,12 @@ impl Query {
         &self.criteria
     }
 
+    /// The names of the tags the criteria read, each once, in the order they first appear
+    /// (the bits of [`Verdict::tags_present`](crate::Verdict::tags_present)).
+    pub fn tag_names(&self) -> &[String] {
+        &self.tag_names
+    }
+
     /// The options.
     pub fn options(&self) -> Options {
         self.options

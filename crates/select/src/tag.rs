@@ -307,6 +307,124 @@ impl fmt::Display for TagCriterion {
     }
 }
 
+/// Tag names found in real collections (the Seven Tag Roster, the standard's other tags,
+/// lichess's, chess.com's, TWIC's), for [`close_tag_name`].
+const KNOWN_TAGS: &[&str] = &[
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteFideId",
+    "BlackFideId",
+    "WhiteTeam",
+    "BlackTeam",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "WhiteType",
+    "BlackType",
+    "WhiteUSCF",
+    "BlackUSCF",
+    "EventDate",
+    "EventType",
+    "EventRounds",
+    "EventCountry",
+    "EventCategory",
+    "Section",
+    "Stage",
+    "Board",
+    "Opening",
+    "Variation",
+    "SubVariation",
+    "ECO",
+    "NIC",
+    "Time",
+    "UTCDate",
+    "UTCTime",
+    "TimeControl",
+    "SetUp",
+    "FEN",
+    "Termination",
+    "Annotator",
+    "Mode",
+    "PlyCount",
+    "Variant",
+    "SourceDate",
+    "Source",
+    "Link",
+    "Timezone",
+    "StartTime",
+    "EndTime",
+    "EndDate",
+    "CurrentPosition",
+];
+
+/// The tag name close to `name`, a name no game had: a known name that differs only in case
+/// (`Whiteelo` → `WhiteElo`), else one at most two edits away (`WhitElo`), else one of
+/// `seen` that differs only in case.
+///
+/// ```
+/// use tabia_select::close_tag_name;
+///
+/// assert_eq!(close_tag_name("Whiteelo", &[]), Some("WhiteElo"));
+/// assert_eq!(close_tag_name("TimeControll", &[]), Some("TimeControl"));
+/// assert_eq!(close_tag_name("Opnening", &[]), Some("Opening"));
+/// assert_eq!(close_tag_name("Flavour", &[]), None);
+/// assert_eq!(close_tag_name("myclub", &["MyClub"]), Some("MyClub"));
+/// ```
+pub fn close_tag_name<'a>(name: &str, seen: &[&'a str]) -> Option<&'a str> {
+    let known = || KNOWN_TAGS.iter().copied();
+    if let Some(same) = known()
+        .chain(seen.iter().copied())
+        .find(|k| k.eq_ignore_ascii_case(name) && *k != name)
+    {
+        return Some(same);
+    }
+    let limit = if name.len() > 4 { 2 } else { 1 };
+    known()
+        .map(|k| {
+            (
+                edits(&name.to_ascii_lowercase(), &k.to_ascii_lowercase()),
+                k,
+            )
+        })
+        .filter(|&(d, _)| d > 0 && d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// The edit distance of `a` and `b` (insertions, deletions, substitutions, and swaps of two
+/// neighbours count one each): the optimal string alignment distance.
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

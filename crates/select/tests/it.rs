@@ -3,7 +3,7 @@
 //! partitions), and the matcher's decisions on small games.
 
 use proptest::prelude::*;
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, Position, shakmaty::Position as _};
 use tabia_select::{Criterion, Feature, Matcher, Options, Query, Verdict};
 
@@ -32,7 +32,7 @@ fn random_game(choices: &[u16]) -> (String, Vec<Position>) {
 }
 
 fn verdict(query: &Query, pgn: &str) -> Verdict {
-    Reader::new(pgn.as_bytes())
+    PgnReader::new(pgn.as_bytes())
         .read_game(&mut Matcher::new(query))
         .expect("reads")
         .expect("a game")
@@ -166,12 +166,12 @@ fn games_the_matcher_cannot_replay_are_errors() {
     // A bad start position or an illegal move the matcher needs is an error, not a verdict
     // (the CLI reports it and counts it apart from matched and unmatched games).
     let q = one(Criterion::Position("startpos".parse().expect("startpos")));
-    let bad = Reader::new(&b"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n"[..])
+    let bad = PgnReader::new(&b"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n"[..])
         .read_game(&mut Matcher::new(&q))
         .expect("reads")
         .expect("a game");
     assert!(bad.is_err());
-    let illegal = Reader::new(&b"[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"[..])
+    let illegal = PgnReader::new(&b"[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"[..])
         .read_game(&mut Matcher::new(&one(Criterion::Feature(
             Feature::Checkmate,
         ))))

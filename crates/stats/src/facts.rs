@@ -17,12 +17,12 @@ use crate::{
 /// allocated per game once the buffers for the event, variant and ECO values have grown.
 ///
 /// ```
-/// use tabia_notation::pgn::{Outcome, Reader};
+/// use tabia_notation::pgn::{Outcome, PgnReader};
 /// use tabia_stats::{GameFacts, Speed, Stats};
 ///
 /// let pgn = b"[White \"A\"]\n[TimeControl \"300+0\"]\n\n1. e4 { [%clk 0:05:00] } e5 (1... c5) 1-0\n";
 /// let mut facts = GameFacts::default();
-/// Reader::new(&pgn[..]).read_game(&mut facts)?;
+/// PgnReader::new(&pgn[..]).read_game(&mut facts)?;
 /// assert_eq!(facts.plies(), 2);
 /// assert_eq!(facts.outcome(), Outcome::WhiteWins);
 /// assert_eq!(facts.speed(), Speed::Blitz);
@@ -319,11 +319,11 @@ impl Visitor for GameFacts {
 /// event, ECO and variant names are allocated per game.)
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_stats::{FactsVisitor, Stats};
 ///
 /// let pgn = b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
-/// let mut reader = Reader::new(&pgn[..]);
+/// let mut reader = PgnReader::new(&pgn[..]);
 /// let mut visitor = FactsVisitor::default();
 /// let mut stats = Stats::new();
 /// while let Some(facts) = reader.read_game(&mut visitor)? {

@@ -5,8 +5,8 @@ use std::{
     io::Read,
 };
 
-use tabia_notation::pgn::{Outcome, RawGame, ReadError, Reader, Warning, variant_name};
-use tabia_stream::{Games, Pipeline, Visited, fold};
+use tabia_notation::pgn::{Outcome, PgnReader, RawGame, ReadError, Warning, variant_name};
+use tabia_stream::{Pipeline, SplitGames, Visited, fold};
 
 use crate::{
     facts::GameFacts,
@@ -80,9 +80,9 @@ pub struct Stats {
 
 /// The figures a pipeline counted, or the read error that ended its input.
 fn counted(
-    outcome: Result<tabia_stream::Outcome<tabia_stream::Error>, std::convert::Infallible>,
+    outcome: Result<tabia_stream::Processed<tabia_stream::InputError>, std::convert::Infallible>,
     stats: Stats,
-) -> Result<Stats, tabia_stream::Error> {
+) -> Result<Stats, tabia_stream::InputError> {
     match outcome {
         Ok(outcome) => match outcome.input_error {
             Some(err) => Err(err),
@@ -163,7 +163,7 @@ impl Stats {
         self.bytes += bytes;
     }
 
-    /// Reads a raw game (as [`tabia_stream::Games`] splits them) and counts it; gives the
+    /// Reads a raw game (as [`tabia_stream::SplitGames`] splits them) and counts it; gives the
     /// warnings of a game that was read, or its syntax error (counted as an error).
     pub fn add_raw(&mut self, game: &RawGame) -> Result<&[Warning], ReadError> {
         let bytes = game.bytes.len() as u64;
@@ -208,7 +208,7 @@ impl Stats {
     /// on with the next game) or an I/O error (not counted: the reader stops).
     pub fn read_game<R: Read>(
         &mut self,
-        reader: &mut Reader<R>,
+        reader: &mut PgnReader<R>,
     ) -> Result<Option<&[Warning]>, ReadError> {
         let read = reader.read_game(&mut self.scratch);
         // The game's bytes, from its first byte (not the blank lines before it) to its end, as
@@ -238,7 +238,7 @@ impl Stats {
     /// The statistics of a whole input, read on this thread (bad games counted as errors).
     pub fn from_reader<R: Read>(input: R) -> std::io::Result<Stats> {
         let mut stats = Stats::new();
-        let mut reader = Reader::new(input);
+        let mut reader = PgnReader::new(input);
         loop {
             match stats.read_game(&mut reader) {
                 Ok(Some(_)) => {}
@@ -264,7 +264,7 @@ impl Stats {
     /// ```
     pub fn from_bytes(bytes: Vec<u8>) -> (Stats, Vec<u8>) {
         let mut stats = Stats::new();
-        let mut reader = Reader::from_bytes(bytes);
+        let mut reader = PgnReader::from_bytes(bytes);
         // Reading from memory does not fail: a syntax error is counted, and reading goes on.
         while !matches!(
             stats.read_game(&mut reader),
@@ -294,7 +294,7 @@ impl Stats {
     pub fn from_input<R: Read + Send>(
         input: R,
         pipeline: &Pipeline,
-    ) -> Result<Stats, tabia_stream::Error> {
+    ) -> Result<Stats, tabia_stream::InputError> {
         let mut stats = Stats::new();
         let outcome = pipeline.run_games(
             input,
@@ -310,25 +310,25 @@ impl Stats {
         counted(outcome, stats)
     }
 
-    /// The statistics of the games a [`Games`] splits an input into, on all the workers of
+    /// The statistics of the games a [`SplitGames`] splits an input into, on all the workers of
     /// `pipeline`: the input is split into games on one thread, each worker counts its batches
     /// (each game read again from a copy of its bytes), the parts are merged.
     /// [`Stats::from_input`] reads the games where the workers find them instead.
     ///
     /// ```
     /// use tabia_stats::Stats;
-    /// use tabia_stream::{Games, Pipeline};
+    /// use tabia_stream::{SplitGames, Pipeline};
     ///
     /// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n".repeat(1000);
-    /// let parallel = Stats::from_games(Games::new(&pgn[..]), &Pipeline::new().with_jobs(2))?;
+    /// let parallel = Stats::from_games(SplitGames::new(&pgn[..]), &Pipeline::new().with_jobs(2))?;
     /// let sequential = Stats::from_reader(&pgn[..])?;
     /// assert_eq!(parallel.report(None), sequential.report(None));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_games<R: Read + Send>(
-        games: Games<R>,
+        games: SplitGames<R>,
         pipeline: &Pipeline,
-    ) -> Result<Stats, tabia_stream::Error> {
+    ) -> Result<Stats, tabia_stream::InputError> {
         let mut stats = Stats::new();
         let outcome = pipeline.run(
             games,
@@ -384,12 +384,12 @@ impl Stats {
         self.with_evals += other.with_evals;
     }
 
-    /// Games counted (read, and bad).
+    /// SplitGames counted (read, and bad).
     pub fn games(&self) -> u64 {
         self.games
     }
 
-    /// Games with a syntax error.
+    /// SplitGames with a syntax error.
     pub fn errors(&self) -> u64 {
         self.errors
     }
@@ -404,7 +404,7 @@ impl Stats {
         self.bytes
     }
 
-    /// Games of `plies` mainline plies, among the games read.
+    /// SplitGames of `plies` mainline plies, among the games read.
     pub fn games_of_plies(&self, plies: u32) -> u64 {
         match self.plies_dense.get(plies as usize) {
             Some(&n) => n,
@@ -412,7 +412,7 @@ impl Stats {
         }
     }
 
-    /// Games with this speed.
+    /// SplitGames with this speed.
     pub fn games_of_speed(&self, speed: Speed) -> u64 {
         self.speeds[speed.index()]
     }
@@ -443,7 +443,7 @@ impl Stats {
         self.rating_max = Some(self.rating_max.map_or(max, |r| r.max(max)));
     }
 
-    /// Games read (without an error), by ply count, in increasing ply count.
+    /// SplitGames read (without an error), by ply count, in increasing ply count.
     pub(crate) fn plies_histogram(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
         self.plies_dense
             .iter()

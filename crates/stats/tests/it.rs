@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use tabia_stats::{Report, Stats};
-use tabia_stream::{Games, Pipeline};
+use tabia_stream::{Pipeline, SplitGames};
 
 /// One generated game: tags drawn from small pools (so that players, events and ECO codes
 /// repeat), `plies` moves, maybe a comment with a clock or an evaluation, a variation, a
@@ -178,7 +178,7 @@ proptest! {
         let a: String = specs.iter().map(pgn).collect();
         let sequential = report(&a);
         let pipeline = Pipeline::new().with_jobs(jobs).with_batch_bytes(200);
-        let parallel = Stats::from_games(Games::new(a.as_bytes()), &pipeline).unwrap();
+        let parallel = Stats::from_games(SplitGames::new(a.as_bytes()), &pipeline).unwrap();
         prop_assert_eq!(parallel.report(None), sequential.clone());
         // Read in place where the workers find the games, in pieces of every size.
         for bytes in [1, 64, 200, 5000] {

@@ -3,10 +3,10 @@
 //! its chunk, and neighbouring chunks agree on the game that a cut went through.
 //!
 //! A cut before `[` at the start of a line is where the whole-input reader ends a game, unless
-//! that game is in its tag section or in a `{` comment there ([`Reader::cut`] tells which). A
+//! that game is in its tag section or in a `{` comment there ([`PgnReader::cut`] tells which). A
 //! worker reads its chunk as if the cut before it were good, then waits for the chunk before:
 //! that one says how many games came before and hands over the game its cut went through, if
-//! any; the worker then finds where that game ends ([`Reader::skip_rest`]) and reads the rest
+//! any; the worker then finds where that game ends ([`PgnReader::skip_rest`]) and reads the rest
 //! of its chunk again. Chunks are read in parallel and only a count (and the rare game cut in
 //! two) passes from one to the next, so every chunk is read at most twice whatever its size.
 
@@ -18,9 +18,9 @@ use std::{
     thread::{self, ThreadId},
 };
 
-use tabia_notation::pgn::{Cut, Origin, RawGame, ReadError, Reader, Visitor};
+use tabia_notation::pgn::{Cut, Origin, PgnReader, RawGame, ReadError, Visitor};
 
-use crate::error::Error;
+use crate::error::InputError;
 
 /// A piece of the input that ends before a line starting with `[`, or at the end of the input.
 #[derive(Debug)]
@@ -69,7 +69,7 @@ pub(crate) struct Chunks<'p, R> {
     column: u64,
     /// How much of `pending` was searched for a cut, in vain.
     searched: usize,
-    error: Option<Error>,
+    error: Option<InputError>,
     ended: bool,
     pool: &'p Pool,
 }
@@ -166,9 +166,9 @@ impl<'p, R: Read> Chunks<'p, R> {
 }
 
 impl<R: Read> Iterator for Chunks<'_, R> {
-    type Item = Result<Chunk, Error>;
+    type Item = Result<Chunk, InputError>;
 
-    fn next(&mut self) -> Option<Result<Chunk, Error>> {
+    fn next(&mut self) -> Option<Result<Chunk, InputError>> {
         if let Some(err) = self.error.take() {
             self.ended = true;
             return Some(Err(err));
@@ -190,7 +190,7 @@ impl<R: Read> Iterator for Chunks<'_, R> {
                 Ok(_) => {}
                 Err(err) => {
                     // The games before the last cut were read whole; the one after it was not.
-                    let err = Error::read(err);
+                    let err = InputError::read(err);
                     match find_cut(&self.pending[..self.filled], 0) {
                         Some(cut) => {
                             self.error = Some(err);
@@ -255,7 +255,7 @@ struct Open {
 /// What a chunk hands to the next once split.
 #[derive(Default)]
 struct Seam {
-    /// Games that ended in this chunk or before.
+    /// SplitGames that ended in this chunk or before.
     games: u64,
     open: Option<Open>,
     /// The worker splitting the chunk panicked.
@@ -353,7 +353,7 @@ type Found<T> = Vec<(Origin, Range<usize>, Result<T, ReadError>)>;
 
 /// Reads the games `reader` has left with `visitor`; `offset` is that of the reader's input.
 fn read_games<V: Visitor, R: Read>(
-    reader: &mut Reader<R>,
+    reader: &mut PgnReader<R>,
     offset: u64,
     visitor: &mut V,
 ) -> Found<V::Output> {
@@ -372,8 +372,8 @@ fn read_games<V: Visitor, R: Read>(
 }
 
 /// A reader over `bytes` with a buffer that holds them all: one copy, no refills.
-fn reader_over(bytes: &[u8]) -> Reader<&[u8]> {
-    Reader::with_capacity(bytes.len().saturating_add(1024), bytes)
+fn reader_over(bytes: &[u8]) -> PgnReader<&[u8]> {
+    PgnReader::with_capacity(bytes.len().saturating_add(1024), bytes)
 }
 
 /// How the game at `start` in `bytes` (to their end) is cut by their end.
@@ -408,7 +408,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
     };
     // Read as if the cut before this chunk were good while the chunk before is read (the
     // reader takes the chunk's bytes as its buffer, and gives them back).
-    let mut reader = Reader::from_bytes(mem::take(&mut chunk.bytes)).with_origin(origin);
+    let mut reader = PgnReader::from_bytes(mem::take(&mut chunk.bytes)).with_origin(origin);
     let guess = read_games(&mut reader, chunk.offset, visitor);
     chunk.bytes = reader.into_bytes();
     let bytes = &chunk.bytes[..];
@@ -444,7 +444,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
             // Read it whole, then the games after it, as one reader over the input would.
             let start = open.start;
             let mut reader =
-                Reader::from_bytes([open.bytes, bytes.to_vec()].concat()).with_origin(start);
+                PgnReader::from_bytes([open.bytes, bytes.to_vec()].concat()).with_origin(start);
             let games = read_games(&mut reader, start.offset, visitor);
             joined = reader.into_bytes();
             (&joined[..], games)

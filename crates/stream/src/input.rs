@@ -13,9 +13,9 @@ use std::{
 
 use crate::{
     archive::{self, ZipEntry},
-    error::{Error, ErrorKind},
+    error::{InputError, InputErrorKind},
     pipeline::Pipeline,
-    split::{Games, Lines},
+    split::{SplitGames, TextLines},
     zstd_frames,
 };
 
@@ -24,6 +24,13 @@ const BUFFER: usize = 1 << 16;
 
 /// A file this small (compressed) gets no decoding threads.
 const SMALL_INPUT: u64 = 1 << 20;
+
+/// How many bytes may be read before the reader is made: the magic bytes, and enough of an
+/// uncompressed input to tell text from binary data (a file gives them in one read).
+const HEAD_LEN: usize = 1024;
+
+/// The longest magic number: reading goes on until it is read (or the input ends).
+const MAGIC_LEN: usize = 6;
 
 /// Where an input comes from: a file, or standard input.
 ///
@@ -68,7 +75,7 @@ impl Source {
     /// let path = dir.path().join("twic.zip");
     /// let mut zip = zip::ZipWriter::new(std::fs::File::create(&path)?);
     /// zip.start_file("readme.txt", zip::write::SimpleFileOptions::default())?;
-    /// zip.write_all(b"Games of the week")?;
+    /// zip.write_all(b"SplitGames of the week")?;
     /// zip.start_file("twic1599.pgn", zip::write::SimpleFileOptions::default())?;
     /// zip.write_all(b"1. e4 e5 1-0\n")?;
     /// zip.finish()?;
@@ -111,20 +118,21 @@ impl Source {
     }
 
     /// Opens the source, decompressing it if its first bytes say it is compressed.
-    pub fn open(&self) -> Result<Input, Error> {
+    pub fn open(&self) -> Result<Input, InputError> {
         self.open_with(0)
     }
 
     /// Opens the source like [`Source::open`], with `decoders` threads for a zstd input of
     /// several frames (see [`Input::open_with`]).
-    pub fn open_with(&self, decoders: usize) -> Result<Input, Error> {
+    pub fn open_with(&self, decoders: usize) -> Result<Input, InputError> {
         match self {
             Source::Stdin => Input::from_reader_with("<stdin>", io::stdin(), decoders),
             Source::File(path) => Input::open_with(path, decoders),
             Source::Zip(entry) => {
                 let name = self.name();
-                let entry = archive::open_entry(entry)
-                    .map_err(|io| Error::new(ErrorKind::Read, Some(io)).named(Some(&name)))?;
+                let entry = archive::open_entry(entry).map_err(|io| {
+                    InputError::new(InputErrorKind::Read, Some(io)).named(Some(&name))
+                })?;
                 let mut input = Input::with_size(name, entry.reader, Some(entry.size), decoders)?;
                 if entry.compressed && input.compression == Compression::None {
                     input.compression = Compression::Zip;
@@ -244,7 +252,7 @@ impl Input {
     ///
     /// A zstd input of several frames (as `pzstd` writes) is decompressed frames-in-parallel on
     /// one thread per core; see [`Input::open_with`].
-    pub fn open(path: impl AsRef<Path>) -> Result<Input, Error> {
+    pub fn open(path: impl AsRef<Path>) -> Result<Input, InputError> {
         Input::open_with(path, 0)
     }
 
@@ -272,21 +280,22 @@ impl Input {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn open_with(path: impl AsRef<Path>, decoders: usize) -> Result<Input, Error> {
+    pub fn open_with(path: impl AsRef<Path>, decoders: usize) -> Result<Input, InputError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let named = |err: Error| err.named(Some(&name));
-        let file = File::open(path).map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+        let named = |err: InputError| err.named(Some(&name));
+        let file = File::open(path)
+            .map_err(|io| named(InputError::new(InputErrorKind::Open, Some(io))))?;
         let meta = file
             .metadata()
-            .map_err(|io| named(Error::new(ErrorKind::Open, Some(io))))?;
+            .map_err(|io| named(InputError::new(InputErrorKind::Open, Some(io))))?;
         if meta.is_dir() {
-            return Err(named(Error::new(ErrorKind::IsADirectory, None)));
+            return Err(named(InputError::new(InputErrorKind::IsADirectory, None)));
         }
         if meta.is_file() && archive::looks_like_zip(path) {
             // Its PGN entries one after the other ([`Source::from_args`] makes each an input).
             let (entries, size) = archive::open_all(path)
-                .map_err(|io| named(Error::new(ErrorKind::Read, Some(io))))?;
+                .map_err(|io| named(InputError::new(InputErrorKind::Read, Some(io))))?;
             let mut input = Input::with_size(name, entries, Some(size), decoders)?;
             input.compression = Compression::Zip;
             return Ok(input);
@@ -297,7 +306,7 @@ impl Input {
     }
 
     /// Opens standard input, named `<stdin>`.
-    pub fn stdin() -> Result<Input, Error> {
+    pub fn stdin() -> Result<Input, InputError> {
         Input::from_reader("<stdin>", io::stdin())
     }
 
@@ -305,7 +314,7 @@ impl Input {
     pub fn from_reader(
         name: impl Into<String>,
         reader: impl Read + Send + 'static,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         Input::from_reader_with(name, reader, 0)
     }
 
@@ -315,7 +324,7 @@ impl Input {
         name: impl Into<String>,
         reader: impl Read + Send + 'static,
         decoders: usize,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         Input::with_size(name.into(), reader, None, decoders)
     }
 
@@ -324,7 +333,7 @@ impl Input {
         raw: impl Read + Send + 'static,
         size: Option<u64>,
         decoders: usize,
-    ) -> Result<Input, Error> {
+    ) -> Result<Input, InputError> {
         // A small file is decompressed on the thread that reads it: a decoding thread would
         // cost more than it saves.
         let decoders = match size {
@@ -336,11 +345,20 @@ impl Input {
             inner: raw,
             read: read.clone(),
         };
-        let (compression, reader) = decompress_with(counted, decoders).map_err(|io| {
-            Error::new(ErrorKind::Read, Some(io))
+        let (compression, mut reader) = decompress_with(counted, decoders).map_err(|io| {
+            InputError::new(InputErrorKind::Read, Some(io))
                 .named(Some(&name))
                 .after_line(0)
         })?;
+        // Said once here rather than as an error on every "game" of an image or a program.
+        let head = reader.fill_buf().map_err(|io| {
+            InputError::new(InputErrorKind::Read, Some(io))
+                .named(Some(&name))
+                .after_line(0)
+        })?;
+        if let Some(err) = not_text(head) {
+            return Err(err.named(Some(&name)));
+        }
         Ok(Input {
             name,
             reader,
@@ -392,16 +410,16 @@ impl Input {
     }
 
     /// The PGN games of the input, as raw bytes with their byte offset and line (see
-    /// [`Games`]).
-    pub fn games(self) -> Games<Box<dyn BufRead + Send>> {
+    /// [`SplitGames`]).
+    pub fn games(self) -> SplitGames<Box<dyn BufRead + Send>> {
         let name = self.name;
-        Games::new(self.reader).named(name)
+        SplitGames::new(self.reader).named(name)
     }
 
-    /// The lines of the input (see [`Lines`]).
-    pub fn lines(self) -> Lines<Box<dyn BufRead + Send>> {
+    /// The lines of the input (see [`TextLines`]).
+    pub fn lines(self) -> TextLines<Box<dyn BufRead + Send>> {
         let name = self.name;
-        Lines::new(self.reader).named(name)
+        TextLines::new(self.reader).named(name)
     }
 }
 
@@ -468,9 +486,6 @@ pub enum Compression {
 }
 
 impl Compression {
-    /// The longest magic number.
-    const MAGIC_LEN: usize = 6;
-
     /// The format that `head`, the first bytes of an input, announces.
     ///
     /// ```
@@ -521,10 +536,13 @@ pub fn decompress_with<R: Read + Send + 'static>(
     mut raw: R,
     decoders: usize,
 ) -> io::Result<(Compression, Box<dyn BufRead + Send>)> {
-    // Read the magic bytes in a loop: a pipe may deliver them one at a time.
-    let mut head = [0; Compression::MAGIC_LEN];
+    // Read the magic bytes in a loop: a pipe may deliver them one at a time. Into room for
+    // more, so that what a file gives at once is enough to tell text from binary data
+    // (`Input`'s check); a pipe is not waited on for more than its magic bytes, so that a
+    // slow stream's first games are read as they come.
+    let mut head = [0; HEAD_LEN];
     let mut len = 0;
-    while len < head.len() {
+    while len < MAGIC_LEN {
         match raw.read(&mut head[len..]) {
             Ok(0) => break,
             Ok(n) => len += n,
@@ -569,6 +587,24 @@ pub fn decompress_with<R: Read + Send + 'static>(
         }
     };
     Ok((compression, reader))
+}
+
+/// Why the first bytes of an input (decompressed) say it is not text: a UTF-16 byte order
+/// mark, or control bytes that text does not hold (a zero byte, `\x01`, …: not tab, line
+/// ends, form feeds or DOS's end-of-file `^Z`) making more than 2% of them, at least two: an
+/// image, a program or random bytes hold some 12%, a text with a stray zero byte one (which is
+/// then a bad game, not a bad input). The error names the first such byte.
+fn not_text(head: &[u8]) -> Option<InputError> {
+    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        return Some(InputError::new(InputErrorKind::Utf16, None));
+    }
+    let binary = |b: &u8| matches!(b, 0..=8 | 0x0e..=0x19 | 0x1b..=0x1f | 0x7f);
+    let count = head.iter().filter(|b| binary(b)).count();
+    if count >= 2 && count * 50 > head.len() {
+        let at = head.iter().position(binary).unwrap_or(0);
+        return Some(InputError::binary(at as u64));
+    }
+    None
 }
 
 /// A reader that counts the bytes read through it.
@@ -672,6 +708,26 @@ mod tests {
     }
 
     #[test]
+    fn binary_data_is_not_read_as_text() {
+        let open = |bytes: &[u8]| Input::from_reader("x", io::Cursor::new(bytes.to_vec()));
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let err = open(png).unwrap_err();
+        assert_eq!((err.kind(), err.byte()), (InputErrorKind::Binary, Some(8)));
+        let err = open(b"\xff\xfe1\0.\0").unwrap_err();
+        assert_eq!(err.kind(), InputErrorKind::Utf16);
+        // Text, with a DOS end of file, or one stray zero byte (a bad game, not a bad input).
+        let mut text = b"[Event \"x\"]\r\n\r\n1. e4 \x0c e5 *\r\n".repeat(40);
+        text.push(0x1a);
+        assert!(open(&text).is_ok());
+        text[200] = 0;
+        assert!(open(&text).is_ok());
+        assert!(open(b"").is_ok());
+        // Compressed: the decompressed bytes are what is looked at.
+        let zst = zstd::encode_all(&[0u8, 1, 2, 3, 4, 5, 6, 7][..], 1).unwrap();
+        assert_eq!(open(&zst).unwrap_err().byte(), Some(0));
+    }
+
+    #[test]
     fn magic_split_over_reads_is_recognised() {
         let bytes = zstd::encode_all(TEXT, 1).unwrap();
         let (compression, mut reader) = decompress(Trickle(io::Cursor::new(bytes))).unwrap();
@@ -724,13 +780,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nope.pgn");
         let missing = Source::File(path.clone()).open().unwrap_err();
-        assert_eq!(missing.kind(), ErrorKind::Open);
+        assert_eq!(missing.kind(), InputErrorKind::Open);
         assert_eq!(
             missing.to_string(),
             format!("cannot open {}", path.display())
         );
         let is_dir = Source::File(dir.path().to_path_buf()).open().unwrap_err();
-        assert_eq!(is_dir.kind(), ErrorKind::IsADirectory);
+        assert_eq!(is_dir.kind(), InputErrorKind::IsADirectory);
         assert!(
             is_dir
                 .to_string()

@@ -8,8 +8,8 @@
 //!    input). zstd, gzip, bzip2 and xz are recognised by their magic bytes whatever the name,
 //!    concatenated frames and members included ([`Compression`], [`decompress`]); a zip
 //!    archive is a source per PGN entry ([`Source::from_args`]).
-//! 2. **Split** it into items: [`Games`] gives each PGN game as raw bytes with its byte offset
-//!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`Lines`]
+//! 2. **Split** it into items: [`SplitGames`] gives each PGN game as raw bytes with its byte offset
+//!    and line ([`RawGame`], from `tabia-notation`'s splitter; no chess rules here), [`TextLines`]
 //!    gives lines for FEN and EPD files.
 //! 3. **Process** the items on N workers and receive the results in input order: one
 //!    abstraction, [`Work`] (what a worker does with each item of a batch and with the batch),
@@ -82,13 +82,13 @@ mod zstd_frames;
 
 pub use archive::ZipEntry;
 pub use chunk::Visited;
-pub use error::{Error, ErrorKind};
+pub use error::{InputError, InputErrorKind};
 pub use input::{
     BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
 };
-pub use pipeline::{BATCH_BYTES, Outcome, Pipeline, Weigh};
+pub use pipeline::{BATCH_BYTES, Pipeline, Processed, Weigh};
 pub use range::{Span, ranges};
-pub use split::{Games, Line, Lines};
-/// A game as raw bytes with where it starts: the item [`Games`] gives.
+pub use split::{SplitGames, TextLine, TextLines};
+/// A game as raw bytes with where it starts: the item [`SplitGames`] gives.
 pub use tabia_notation::pgn::{Origin, RawGame};
-pub use work::{Bytes, Finish, Fold, RawGames, Work, fold};
+pub use work::{Bytes, Finish, Fold, OnRawGames, Work, fold};

@@ -27,9 +27,9 @@ use tabia_notation::pgn::{Origin, RawGame, Visitor};
 
 use crate::{
     chunk::{Chunk, Chunks, Pool, Seams, Visited, recycle, work_chunk},
-    error::Error,
+    error::InputError,
     range::Span,
-    split::Line,
+    split::TextLine,
     work::{Work, fold},
 };
 
@@ -49,9 +49,9 @@ impl Weigh for RawGame {
     }
 }
 
-impl Weigh for Line {
+impl Weigh for TextLine {
     fn weight(&self) -> usize {
-        self.bytes.len() + mem::size_of::<Line>()
+        self.bytes.len() + mem::size_of::<TextLine>()
     }
 }
 
@@ -77,7 +77,7 @@ impl Weigh for String {
 /// thread. With one job everything runs on the calling thread, in the same order.
 ///
 /// An error from the items (a read error) ends the stream: the items before it are still
-/// processed and consumed, and the error is given back in the [`Outcome`]. An error from the
+/// processed and consumed, and the error is given back in the [`Processed`]. An error from the
 /// consumer (such as writing to a closed pipe) stops every thread and is returned at once.
 ///
 /// Counting the games of each result, on all cores:
@@ -127,7 +127,7 @@ impl Default for Pipeline {
 /// What a run of the pipeline over one stream of items gave.
 #[derive(Debug)]
 #[non_exhaustive]
-pub struct Outcome<E> {
+pub struct Processed<E> {
     /// Items processed (and their results consumed).
     pub items: u64,
     /// The error that ended the items early, if any.
@@ -214,7 +214,7 @@ impl Pipeline {
         items: I,
         work: W,
         mut consume: C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Weigh,
         R: Send,
@@ -241,12 +241,12 @@ impl Pipeline {
     /// calling thread.
     ///
     /// ```
-    /// use tabia_stream::{Games, Pipeline, RawGame, fold};
+    /// use tabia_stream::{SplitGames, Pipeline, RawGame, fold};
     ///
     /// let pgn = b"1. e4 e5 1-0\n\n1. d4 0-1\n\n1. c4 1-0\n".repeat(100);
     /// let mut out = Vec::new();
     /// let outcome = Pipeline::new().with_batch_bytes(100).run(
-    ///     Games::new(&pgn[..]),
+    ///     SplitGames::new(&pgn[..]),
     ///     // One line per game, into the batch's buffer.
     ///     &fold(|buffer: &mut Vec<u8>, number, game: &RawGame| {
     ///         buffer.extend(format!("{number}: line {}\n", game.start.line).bytes());
@@ -266,7 +266,7 @@ impl Pipeline {
         items: I,
         work: &W,
         mut consume: C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Weigh,
         B: Default,
@@ -298,8 +298,8 @@ impl Pipeline {
     /// it starts each game afresh in `begin_game`: a game with a syntax error gets no
     /// `end_game`); `work` gets each game's number and a [`Visited`]: its bytes, start and
     /// what the visitor made of it. With the [`Bytes`](crate::Bytes) visitor and
-    /// [`RawGames`](crate::RawGames), the work gets each game as a [`RawGame`], numbered and
-    /// located as [`Games`](crate::Games) would. A read error ends the games after those read
+    /// [`OnRawGames`](crate::OnRawGames), the work gets each game as a [`RawGame`], numbered and
+    /// located as [`SplitGames`](crate::SplitGames) would. A read error ends the games after those read
     /// completely before it.
     ///
     /// ```
@@ -348,7 +348,7 @@ impl Pipeline {
         visitor: M,
         work: &W,
         consume: C,
-    ) -> Result<Outcome<Error>, X>
+    ) -> Result<Processed<InputError>, X>
     where
         V: Visitor,
         R: Read + Send,
@@ -371,7 +371,7 @@ impl Pipeline {
     /// reading the file from its start gives them.
     ///
     /// ```
-    /// use tabia_stream::{Bytes, Pipeline, RawGame, RawGames, Span, fold};
+    /// use tabia_stream::{Bytes, OnRawGames, Pipeline, RawGame, Span, fold};
     ///
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("games.pgn");
@@ -386,7 +386,7 @@ impl Pipeline {
     ///         span.open(&path)?,
     ///         &span,
     ///         Bytes::default,
-    ///         &RawGames(fold(|acc: &mut Vec<(u64, u64)>, number, game: &RawGame| {
+    ///         &OnRawGames(fold(|acc: &mut Vec<(u64, u64)>, number, game: &RawGame| {
     ///             acc.push((number, game.start.line))
     ///         })),
     ///         |acc, _| {
@@ -406,7 +406,7 @@ impl Pipeline {
         visitor: M,
         work: &W,
         consume: C,
-    ) -> Result<Outcome<Error>, X>
+    ) -> Result<Processed<InputError>, X>
     where
         V: Visitor,
         R: Read + Send,
@@ -434,7 +434,7 @@ impl Pipeline {
         visitor: M,
         work: &W,
         mut consume: C,
-    ) -> Result<Outcome<Error>, X>
+    ) -> Result<Processed<InputError>, X>
     where
         V: Visitor,
         R: Read + Send,
@@ -491,7 +491,7 @@ impl Pipeline {
         batches: I,
         process: P,
         consume: &mut C,
-    ) -> Result<Outcome<E>, X>
+    ) -> Result<Processed<E>, X>
     where
         T: Send,
         B: Send,
@@ -500,7 +500,7 @@ impl Pipeline {
         P: Fn(Batch<T>) -> (Done<B>, Vec<T>) + Sync,
         C: FnMut(B, Range<u64>) -> Result<(), X>,
     {
-        let mut outcome = Outcome {
+        let mut outcome = Processed {
             items: 0,
             input_error: None,
         };
@@ -800,7 +800,7 @@ where
 fn consume_in_order<A, E, X, C>(
     shared: &Shared<A>,
     consume: &mut C,
-    outcome: &mut Outcome<E>,
+    outcome: &mut Processed<E>,
 ) -> Result<(), X>
 where
     C: FnMut(A, Range<u64>) -> Result<(), X>,
@@ -849,7 +849,7 @@ mod tests {
         value * 2
     }
 
-    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (Vec<u64>, Outcome<String>) {
+    fn run_with(jobs: usize, batch_bytes: usize, n: u64) -> (Vec<u64>, Processed<String>) {
         let pipeline = Pipeline::new()
             .with_jobs(jobs)
             .with_batch_bytes(batch_bytes);

@@ -25,14 +25,14 @@ use std::{
     path::Path,
 };
 
-use tabia_notation::pgn::{Origin, Reader};
+use tabia_notation::pgn::{Origin, PgnReader};
 
 use crate::{
     chunk::Visited,
-    error::{Error, ErrorKind},
+    error::{InputError, InputErrorKind},
     input::{Compression, Input},
     pipeline::Pipeline,
-    split::Games,
+    split::SplitGames,
     work::{Bytes, fold},
 };
 
@@ -56,7 +56,7 @@ use crate::{
 /// assert_eq!(tabia_stream::ranges(&zst, 10)?, [0..len]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn ranges(path: impl AsRef<Path>, target_bytes: u64) -> Result<Vec<Range<u64>>, Error> {
+pub fn ranges(path: impl AsRef<Path>, target_bytes: u64) -> Result<Vec<Range<u64>>, InputError> {
     let path = path.as_ref();
     let (_, len, compression, _) = open(path)?;
     if compression != Compression::None {
@@ -124,12 +124,12 @@ impl Span {
     ///
     /// # Errors
     ///
-    /// The file cannot be opened or read, or it is compressed ([`ErrorKind::Range`]).
+    /// The file cannot be opened or read, or it is compressed ([`InputErrorKind::Range`]).
     pub fn locate(
         path: impl AsRef<Path>,
         range: Range<u64>,
         pipeline: &Pipeline,
-    ) -> Result<Span, Error> {
+    ) -> Result<Span, InputError> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let (file, len, compression, bom) = open(path)?;
@@ -139,14 +139,15 @@ impl Span {
                 format!("{compression:?}").to_lowercase()
             );
             return Err(
-                Error::new(ErrorKind::Range, Some(io::Error::other(why))).named(Some(&name))
+                InputError::new(InputErrorKind::Range, Some(io::Error::other(why)))
+                    .named(Some(&name)),
             );
         }
         // A bound inside a byte order mark is after it: the first game starts there.
         let past_bom = |at: u64| if bom && (1..3).contains(&at) { 3 } else { at };
         let end = past_bom(range.end).min(len);
         let start = past_bom(range.start).min(end);
-        let read_error = |io: io::Error| Error::read(io).named(Some(&name));
+        let read_error = |io: io::Error| InputError::read(io).named(Some(&name));
         // The starts of the games in `..end` are those of the whole file: a game is cut by
         // `end` only at its end.
         let mut found = Starts::default();
@@ -165,7 +166,7 @@ impl Span {
                 found.before += acc.before;
                 found.first = found.first.or(acc.first);
                 found.last = acc.last.or(found.last);
-                Ok::<_, Error>(())
+                Ok::<_, InputError>(())
             },
         )?;
         if let Some(err) = outcome.input_error {
@@ -186,7 +187,7 @@ impl Span {
         let mut file = File::open(path).map_err(read_error)?;
         file.seek(SeekFrom::Start(last.offset))
             .map_err(read_error)?;
-        let mut reader = Reader::new(file).with_origin(last);
+        let mut reader = PgnReader::new(file).with_origin(last);
         let next = reader
             .skip_game()
             .and_then(|_| reader.next_game())
@@ -205,47 +206,49 @@ impl Span {
     /// # Errors
     ///
     /// The file cannot be opened or its start found.
-    pub fn open(&self, path: impl AsRef<Path>) -> Result<Input, Error> {
+    pub fn open(&self, path: impl AsRef<Path>) -> Result<Input, InputError> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let mut file = File::open(path)
-            .map_err(|io| Error::new(ErrorKind::Open, Some(io)).named(Some(&name)))?;
+            .map_err(|io| InputError::new(InputErrorKind::Open, Some(io)).named(Some(&name)))?;
         file.seek(SeekFrom::Start(self.bytes.start))
-            .map_err(|io| Error::read(io).named(Some(&name)))?;
+            .map_err(|io| InputError::read(io).named(Some(&name)))?;
         let len = self.bytes.end - self.bytes.start;
         Ok(Input::plain(name, file.take(len), len))
     }
 
     /// The games of the span, one after the other on this thread, as raw bytes with their
-    /// places in the file (see [`Games`]).
+    /// places in the file (see [`SplitGames`]).
     ///
     /// # Errors
     ///
     /// The file cannot be opened or its start found.
-    pub fn games(&self, path: impl AsRef<Path>) -> Result<Games<Input>, Error> {
+    pub fn games(&self, path: impl AsRef<Path>) -> Result<SplitGames<Input>, InputError> {
         let input = self.open(path)?;
         let name = input.name().to_owned();
-        Ok(Games::at(input, self.start).named(name))
+        Ok(SplitGames::at(input, self.start).named(name))
     }
 }
 
 /// Opens the file at `path`: the file, its length, how it is compressed (by its first
 /// bytes) and whether it starts with a UTF-8 byte order mark.
-fn open(path: &Path) -> Result<(File, u64, Compression, bool), Error> {
+fn open(path: &Path) -> Result<(File, u64, Compression, bool), InputError> {
     let name = path.display().to_string();
-    let named = |kind, io| Error::new(kind, Some(io)).named(Some(&name));
-    let mut file = File::open(path).map_err(|io| named(ErrorKind::Open, io))?;
-    let meta = file.metadata().map_err(|io| named(ErrorKind::Open, io))?;
+    let named = |kind, io| InputError::new(kind, Some(io)).named(Some(&name));
+    let mut file = File::open(path).map_err(|io| named(InputErrorKind::Open, io))?;
+    let meta = file
+        .metadata()
+        .map_err(|io| named(InputErrorKind::Open, io))?;
     if meta.is_dir() {
-        return Err(Error::new(ErrorKind::IsADirectory, None).named(Some(&name)));
+        return Err(InputError::new(InputErrorKind::IsADirectory, None).named(Some(&name)));
     }
     let mut head = Vec::with_capacity(8);
     (&mut file)
         .take(8)
         .read_to_end(&mut head)
-        .map_err(|io| named(ErrorKind::Read, io))?;
+        .map_err(|io| named(InputErrorKind::Read, io))?;
     file.seek(SeekFrom::Start(0))
-        .map_err(|io| named(ErrorKind::Read, io))?;
+        .map_err(|io| named(InputErrorKind::Read, io))?;
     let bom = head.starts_with(b"\xef\xbb\xbf");
     Ok((file, meta.len(), Compression::sniff(&head), bom))
 }

@@ -2,9 +2,9 @@
 
 use std::io::{BufRead, Read};
 
-use tabia_notation::pgn::{Origin, RawGame, RawGames, ReadError, Reader};
+use tabia_notation::pgn::{Origin, PgnReader, RawGame, RawGames, ReadError};
 
-use crate::error::Error;
+use crate::error::InputError;
 
 /// The games of a PGN input as raw bytes, each with where it starts (byte offset, line and
 /// column in the decompressed input): [`RawGame`]s from `tabia-notation`'s splitter.
@@ -12,30 +12,30 @@ use crate::error::Error;
 /// Splitting is cheap (no tags or moves are parsed, a game ends exactly where the full reader
 /// would end it), so one thread can split for many workers that each call [`RawGame::parse`]
 /// or run a visitor over [`RawGame::bytes`]; errors inside a game are theirs to find. The
-/// iterator gives an [`Error`] only when reading fails (an I/O error, or corrupt compressed
+/// iterator gives an [`InputError`] only when reading fails (an I/O error, or corrupt compressed
 /// data), and then ends.
 ///
 /// ```
-/// use tabia_stream::Games;
+/// use tabia_stream::SplitGames;
 ///
 /// let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
-/// let games: Vec<_> = Games::new(&pgn[..]).collect::<Result<_, _>>()?;
+/// let games: Vec<_> = SplitGames::new(&pgn[..]).collect::<Result<_, _>>()?;
 /// assert_eq!(games.len(), 2);
 /// assert_eq!((games[1].start.offset, games[1].start.line), (22, 5));
 /// assert!(games[1].bytes.starts_with(b"[Event \"b\"]"));
-/// # Ok::<(), tabia_stream::Error>(())
+/// # Ok::<(), tabia_stream::InputError>(())
 /// ```
-pub struct Games<R> {
+pub struct SplitGames<R> {
     games: RawGames<R>,
     name: Option<String>,
     ended: bool,
 }
 
-impl<R: Read> Games<R> {
+impl<R: Read> SplitGames<R> {
     /// The games of `reader`.
-    pub fn new(reader: R) -> Games<R> {
-        Games {
-            games: Reader::new(reader).raw_games(),
+    pub fn new(reader: R) -> SplitGames<R> {
+        SplitGames {
+            games: PgnReader::new(reader).raw_games(),
             name: None,
             ended: false,
         }
@@ -43,9 +43,9 @@ impl<R: Read> Games<R> {
 
     /// The games of `reader`, whose first byte is at `start` of a larger input (a
     /// [`Span`](crate::Span) of a file): their places are those in the larger input.
-    pub(crate) fn at(reader: R, start: Origin) -> Games<R> {
-        Games {
-            games: Reader::new(reader).with_origin(start).raw_games(),
+    pub(crate) fn at(reader: R, start: Origin) -> SplitGames<R> {
+        SplitGames {
+            games: PgnReader::new(reader).with_origin(start).raw_games(),
             name: None,
             ended: false,
         }
@@ -53,16 +53,16 @@ impl<R: Read> Games<R> {
 
     /// Names the input in errors.
     #[must_use]
-    pub fn named(mut self, name: impl Into<String>) -> Games<R> {
+    pub fn named(mut self, name: impl Into<String>) -> SplitGames<R> {
         self.name = Some(name.into());
         self
     }
 }
 
-impl<R: Read> Iterator for Games<R> {
-    type Item = Result<RawGame, Error>;
+impl<R: Read> Iterator for SplitGames<R> {
+    type Item = Result<RawGame, InputError>;
 
-    fn next(&mut self) -> Option<Result<RawGame, Error>> {
+    fn next(&mut self) -> Option<Result<RawGame, InputError>> {
         if self.ended {
             return None;
         }
@@ -76,7 +76,7 @@ impl<R: Read> Iterator for Games<R> {
                     // still an input that cannot be read on.
                     other => std::io::Error::other(other.to_string()),
                 };
-                Some(Err(Error::read(io).named(self.name.as_deref())))
+                Some(Err(InputError::read(io).named(self.name.as_deref())))
             }
         }
     }
@@ -84,7 +84,7 @@ impl<R: Read> Iterator for Games<R> {
 
 /// One line of a line-oriented input (FEN, EPD), without its line end (`\n` or `\r\n`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct TextLine {
     /// The bytes of the line.
     pub bytes: Vec<u8>,
     /// Its 1-based line number.
@@ -93,18 +93,18 @@ pub struct Line {
     pub offset: u64,
 }
 
-/// The lines of a reader, as an iterator of [`Line`]s; memory holds one line at a time. A read
+/// The lines of a reader, as an iterator of [`TextLine`]s; memory holds one line at a time. A read
 /// error ends the lines.
 ///
 /// ```
-/// use tabia_stream::Lines;
+/// use tabia_stream::TextLines;
 ///
-/// let lines: Vec<_> = Lines::new(&b"one\r\ntwo\n\nlast"[..]).collect::<Result<_, _>>()?;
+/// let lines: Vec<_> = TextLines::new(&b"one\r\ntwo\n\nlast"[..]).collect::<Result<_, _>>()?;
 /// assert_eq!(lines.len(), 4);
 /// assert_eq!((&lines[1].bytes[..], lines[1].number, lines[1].offset), (&b"two"[..], 2, 5));
-/// # Ok::<(), tabia_stream::Error>(())
+/// # Ok::<(), tabia_stream::InputError>(())
 /// ```
-pub struct Lines<R> {
+pub struct TextLines<R> {
     reader: R,
     name: Option<String>,
     number: u64,
@@ -112,10 +112,10 @@ pub struct Lines<R> {
     ended: bool,
 }
 
-impl<R: BufRead> Lines<R> {
+impl<R: BufRead> TextLines<R> {
     /// The lines of `reader`.
-    pub fn new(reader: R) -> Lines<R> {
-        Lines {
+    pub fn new(reader: R) -> TextLines<R> {
+        TextLines {
             reader,
             name: None,
             number: 0,
@@ -126,16 +126,16 @@ impl<R: BufRead> Lines<R> {
 
     /// Names the input in errors.
     #[must_use]
-    pub fn named(mut self, name: impl Into<String>) -> Lines<R> {
+    pub fn named(mut self, name: impl Into<String>) -> TextLines<R> {
         self.name = Some(name.into());
         self
     }
 }
 
-impl<R: BufRead> Iterator for Lines<R> {
-    type Item = Result<Line, Error>;
+impl<R: BufRead> Iterator for TextLines<R> {
+    type Item = Result<TextLine, InputError>;
 
-    fn next(&mut self) -> Option<Result<Line, Error>> {
+    fn next(&mut self) -> Option<Result<TextLine, InputError>> {
         if self.ended {
             return None;
         }
@@ -152,7 +152,7 @@ impl<R: BufRead> Iterator for Lines<R> {
                         bytes.pop();
                     }
                 }
-                Some(Ok(Line {
+                Some(Ok(TextLine {
                     bytes,
                     number: self.number,
                     offset,
@@ -160,7 +160,7 @@ impl<R: BufRead> Iterator for Lines<R> {
             }
             Err(err) => {
                 self.ended = true;
-                Some(Err(Error::read(err)
+                Some(Err(InputError::read(err)
                     .named(self.name.as_deref())
                     .after_line(self.number)))
             }
@@ -173,20 +173,20 @@ mod tests {
     use std::io;
 
     use super::*;
-    use crate::{ErrorKind, decompress};
+    use crate::{InputErrorKind, decompress};
 
     #[test]
     fn games_split_and_name_read_errors() {
         let bytes = zstd::encode_all(&b"1. e4 *\n\n1. d4 *\n"[..], 1).unwrap();
         let (_, reader) = decompress(io::Cursor::new(bytes.clone())).unwrap();
-        let games: Vec<RawGame> = Games::new(reader).collect::<Result<_, _>>().unwrap();
+        let games: Vec<RawGame> = SplitGames::new(reader).collect::<Result<_, _>>().unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].start.line, 3);
 
         let (_, reader) = decompress(io::Cursor::new(bytes[..bytes.len() - 2].to_vec())).unwrap();
-        let mut games = Games::new(reader).named("g.zst");
+        let mut games = SplitGames::new(reader).named("g.zst");
         let err = games.find_map(Result::err).unwrap();
-        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.kind(), InputErrorKind::Read);
         assert!(err.to_string().starts_with("g.zst: read error"), "{err}");
         assert!(games.next().is_none(), "a read error ends the games");
     }
@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn lines_strip_line_ends_and_count() {
         let text = b"one\r\ntwo\n\nlast";
-        let lines: Vec<Line> = Lines::new(&text[..]).collect::<Result<_, _>>().unwrap();
+        let lines: Vec<TextLine> = TextLines::new(&text[..]).collect::<Result<_, _>>().unwrap();
         let got: Vec<(&[u8], u64, u64)> = lines
             .iter()
             .map(|l| (&l.bytes[..], l.number, l.offset))
@@ -229,7 +229,7 @@ mod tests {
         let reader = io::BufReader::new(Failing {
             good: io::Cursor::new(b"a\nb\nc".to_vec()),
         });
-        let mut lines = Lines::new(reader).named("p.epd");
+        let mut lines = TextLines::new(reader).named("p.epd");
         assert_eq!(lines.next().unwrap().unwrap().bytes, b"a");
         assert_eq!(lines.next().unwrap().unwrap().bytes, b"b");
         let err = lines.next().unwrap().unwrap_err();

@@ -18,7 +18,7 @@ use crate::Visited;
 /// [`Fold::finish`] for a last step per batch); a type of its own suits work with state.
 ///
 /// ```
-/// use tabia_stream::{Games, Pipeline, RawGame, Work};
+/// use tabia_stream::{SplitGames, Pipeline, RawGame, Work};
 ///
 /// /// The plies of the games, added up per batch: the batch's sum is all the caller gets.
 /// struct Plies;
@@ -36,7 +36,7 @@ use crate::Visited;
 ///
 /// let pgn = b"1. e4 e5 2. Nf3 1-0\n\n1. d4 0-1\n".repeat(100);
 /// let mut total = 0;
-/// Pipeline::new().with_batch_bytes(64).run(Games::new(&pgn[..]), &Plies, |plies, _numbers| {
+/// Pipeline::new().with_batch_bytes(64).run(SplitGames::new(&pgn[..]), &Plies, |plies, _numbers| {
 ///     total += plies;
 ///     Ok::<_, ()>(())
 /// })?;
@@ -136,14 +136,14 @@ where
 /// is copied out of the piece of input it was found in.
 ///
 /// ```
-/// use tabia_stream::{Bytes, Pipeline, RawGame, RawGames, fold};
+/// use tabia_stream::{Bytes, Pipeline, RawGame, OnRawGames, fold};
 ///
 /// let pgn = b"[Event \"a\"]\n\n1. e4 {a comment\n[over lines]} e5 1-0\n\n".repeat(500);
 /// let mut lines = Vec::new();
 /// let outcome = Pipeline::new().with_jobs(2).with_batch_bytes(1000).run_games(
 ///     &pgn[..],
 ///     Bytes::default,
-///     &RawGames(fold(|starts: &mut Vec<u64>, _number, game: &RawGame| {
+///     &OnRawGames(fold(|starts: &mut Vec<u64>, _number, game: &RawGame| {
 ///         starts.push(game.start.line)
 ///     })),
 ///     |starts, numbers| {
@@ -156,9 +156,9 @@ where
 /// assert!(lines.iter().zip(0..).all(|(&line, k)| line == 1 + 5 * k));
 /// # Ok::<(), ()>(())
 /// ```
-pub struct RawGames<W>(pub W);
+pub struct OnRawGames<W>(pub W);
 
-impl<'a, W, B, D> Work<Visited<'a, ()>> for RawGames<W>
+impl<'a, W, B, D> Work<Visited<'a, ()>> for OnRawGames<W>
 where
     W: for<'g> Work<&'g RawGame, Batch = B, Done = D>,
     B: Default,

@@ -43,7 +43,7 @@ pub enum GameErrorKind {
     Replay(tabia_position::ReplayError),
     /// The input could not be opened, or not read to its end (a truncated download, a
     /// damaged archive): no game after this one comes from it.
-    Input(tabia_stream::Error),
+    Input(tabia_stream::InputError),
     /// The bytes of a game could not be read.
     Io(std::io::Error),
     /// A batch of rows could not be made into Arrow arrays (a bug: please report it).

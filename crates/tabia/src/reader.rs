@@ -9,7 +9,7 @@ use std::{
 
 use tabia_notation::pgn::{Game, RawGame};
 use tabia_stream::{
-    Bytes, ErrorKind, Input, Pipeline, RawGames, Source, Span, expand_folders, fold,
+    Bytes, Input, InputErrorKind, OnRawGames, Pipeline, Source, Span, expand_folders, fold,
 };
 
 use crate::{GameError, GameErrorKind};
@@ -381,7 +381,7 @@ impl Reader {
         &self,
         source: &Source,
         pipeline: &Pipeline,
-    ) -> Result<(Input, Option<Span>), tabia_stream::Error> {
+    ) -> Result<(Input, Option<Span>), tabia_stream::InputError> {
         let (Some(range), Source::File(path)) = (&self.range, source) else {
             return source.open().map(|input| (input, None));
         };
@@ -389,7 +389,7 @@ impl Reader {
             Ok(span) => Ok((span.open(path)?, Some(span))),
             // A compressed file is read whole, by the range that covers it.
             Err(error)
-                if error.kind() == ErrorKind::Range
+                if error.kind() == InputErrorKind::Range
                     && range.start == 0
                     && std::fs::metadata(path).is_ok_and(|meta| range.end >= meta.len()) =>
             {
@@ -428,7 +428,7 @@ impl Reader {
                 };
                 work(acc, &item);
             };
-            let work = RawGames(fold(each).finish(&finish));
+            let work = OnRawGames(fold(each).finish(&finish));
             let batch = |b, _numbers| match consume(Ok(b)) {
                 ControlFlow::Continue(()) => Ok(()),
                 ControlFlow::Break(()) => Err(()),
@@ -516,7 +516,7 @@ impl<T> Iterator for Mapped<T> {
     }
 }
 
-fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::Error) -> GameError {
+fn input_error(name: Arc<str>, number: Option<u64>, error: tabia_stream::InputError) -> GameError {
     GameError::new(name, number, GameErrorKind::Input(error))
 }
 

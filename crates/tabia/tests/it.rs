@@ -7,7 +7,7 @@ use std::{fs, path::PathBuf};
 use proptest::prelude::*;
 use tabia::{
     GameErrorKind, Reader,
-    notation::pgn::Reader as PgnReader,
+    notation::pgn::PgnReader,
     select::{Criterion, Options, Query, TagCriterion},
 };
 

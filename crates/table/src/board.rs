@@ -11,16 +11,6 @@ use tabia_position::{
     shakmaty::{CastlingMode, Color, Move, Piece, Role, uci::UciMove},
 };
 
-/// The roles in the order of the bitboards: pawn, knight, bishop, rook, queen, king.
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// A position and the move played from it, as numbers (squares: 0 is a1, 63 is h8, as in
 /// python-chess and shakmaty).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -63,7 +53,8 @@ impl BoardRecord {
         let mut bitboards = [0; 12];
         for (i, (color, role)) in [Color::White, Color::Black]
             .into_iter()
-            .flat_map(|color| ROLES.into_iter().map(move |role| (color, role)))
+            // The bitboards' order: pawn, knight, bishop, rook, queen, king (shakmaty's `Role::ALL`).
+            .flat_map(|color| Role::ALL.into_iter().map(move |role| (color, role)))
             .enumerate()
         {
             bitboards[i] = board.by_piece(Piece { color, role }).0;

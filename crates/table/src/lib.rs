@@ -13,8 +13,8 @@
 //!   see the [`schema`](crate::games_schema) docs and [`SCHEMA_VERSION`].
 //!
 //! ```
-//! use tabia_notation::pgn::Reader;
-//! use tabia_table::{Columns, Format, GameRecord, Partition, ReadOptions, Rows, TableOptions, TableWriter};
+//! use tabia_notation::pgn::PgnReader;
+//! use tabia_table::{Columns, FileFormat, GameRecord, Partition, ReadOptions, Rows, TableOptions, TableWriter};
 //!
 //! let pgn = b"[UTCDate \"2024.01.15\"]\n[WhiteElo \"1850\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n";
 //! let dir = tempfile::tempdir()?;
@@ -22,7 +22,7 @@
 //! let options = TableOptions { moves: true, ..TableOptions::default() };
 //! let mut writer = TableWriter::create(&out, options)?;
 //! let mut rows = Rows::default();
-//! for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+//! for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 //!     let record = GameRecord::read(&raw?, i as u64 + 1, options.read_options());
 //!     rows.push("games.pgn", &record);
 //! }
@@ -37,6 +37,7 @@
 
 mod board;
 mod csv;
+mod parts;
 mod read;
 mod record;
 mod rows;
@@ -46,12 +47,13 @@ mod writer;
 pub use arrow_array;
 pub use arrow_schema;
 pub use board::BoardRecord;
-pub use record::{GameRecord, MoveRecord, Problem, ReadOptions};
+pub use parts::remove_parts;
+pub use record::{GameRecord, MoveRecord, ReadOptions, RowProblem};
 pub use rows::{PartitionKey, Rows, Tables};
 pub use schema::{
     Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema,
 };
 pub use writer::{
-    Encoded, Encoder, Encoding, Format, Partition, TableError, TableOptions, TableWriter, Written,
-    moves_path,
+    Encoded, Encoder, Encoding, FileFormat, Partition, TableError, TableOptions, TableWriter,
+    Written, moves_path,
 };

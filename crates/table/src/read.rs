@@ -13,19 +13,20 @@ use tabia_eco::{Follower, Table};
 use tabia_notation::{
     decode,
     pgn::{
-        Command, Comment, Eval, Nag, Origin, Outcome, Piece, Pieces, RawComment, RawGame, RawTag,
-        ReadError, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
+        Command, Comment, CommentPart, CommentParts, Eval, Nag, Origin, Outcome, RawComment,
+        RawGame, RawTag, ReadError, SanPlus, Skip, Visitor, Warning as ReaderWarning, push_tag,
     },
 };
 use tabia_position::{
-    Checker, EpRule, MainlineReplayer, Position, ReplayError, Replayed, Warning, ZobristTracker,
+    Checker, EpRule, MainlineReplayer, Position, ReplayError, ReplayWarning, Replayed,
+    ZobristTracker,
     shakmaty::{CastlingMode, Move},
     variant_mode,
 };
 
 use crate::{
     BoardRecord,
-    record::{GameRecord, MoveRecord, Problem, ReadOptions},
+    record::{GameRecord, MoveRecord, ReadOptions, RowProblem},
 };
 
 /// What is kept of one ply until the game is known to read (its moves then go to the table).
@@ -166,15 +167,15 @@ impl Scratch {
         // evaluation of the ply, and the text pieces joined by a space (what `Comment::text`
         // gives), written straight to `text`. The comments of a ply are contiguous: nothing else
         // is written to `text` between them (the FEN of the next ply comes after).
-        for piece in Pieces::new(text) {
+        for piece in CommentParts::new(text) {
             match piece {
-                Piece::Command { command, .. } => match command {
+                CommentPart::Command { command, .. } => match command {
                     Command::Clock(ms) => ply.clock_ms = ply.clock_ms.or(Some(ms)),
                     Command::Emt(ms) => ply.emt_ms = ply.emt_ms.or(Some(ms)),
                     Command::Eval(eval) => ply.eval = ply.eval.or(Some(eval)),
                     _ => {}
                 },
-                Piece::Text(_) => {
+                CommentPart::Text(_) => {
                     let Some(text) = piece.trimmed_text() else {
                         continue;
                     };
@@ -451,27 +452,32 @@ fn check_variations(raw: &RawGame, record: &mut GameRecord) {
     }
 }
 
-fn game_error(err: &ReadError) -> Problem {
+fn game_error(err: &ReadError) -> RowProblem {
     match err.syntax() {
-        Some(error) => Problem {
+        Some(error) => RowProblem {
             line: error.line(),
             column: error.column(),
             message: error.brief(),
+            level: None,
         },
-        None => Problem {
+        None => RowProblem {
             line: None,
             column: None,
             message: err.to_string(),
+            level: None,
         },
     }
 }
 
-fn replay_error(err: &ReplayError) -> Problem {
-    Problem::at(err.to_string(), err.origin())
+fn replay_error(err: &ReplayError) -> RowProblem {
+    RowProblem::at(err.to_string(), err.origin())
 }
 
-fn warning(warning: &Warning) -> Problem {
-    Problem::at(warning.to_string(), warning.origin())
+fn warning(warning: &ReplayWarning) -> RowProblem {
+    RowProblem {
+        level: Some(warning.level()),
+        ..RowProblem::at(warning.to_string(), warning.origin())
+    }
 }
 
 /// The movetext of a game's bytes: everything after the tag pairs (and the blank lines and `%`

@@ -39,9 +39,9 @@ pub struct GameRecord {
     /// Polyglot hash of the final position, when the mainline replays.
     pub final_zobrist: Option<u64>,
     /// Why the game could not be read or replayed (at most one).
-    pub errors: Vec<Problem>,
+    pub errors: Vec<RowProblem>,
     /// What looks wrong in a game that was read.
-    pub warnings: Vec<Problem>,
+    pub warnings: Vec<RowProblem>,
     /// The plies of the mainline (with [`ReadOptions::moves`], for a game that replays).
     pub moves: Vec<MoveRecord>,
 }
@@ -75,16 +75,19 @@ pub struct MoveRecord {
 
 /// An error or warning about a game: a message and, when known, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub struct RowProblem {
     /// 1-based line in the input.
     pub line: Option<u64>,
     /// 1-based column.
     pub column: Option<u64>,
     /// What is wrong.
     pub message: String,
+    /// For a warning, whether it is a note or a warning ([`tabia_position::Level`]); none for
+    /// an error.
+    pub level: Option<tabia_position::Level>,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for RowProblem {
     /// `LINE:COL: message`, or the message alone when the place is unknown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
@@ -95,18 +98,20 @@ impl fmt::Display for Problem {
     }
 }
 
-impl Problem {
-    pub(crate) fn at(message: String, at: Option<Origin>) -> Problem {
+impl RowProblem {
+    pub(crate) fn at(message: String, at: Option<Origin>) -> RowProblem {
         match at {
-            Some(at) if at.line > 0 => Problem {
+            Some(at) if at.line > 0 => RowProblem {
                 line: Some(at.line),
                 column: Some(at.column),
                 message,
+                level: None,
             },
-            _ => Problem {
+            _ => RowProblem {
                 line: None,
                 column: None,
                 message,
+                level: None,
             },
         }
     }

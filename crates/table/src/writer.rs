@@ -40,7 +40,7 @@ use crate::{
 
 /// The file format.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Format {
+pub enum FileFormat {
     /// Apache Parquet, zstd-compressed.
     #[default]
     Parquet,
@@ -48,29 +48,29 @@ pub enum Format {
     Csv,
 }
 
-impl Format {
+impl FileFormat {
     /// The file extension: `parquet` or `csv`.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::Parquet => "parquet",
-            Format::Csv => "csv",
+            FileFormat::Parquet => "parquet",
+            FileFormat::Csv => "csv",
         }
     }
 }
 
-impl FromStr for Format {
+impl FromStr for FileFormat {
     type Err = String;
 
-    fn from_str(s: &str) -> Result<Format, String> {
+    fn from_str(s: &str) -> Result<FileFormat, String> {
         match s {
-            "parquet" => Ok(Format::Parquet),
-            "csv" => Ok(Format::Csv),
+            "parquet" => Ok(FileFormat::Parquet),
+            "csv" => Ok(FileFormat::Csv),
             _ => Err(format!("unknown format `{s}` (expected parquet or csv)")),
         }
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for FileFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.extension())
     }
@@ -108,7 +108,7 @@ impl FromStr for Partition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableOptions {
     /// Parquet or CSV.
-    pub format: Format,
+    pub format: FileFormat,
     /// One file, or a folder per year (and month).
     pub partition: Partition,
     /// Also write the moves table, next to the games (`X.moves.parquet`, or the folder
@@ -145,7 +145,7 @@ pub struct TableOptions {
 impl Default for TableOptions {
     fn default() -> TableOptions {
         TableOptions {
-            format: Format::Parquet,
+            format: FileFormat::Parquet,
             partition: Partition::None,
             moves: false,
             columns: Columns::default(),
@@ -282,7 +282,7 @@ impl TableWriter {
     ///
     /// Options that do not go together, or a folder that cannot be created.
     pub fn create(out: &Path, options: TableOptions) -> Result<TableWriter, TableError> {
-        if options.format == Format::Csv && options.columns.nested {
+        if options.format == FileFormat::Csv && options.columns.nested {
             return Err(TableError::Usage(
                 "nested moves are a Parquet feature: CSV has no list columns (write --moves instead)"
                     .into(),
@@ -402,7 +402,7 @@ impl TableWriter {
 /// [`TableWriter::write_encoded`] in order.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
 ///
 /// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n";
@@ -413,7 +413,7 @@ impl TableWriter {
 ///     let encoder = writer.encoder();
 ///     scope.spawn(move || {
 ///         let mut rows = Rows::default();
-///         for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+///         for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 ///             rows.push("g.pgn", &GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options()));
 ///         }
 ///         encoder.encode(&rows.finish(options.columns, options.moves).unwrap())
@@ -494,7 +494,7 @@ impl Encoder {
 /// when [`TableOptions::row_group_rows`] is reached), and [`Encoding::finish`] closes them.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 /// use tabia_table::{GameRecord, Rows, TableOptions, TableWriter};
 ///
 /// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n\n1. c4 1/2-1/2\n";
@@ -502,7 +502,7 @@ impl Encoder {
 /// let options = TableOptions { moves: true, ..TableOptions::default() };
 /// let mut writer = TableWriter::create(&dir.path().join("g.parquet"), options)?;
 /// let mut encoding = writer.encoder().start();
-/// for (i, raw) in Reader::new(&pgn[..]).raw_games().enumerate() {
+/// for (i, raw) in PgnReader::new(&pgn[..]).raw_games().enumerate() {
 ///     // One game at a time here; `tabia table` pushes some 2 MiB of PGN at a time.
 ///     let mut rows = Rows::default();
 ///     rows.push("g.pgn", &GameRecord::read(&raw?, i as u64 + 1, options.read_options()));
@@ -729,7 +729,7 @@ impl TableEncoder {
             factory: None,
             properties: None,
         };
-        if options.format == Format::Parquet {
+        if options.format == FileFormat::Parquet {
             let properties = encoder.parquet_properties()?;
             // The column writers depend only on the schema and the properties, which every
             // file of the table shares: make them from a writer that goes nowhere.
@@ -1238,7 +1238,7 @@ mod tests {
         }
         .read_options();
         let mut rows = crate::Rows::default();
-        let reader = tabia_notation::pgn::Reader::new(pgn.as_bytes());
+        let reader = tabia_notation::pgn::PgnReader::new(pgn.as_bytes());
         for (i, raw) in reader.raw_games().enumerate() {
             let record = crate::GameRecord::read(&raw.unwrap(), i as u64 + 1, read);
             rows.push("y.pgn", &record);
@@ -1273,7 +1273,7 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!("year,month".parse(), Ok(Partition::YearMonth));
-        assert_eq!("csv".parse(), Ok(Format::Csv));
+        assert_eq!("csv".parse(), Ok(FileFormat::Csv));
         assert_eq!(
             "month".parse::<Partition>().unwrap_err(),
             "unknown partitioning `month` (expected year or year,month)"

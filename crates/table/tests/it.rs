@@ -15,9 +15,9 @@ use arrow_array::{
 };
 use arrow_select::concat::concat_batches;
 use parquet::{arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::reader::FileReader};
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_table::{
-    Columns, Format, GameRecord, Partition, ReadOptions, Rows, SCHEMA_VERSION, TableOptions,
+    Columns, FileFormat, GameRecord, Partition, ReadOptions, Rows, SCHEMA_VERSION, TableOptions,
     TableWriter, Written, games_schema,
 };
 
@@ -41,7 +41,7 @@ fn fixture_pgn() -> Vec<u8> {
 /// Every game of the fixtures, read.
 fn records(read: ReadOptions) -> Vec<GameRecord> {
     let bytes = fixture_pgn();
-    Reader::new(&bytes[..])
+    PgnReader::new(&bytes[..])
         .raw_games()
         .enumerate()
         .map(|(i, raw)| GameRecord::read(&raw.expect("splits"), i as u64 + 1, read))
@@ -470,7 +470,7 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 fn csv_has_the_same_rows() {
     let dir = tempfile::tempdir().unwrap();
     let options = TableOptions {
-        format: Format::Csv,
+        format: FileFormat::Csv,
         moves: true,
         ..TableOptions::default()
     };
@@ -676,7 +676,7 @@ fn part_files_keep_their_numbers_in_both_tables_when_many_partitions_are_open() 
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games");
     let mut writer = TableWriter::create(&out, options).unwrap();
-    let records: Vec<GameRecord> = Reader::new(pgn.as_bytes())
+    let records: Vec<GameRecord> = PgnReader::new(pgn.as_bytes())
         .raw_games()
         .enumerate()
         .map(|(i, raw)| GameRecord::read(&raw.unwrap(), i as u64 + 1, options.read_options()))

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use tabia_book::{GameInfo, GameResult, Report, ReportOptions, Tree, TreeOptions};
-use tabia_notation::pgn::Reader;
+use tabia_book::{GameInfo, GameResult, Tree, TreeOptions, TreeReport, TreeReportOptions};
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, Position, replay_mainline, shakmaty::uci::UciMove};
 
 use crate::fixture;
@@ -22,7 +22,7 @@ struct Naive {
 
 fn naive(pgn: &[u8], max_ply: usize) -> Naive {
     let mut naive = Naive::default();
-    for raw in Reader::new(pgn).raw_games() {
+    for raw in PgnReader::new(pgn).raw_games() {
         let Ok(game) = raw.expect("readable").parse() else {
             continue;
         };
@@ -173,10 +173,10 @@ fn transpositions_add_to_one_position() {
 fn report_text_snapshot() {
     let pgn = std::fs::read(fixture("games.pgn")).expect("fixture");
     let tree = tree_of(&pgn, 30);
-    let report = Report::new(
+    let report = TreeReport::new(
         &tree,
         &Position::new(),
-        ReportOptions {
+        TreeReportOptions {
             depth: 2,
             min_games: 2,
         },

@@ -12,7 +12,7 @@ use tabia_position::{EpRule, Position, shakmaty::Color};
 use crate::{
     cli::{RunArgs, Status},
     grow::read_tree,
-    output,
+    output::{self, ForceArg},
     session::Session,
 };
 
@@ -46,6 +46,8 @@ struct BuildArgs {
     /// The book to write.
     #[arg(short, long, value_name = "BOOK")]
     output: PathBuf,
+    #[command(flatten)]
+    existing: ForceArg,
     /// Use the first N plies of each game.
     #[arg(long, value_name = "N", default_value_t = 30)]
     max_ply: u32,
@@ -106,6 +108,8 @@ struct MergeArgs {
     /// The book to write.
     #[arg(short, long, value_name = "BOOK")]
     output: PathBuf,
+    #[command(flatten)]
+    existing: ForceArg,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -122,10 +126,10 @@ enum WeightArg {
 }
 
 impl Args {
-    /// The PGN files named, for `tabia book build`.
-    pub(crate) fn files_mut(&mut self) -> Option<&mut Vec<PathBuf>> {
+    /// The PGN files named and the run's options, for `tabia book build`.
+    pub(crate) fn inputs_mut(&mut self) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)> {
         match &mut self.action {
-            Action::Build(args) => Some(&mut args.files),
+            Action::Build(args) => Some((&mut args.files, &mut args.run)),
             _ => None,
         }
     }
@@ -142,8 +146,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<Status> {
-    // Said before the games are read, not after: the book would replace a PGN input.
-    output::refuse_input(&args.output, &args.files)?;
+    // Claimed before the games are read, not after reading them for an hour.
+    let file = output::claim_file(&args.output, args.existing.policy(), &args.files)?;
     let mut session = Session::new(&args.run, "games");
     let options = TreeOptions {
         max_ply: args.max_ply,
@@ -165,7 +169,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<Status> {
             },
         },
     );
-    write_book(&args.output, &book)?;
+    write_book(&args.output, file, &book)?;
     if !args.run.quiet {
         eprintln!("tabia: {}: {} entries", args.output.display(), book.len());
     }
@@ -179,8 +183,10 @@ fn read_book(path: &Path) -> anyhow::Result<Book> {
     Book::from_bytes(&bytes).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
 }
 
-fn write_book(path: &Path, book: &Book) -> anyhow::Result<()> {
-    std::fs::write(path, book.to_bytes())
+/// Writes `book` into `file`, the output `path` claimed at the start.
+fn write_book(path: &Path, mut file: std::fs::File, book: &Book) -> anyhow::Result<()> {
+    file.write_all(&book.to_bytes())
+        .and_then(|()| file.flush())
         .map_err(|err| anyhow::anyhow!("cannot write {}: {err}", path.display()))
 }
 
@@ -293,8 +299,10 @@ fn dump(args: &DumpArgs) -> anyhow::Result<Status> {
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
+    let inputs = [args.first.clone(), args.second.clone()];
+    let file = output::claim_file(&args.output, args.existing.policy(), &inputs)?;
     let first = read_book(&args.first)?;
     let second = read_book(&args.second)?;
-    write_book(&args.output, &first.merge(&second))?;
+    write_book(&args.output, file, &first.merge(&second))?;
     Ok(Status::Success)
 }

@@ -11,7 +11,7 @@ use std::{
 };
 
 use anyhow::bail;
-use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Location, annotations};
+use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Place, annotations};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
@@ -19,7 +19,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    output,
+    output::{self, OutputArg},
     parallel::{Sink, fold},
     record,
     report::Diagnostic,
@@ -33,10 +33,10 @@ pub(crate) struct Args {
     /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
-    /// Write the kept games to FILE instead of standard output (`-`: standard output); not one
-    /// of the inputs, which would be emptied before it is read.
-    #[arg(short, long, value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
+    /// The kept games: standard output, or `-o FILE` (with `--force` and `--append`, which
+    /// apply to `--duplicates` too).
+    #[command(flatten)]
+    pub(crate) out: OutputArg,
     /// Write the duplicates to FILE, each with a `DuplicateOf` tag naming the kept game
     /// (`FILE#N`: its input and its number there).
     #[arg(long, value_name = "FILE")]
@@ -149,13 +149,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if most_annotated && sources.iter().any(|s| matches!(s, Source::Stdin)) {
         bail!("--keep most-annotated reads its inputs twice: name files, not standard input");
     }
-    let out = output::open(args.output.as_deref(), &args.files)?;
+    // Both outputs are claimed before any input is read (refused when they exist already,
+    // unless --force or --append).
+    let out = args.out.open(&args.files)?;
     let duplicates = args
         .duplicates
         .as_deref()
-        .map(|path| output::create(path, &args.files))
+        .map(|path| output::claim_file(path, args.out.existing.policy(), &args.files))
         .transpose()?
-        .map(|file| Box::new(file) as Box<dyn Write>);
+        .map(|file| Box::new(io::BufWriter::with_capacity(1 << 16, file)) as Box<dyn Write>);
     let json = args.json;
     let keep = match args.keep {
         Keep::First => tabia_collect::Keep::First,
@@ -285,7 +287,7 @@ fn game(
     }
     entries.push(Entry::Game(GameCopy {
         digest,
-        at: Location {
+        at: Place {
             input: u16::try_from(index).unwrap_or(u16::MAX),
             game: number,
         },

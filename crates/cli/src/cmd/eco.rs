@@ -7,9 +7,9 @@ use std::{borrow::Cow, fs, io::Write as _, path::PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 use tabia_eco::{
-    Classification, ClassifyError, Format, GameVisitor, Opening, Openings, Table, TagChanges,
+    Classification, ClassifyError, GameVisitor, Opening, Openings, Table, TableFormat, TagChanges,
 };
-use tabia_notation::pgn::{Both, Origin, RawGame, ReadError, Reader};
+use tabia_notation::pgn::{Both, Origin, PgnReader, RawGame, ReadError};
 use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
@@ -56,7 +56,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FEN", conflicts_with_all = ["files", "tag"])]
     position: Vec<String>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
@@ -68,7 +68,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Some(path) => {
             let bytes =
                 fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let format = Format::detect(Some(path), &bytes);
+            let format = TableFormat::detect(Some(path), &bytes);
             loaded = Table::from_bytes(&bytes, format)
                 .with_context(|| format!("cannot load the table {}", path.display()))?;
             &loaded
@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 // One pass on this thread: the classifier runs on the reader itself, no
                 // splitting into raw games first.
                 session.one_pass(input, |reader, pass| {
-                    let mut reader = Reader::new(reader);
+                    let mut reader = PgnReader::new(reader);
                     let mut sink = Sink::default();
                     // One visitor for all the games (each resets itself at a game's start).
                     let mut classifier = GameVisitor::new(table);
@@ -152,7 +152,7 @@ struct TagCounters {
 
 /// What a worker makes of one game: its classification and its warnings (what was read
 /// leniently, a result the board contradicts), or why it is bad.
-struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::Warning>), ItemError>);
+struct Item<'t>(Result<(Classification<'t>, Vec<tabia_position::ReplayWarning>), ItemError>);
 
 enum ItemError {
     Game(ReadError),

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{Move, RawGame, Reader};
+use tabia_notation::pgn::{Move, PgnReader, RawGame};
 use tabia_position::{EpRule, MainlineReplayer, Position, replay_mainline};
 
 use crate::{
@@ -48,7 +48,7 @@ pub(crate) struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
@@ -112,7 +112,7 @@ fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &Ra
         plies.push(b'\n');
     });
     let capacity = raw.bytes.len().saturating_add(4096);
-    let mut reader = Reader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
+    let mut reader = PgnReader::with_capacity(capacity, &raw.bytes[..]).with_origin(raw.start);
     let replayed = reader.read_game(&mut replayer);
     drop(replayer);
     match replayed {

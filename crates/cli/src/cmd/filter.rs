@@ -16,11 +16,12 @@ use std::{
     mem,
     num::NonZeroU64,
     path::PathBuf,
+    sync::atomic::{AtomicU64, Ordering},
 };
 
 use serde::Serialize;
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, Origin, RawGame, ReadError, Reader};
+use tabia_notation::pgn::{Game, Origin, PgnReader, RawGame, ReadError};
 use tabia_position::{ReplayError, shakmaty::Color};
 use tabia_select::{
     Bounds, Criterion, DateRange, EcoRange, EloRange, FenPattern, GameNumbers, Hit, Matcher,
@@ -33,7 +34,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    output,
+    output::OutputArg,
     parallel::{Counter, Sink, Weigh, each},
     record,
     report::Diagnostic,
@@ -186,6 +187,11 @@ pub(crate) struct Args {
         help_heading = "Output"
     )]
     game: Option<GameNumbers>,
+    /// Criteria read from FILE, one a line as on the command line (`--player Carlsen`, or
+    /// `player Carlsen`; `tag Event~^Tata`); blank lines and lines starting with `#` are
+    /// skipped. A list of 200 players is one argument (pgn-extract's -t).
+    #[arg(long, value_name = "FILE", help_heading = "Criteria from a file")]
+    criteria_file: Vec<PathBuf>,
     /// Write the games that do not match instead.
     #[arg(long, help_heading = "Output")]
     invert: bool,
@@ -205,12 +211,10 @@ pub(crate) struct Args {
     /// not replay are not looked at).
     #[arg(long, conflicts_with_all = ["json", "mark"], help_heading = "Output")]
     raw: bool,
-    /// Write the games to FILE instead of standard output (`-`: standard output); not one of
-    /// the inputs, which would be emptied before it is read.
-    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
-    output: Option<PathBuf>,
+    #[command(flatten, next_help_heading = "Output")]
+    out: OutputArg,
     #[command(flatten, next_help_heading = "Input and progress")]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     form: FormArgs,
 }
@@ -224,8 +228,31 @@ fn parse_side(text: &str) -> Result<Color, String> {
 }
 
 impl Args {
-    /// The query the arguments ask for.
-    fn query(&self) -> Query {
+    /// The criteria of the lines of each `--criteria-file`, in order.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read, or a line that is not a criterion, named with its line.
+    fn file_criteria(&self) -> anyhow::Result<Vec<Criterion>> {
+        let mut criteria = Vec::new();
+        for path in &self.criteria_file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let read = criterion_line(line)
+                    .map_err(|err| anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1))?;
+                criteria.extend(read);
+            }
+        }
+        Ok(criteria)
+    }
+
+    /// The query the arguments ask for, with `more` criteria (from files) after theirs.
+    fn query(&self, more: Vec<Criterion>) -> Query {
         let mut criteria = Vec::new();
         criteria.extend(self.tag.iter().cloned().map(Criterion::Tag));
         criteria.extend(
@@ -288,6 +315,7 @@ impl Args {
                 criteria.push(Criterion::Feature(feature));
             }
         }
+        criteria.extend(more);
         Query::new(
             criteria,
             Options {
@@ -300,6 +328,31 @@ impl Args {
     }
 }
 
+/// The criteria of one line of a criteria file: the line as command-line arguments (its first
+/// word an option, `--` optional; the rest its value), read by `filter`'s own parser.
+fn criterion_line(line: &str) -> Result<Vec<Criterion>, String> {
+    let (option, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let option = format!("--{}", option.trim_start_matches('-'));
+    let value = value.trim();
+    let mut argv = vec!["filter".to_owned(), option.clone()];
+    if !value.is_empty() {
+        argv.push(value.to_owned());
+    }
+    let command = <Args as clap::Args>::augment_args(clap::Command::new("filter"));
+    let matches = command.try_get_matches_from(argv).map_err(|err| {
+        let text = err.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        first.strip_prefix("error: ").unwrap_or(first).to_owned()
+    })?;
+    let args = <Args as clap::FromArgMatches>::from_arg_matches(&matches)
+        .map_err(|err| err.to_string())?;
+    let criteria = args.query(Vec::new()).criteria().to_vec();
+    if criteria.is_empty() || !args.criteria_file.is_empty() {
+        return Err(format!("{option} is not a criterion"));
+    }
+    Ok(criteria)
+}
+
 /// What the run shares with every worker.
 struct Context<'a> {
     name: &'a str,
@@ -307,21 +360,35 @@ struct Context<'a> {
     form: &'a Form,
     query: &'a Query,
     matched: Counter,
+    /// The tags of the query some game had (`Verdict::tags_present`, or'ed), and bit 63
+    /// once a game was read.
+    tags_seen: &'a AtomicU64,
+}
+
+impl Context<'_> {
+    /// Notes which of the query's tags a game read has.
+    fn saw(&self, verdict: &Verdict) {
+        let bits = verdict.tags_present | 1 << 63;
+        // A load first: once every tag was seen, no write to the shared line.
+        if self.tags_seen.load(Ordering::Relaxed) & bits != bits {
+            self.tags_seen.fetch_or(bits, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Runs `tabia filter`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let query = args.query();
+    let query = args.query(args.file_criteria()?);
     let form = args.form.form()?;
     if args.raw && !form.is_export() {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
-    let out = output::open(args.output.as_deref(), &args.files)?;
-    let mut session = Session::with_output(out, &args.run, "games");
+    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
     let on_reader = session.jobs() == 1 || left.is_some();
+    let tags_seen = AtomicU64::new(0);
     for source in Source::from_args(&args.files) {
         if left == Some(0) {
             break;
@@ -336,6 +403,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             form: &form,
             query: &query,
             matched,
+            tags_seen: &tags_seen,
         };
         if on_reader {
             let work = each(|sink: &mut Sink, number, item: &_| {
@@ -360,11 +428,49 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             session.visit(input, || Matcher::new(&query), &work, |()| Ok(()))?;
         }
     }
+    if !args.run.quiet {
+        session.out().flush()?;
+        for line in missing_tags(&query, tags_seen.into_inner()) {
+            eprintln!("tabia: {line}");
+        }
+    }
     Ok(session.finish()?)
 }
 
 /// What the matcher makes of a game it read.
 type Matched = Result<Verdict, ReplayError>;
+
+/// What to say of each `--tag` criterion's tag that no game read had (`seen`: the or'ed
+/// `Verdict::tags_present`, bit 63 once a game was read): a misspelt name matches nothing,
+/// which looks like a selection that found nothing.
+fn missing_tags(query: &Query, seen: u64) -> Vec<String> {
+    if seen & 1 << 63 == 0 {
+        return Vec::new();
+    }
+    let present: Vec<&str> = query
+        .tag_names()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i < 63 && seen & 1 << i != 0)
+        .map(|(_, name)| name.as_str())
+        .collect();
+    let mut lines = Vec::new();
+    for (i, name) in query.tag_names().iter().enumerate().take(63) {
+        let asked = query
+            .criteria()
+            .iter()
+            .any(|c| matches!(c, Criterion::Tag(c) if c.name() == name));
+        if seen & 1 << i != 0 || !asked {
+            continue;
+        }
+        let mut line = format!("no game has a tag {name}");
+        if let Some(close) = tabia_select::close_tag_name(name, &present) {
+            line += &format!(" (did you mean {close}?)");
+        }
+        lines.push(line);
+    }
+    lines
+}
 
 /// Writes a game whose verdict is known if it is selected, or reports it.
 fn selected(
@@ -377,7 +483,10 @@ fn selected(
 ) {
     let json = ctx.args.json;
     let verdict = match verdict {
-        Ok(verdict) => verdict,
+        Ok(verdict) => {
+            ctx.saw(&verdict);
+            verdict
+        }
         Err(mut diagnostic) => {
             diagnostic.file = ctx.name.to_owned();
             sink.reject(&diagnostic.game(number), json);
@@ -534,7 +643,7 @@ fn matched_on_reader<'a>(
     invert: bool,
     mut left: Option<&'a mut u64>,
 ) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
-    let mut games = Reader::new(reader);
+    let mut games = PgnReader::new(reader);
     let mut matcher = Matcher::new(query);
     std::iter::from_fn(move || {
         if left.as_deref() == Some(&0) {
@@ -575,7 +684,7 @@ fn write_matched(ctx: &Context<'_>, sink: &mut Sink, number: u64, item: &Item) {
             diagnostic.file = ctx.name.to_owned();
             sink.reject(&diagnostic.game(number), ctx.args.json);
         }
-        (None, Ok(_)) => {}
+        (None, Ok(verdict)) => ctx.saw(verdict),
     }
 }
 

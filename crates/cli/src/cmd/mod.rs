@@ -14,14 +14,18 @@ pub(crate) mod table;
 pub(crate) mod tree;
 pub(crate) mod validate;
 
-use crate::cli::{Cli, Command, Status};
+use std::path::PathBuf;
+
+use crate::cli::{Cli, Command, RunArgs, Status};
 
 /// Runs the chosen subcommand, its folders of PGN files named file by file first.
 pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
-    if let Some(files) = pgn_files(&mut cli.command) {
+    if let Some((files, run)) = pgn_inputs(&mut cli.command) {
         // Before any output is made: a file the command is about to write in a folder it
         // reads is no input, and one already there is refused as any input would be.
         *files = tabia_stream::expand_folders(files);
+        // Their sizes, for one progress meter over all of them.
+        run.whole = crate::progress::Whole::of(files);
     }
     match cli.command {
         Command::Pgn(args) => pgn::run(&args),
@@ -40,19 +44,19 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
     }
 }
 
-/// The PGN files a subcommand reads, when it reads PGN files.
-fn pgn_files(command: &mut Command) -> Option<&mut Vec<std::path::PathBuf>> {
+/// The PGN files a subcommand reads and its run's options, when it reads PGN files.
+fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)> {
     match command {
-        Command::Pgn(args) => Some(&mut args.files),
-        Command::Dedup(args) => Some(&mut args.files),
-        Command::Split(args) => Some(&mut args.files),
-        Command::Epd(args) => Some(&mut args.files),
-        Command::Eco(args) => Some(&mut args.files),
-        Command::Table(args) => Some(&mut args.files),
-        Command::Tree(args) => Some(&mut args.files),
-        Command::Book(args) => args.files_mut(),
-        Command::Filter(args) => Some(&mut args.files),
-        Command::Stats(args) => Some(&mut args.files),
+        Command::Pgn(args) => Some((&mut args.files, &mut args.run)),
+        Command::Dedup(args) => Some((&mut args.files, &mut args.run)),
+        Command::Split(args) => Some((&mut args.files, &mut args.run)),
+        Command::Epd(args) => Some((&mut args.files, &mut args.run)),
+        Command::Eco(args) => Some((&mut args.files, &mut args.run)),
+        Command::Table(args) => Some((&mut args.files, &mut args.run)),
+        Command::Tree(args) => Some((&mut args.files, &mut args.run)),
+        Command::Book(args) => args.inputs_mut(),
+        Command::Filter(args) => Some((&mut args.files, &mut args.run)),
+        Command::Stats(args) => Some((&mut args.files, &mut args.run)),
         Command::Fen(_) | Command::Validate(_) | Command::Show(_) => None,
     }
 }

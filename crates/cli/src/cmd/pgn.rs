@@ -17,7 +17,7 @@ use std::{io::Write as _, mem, path::PathBuf};
 
 use tabia_collect::Form;
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_position::{CheckError, Checked, Checker, ReplayError, check_reader};
+use tabia_position::{CheckError, Checked, Checker, Level, ReplayError, check_reader};
 use tabia_stream::Visited;
 
 use crate::{
@@ -47,9 +47,14 @@ pub(crate) struct Args {
     /// game gets an `error` object.
     #[arg(long, conflicts_with = "check")]
     pub(crate) json: bool,
-    /// Treat warnings as errors: a game with a warning is reported as bad and not written.
+    /// Treat warnings as errors: a game with a warning is reported as bad and not written
+    /// (notes, such as a missing check mark, are not warnings: see --strict-notes).
     #[arg(long)]
     pub(crate) strict: bool,
+    /// As --strict, and notes are errors too: a game written in any way but the standard's
+    /// (a missing `#`, a lowercase piece letter) is bad.
+    #[arg(long)]
+    pub(crate) strict_notes: bool,
     #[command(flatten)]
     pub(crate) run: RunArgs,
     #[command(flatten)]
@@ -229,13 +234,18 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
     }
 }
 
-/// Reports the warnings of a game that was read; with `--strict` they are errors and the game
-/// is bad: then `false`, the game is not to be written.
+/// Reports the warnings and notes of a game that was read; with `--strict` its warnings are
+/// errors (with `--strict-notes`, its notes too) and the game is bad: then `false`, the game
+/// is not to be written.
 fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> bool {
-    if args.strict && !warnings.is_empty() {
+    let strict = |warning: &&Diagnostic| {
+        args.strict_notes || (args.strict && warning.warning_level() == Level::Warning)
+    };
+    let mut errors = warnings.iter().filter(strict);
+    if let Some(first) = errors.next() {
         // In input order, as without `--strict`; the JSON error record names the first.
-        sink.reject(&warnings[0], args.json);
-        for warning in &warnings[1..] {
+        sink.reject(first, args.json);
+        for warning in errors {
             sink.error(warning);
         }
         return false;

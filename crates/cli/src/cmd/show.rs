@@ -1,18 +1,20 @@
 //! `tabia show`: render one position as ASCII, Unicode, SVG, PNG, LaTeX or HTML.
 
 use std::{
-    fs,
     io::{self, IsTerminal, Write},
     path::PathBuf,
 };
 
 use anyhow::{Context, bail};
 use tabia_position::{
-    Editor, EpRule, Format, GameVariant, LastMove, Position, RenderOptions, Variant, render,
+    Editor, EpRule, GameVariant, LastMove, Position, RenderFormat, RenderOptions, Variant, render,
     shakmaty::{Setup, uci::UciMove},
 };
 
-use crate::cli::Status;
+use crate::{
+    cli::Status,
+    output::{self, ForceArg},
+};
 
 /// Arguments of `tabia show`.
 #[derive(Debug, clap::Args)]
@@ -23,9 +25,12 @@ pub(crate) struct Args {
     /// The rendering.
     #[arg(short, long, value_enum, default_value_t = FormatArg::Ascii)]
     format: FormatArg,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (refused when it exists already,
+    /// unless --force).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    existing: ForceArg,
     /// Draw the board from Black's side.
     #[arg(long)]
     flip: bool,
@@ -69,27 +74,31 @@ enum FormatArg {
     Html,
 }
 
-impl From<FormatArg> for Format {
-    fn from(format: FormatArg) -> Format {
+impl From<FormatArg> for RenderFormat {
+    fn from(format: FormatArg) -> RenderFormat {
         match format {
-            FormatArg::Ascii => Format::Ascii,
-            FormatArg::Unicode => Format::Unicode,
-            FormatArg::Svg => Format::Svg,
-            FormatArg::Png => Format::Png,
-            FormatArg::Latex => Format::Latex,
-            FormatArg::Html => Format::Html,
+            FormatArg::Ascii => RenderFormat::Ascii,
+            FormatArg::Unicode => RenderFormat::Unicode,
+            FormatArg::Svg => RenderFormat::Svg,
+            FormatArg::Png => RenderFormat::Png,
+            FormatArg::Latex => RenderFormat::Latex,
+            FormatArg::Html => RenderFormat::Html,
         }
     }
 }
 
 /// Runs `tabia show`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
-    let format = Format::from(args.format);
+    let format = RenderFormat::from(args.format);
     let to_stdout = args
         .output
         .as_ref()
         .is_none_or(|path| path.as_os_str() == "-");
     check_destination(format, to_stdout && io::stdout().is_terminal())?;
+    let file = match &args.output {
+        Some(path) if !to_stdout => Some(output::claim_file(path, args.existing.policy(), &[])?),
+        _ => None,
+    };
 
     let setup = parse_position(&args.position, args.variant)?;
     let last_move = args.last_move.as_deref().map(parse_last_move).transpose()?;
@@ -108,9 +117,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let bytes = render(&setup, format, &options)?;
 
-    match &args.output {
-        Some(path) if !to_stdout => {
-            fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    match (&args.output, file) {
+        (Some(path), Some(mut file)) => {
+            file.write_all(&bytes)
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         _ => {
             let mut stdout = io::stdout().lock();
@@ -122,7 +133,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 /// Refuses to write binary output (PNG) to a terminal.
-fn check_destination(format: Format, to_terminal: bool) -> anyhow::Result<()> {
+fn check_destination(format: RenderFormat, to_terminal: bool) -> anyhow::Result<()> {
     if format.is_binary() && to_terminal {
         bail!("refusing to write a {format} image to a terminal: use `-o FILE` or redirect stdout");
     }
@@ -178,13 +189,13 @@ mod tests {
     #[test]
     fn png_is_not_written_to_a_terminal() {
         assert_eq!(
-            check_destination(Format::Png, true)
+            check_destination(RenderFormat::Png, true)
                 .unwrap_err()
                 .to_string(),
             "refusing to write a png image to a terminal: use `-o FILE` or redirect stdout"
         );
-        assert!(check_destination(Format::Png, false).is_ok());
-        assert!(check_destination(Format::Svg, true).is_ok());
+        assert!(check_destination(RenderFormat::Png, false).is_ok());
+        assert!(check_destination(RenderFormat::Svg, true).is_ok());
     }
 
     #[test]

@@ -5,16 +5,10 @@
 //! as [`Entry`]s; the ordered stage writes them, in input order, through a cache of open
 //! files ([`Files`]). Games in error go to `DIR/errors.pgn` as they were read.
 
-use std::{
-    io,
-    num::NonZeroU64,
-    path::{Path, PathBuf},
-};
+use std::{io, num::NonZeroU64, path::PathBuf};
 
 use clap::ArgGroup;
-use tabia_collect::{
-    Compression, Existing, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem,
-};
+use tabia_collect::{FileCompression, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
@@ -22,7 +16,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    output,
+    output::{self, ExistingArgs},
     parallel::{Sink, fold},
     record,
     report::Diagnostic,
@@ -53,12 +47,10 @@ pub(crate) struct Args {
     /// Compress the files: zst (.pgn.zst) or gz (.pgn.gz).
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub(crate) compress: Option<Compress>,
-    /// Add to files that exist already.
-    #[arg(long, conflicts_with = "force")]
-    pub(crate) append: bool,
-    /// Overwrite files that exist already.
-    #[arg(long)]
-    pub(crate) force: bool,
+    /// A folder that is not empty is refused, unless --append (add to the files there) or
+    /// --force (overwrite each file this run writes; the others are left alone).
+    #[command(flatten)]
+    pub(crate) existing: ExistingArgs,
     /// Do not write games in error to DIR/errors.pgn (they are still reported).
     #[arg(long)]
     pub(crate) drop_errors: bool,
@@ -137,45 +129,17 @@ impl Stage {
     }
 }
 
-/// Refuses to split into `dir` when an input is in it: the files split into could be inputs
-/// of the same run (read while they are appended to, or emptied before they are read).
-fn refuse_inputs_inside(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
-    let Ok(dir) = dir.canonicalize() else {
-        // A folder that does not exist yet holds no input.
-        return Ok(());
-    };
-    for input in inputs.iter().filter(|input| input.as_os_str() != "-") {
-        if input
-            .canonicalize()
-            .is_ok_and(|input| input.starts_with(&dir))
-        {
-            anyhow::bail!(
-                "will not split into {}: it holds the input {}, which could be written to \
-                 before it is read",
-                dir.display(),
-                input.display()
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Runs `tabia split`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
     let compression = match args.compress {
-        None => Compression::None,
-        Some(Compress::Zst) => Compression::Zstd,
-        Some(Compress::Gz) => Compression::Gzip,
+        None => FileCompression::None,
+        Some(Compress::Zst) => FileCompression::Zstd,
+        Some(Compress::Gz) => FileCompression::Gzip,
     };
-    refuse_inputs_inside(&args.output, &args.files)?;
-    let existing = if args.append {
-        Existing::Append
-    } else if args.force {
-        Existing::Overwrite
-    } else {
-        Existing::Refuse
-    };
+    let policy = args.existing.policy();
+    output::claim_folder(&args.output, policy, &args.files)?;
+    let existing = policy.existing;
     let files = if args.json {
         Files::ndjson(&args.output, compression, existing, args.max_open)?
     } else {

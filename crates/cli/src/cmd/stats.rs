@@ -9,7 +9,7 @@
 
 use std::{path::PathBuf, time::Instant};
 
-use tabia_notation::pgn::{ReadError, Reader, Warning};
+use tabia_notation::pgn::{PgnReader, ReadError, Warning};
 use tabia_stats::{FactsVisitor, Stats};
 use tabia_stream::Visited;
 
@@ -33,7 +33,7 @@ pub(crate) struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let name = input.name.clone();
         if session.jobs() == 1 {
             session.one_pass(input, |reader, pass| {
-                let mut reader = Reader::new(reader);
+                let mut reader = PgnReader::new(reader);
                 let mut sink = Sink::default();
                 for number in 1.. {
                     match total.read_game(&mut reader) {
@@ -97,7 +97,8 @@ fn report(sink: &mut Sink, name: &str, number: u64, warnings: &[Warning]) {
         sink.warning(
             &Diagnostic::new(name, warning.to_string())
                 .at(at.line, at.column)
-                .game(number),
+                .game(number)
+                .level(warning.kind.level()),
         );
     }
 }

@@ -11,14 +11,14 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use tabia_notation::pgn::RawGame;
 use tabia_table::{
-    Columns, Encoded, Encoder, Encoding, Format, Partition, Problem, Rows, TableOptions,
+    Columns, Encoded, Encoder, Encoding, FileFormat, Partition, RowProblem, Rows, TableOptions,
     TableWriter,
 };
 
 use crate::{
     cli::{RunArgs, Status},
     input::Source,
-    output,
+    output::{self, Existing, ExistingArgs},
     parallel::{Sink, Work},
     report::Diagnostic,
     session::Session,
@@ -65,16 +65,21 @@ pub(crate) struct Args {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     part_games: u64,
+    /// OUT that exists already and is not empty is refused, unless --force (replace the
+    /// table; with --partition, its part files) or, with --partition, --append (add part
+    /// files beside the earlier run's).
     #[command(flatten)]
-    run: RunArgs,
+    existing: ExistingArgs,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
 }
 
 /// Runs `tabia table`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let format = match args.format.as_deref() {
         Some(format) => format.parse().map_err(anyhow::Error::msg)?,
-        None if args.output.extension().is_some_and(|e| e == "csv") => Format::Csv,
-        None => Format::Parquet,
+        None if args.output.extension().is_some_and(|e| e == "csv") => FileFormat::Csv,
+        None => FileFormat::Parquet,
     };
     let partition = match args.partition.as_deref() {
         Some(keys) => keys.parse().map_err(anyhow::Error::msg)?,
@@ -92,10 +97,32 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         },
         ..TableOptions::default()
     };
-    // Creating the tables empties what is there: never an input.
-    output::refuse_input(&args.output, &args.files)?;
-    if args.moves {
-        output::refuse_input(&tabia_table::moves_path(&args.output), &args.files)?;
+    // Both tables' outputs are claimed before a game is read (never an input, never a
+    // table there already unless --force or --append).
+    let policy = args.existing.policy();
+    let mut outs = vec![args.output.clone()];
+    if args.moves && !args.nested {
+        outs.push(tabia_table::moves_path(&args.output));
+    }
+    for out in &outs {
+        if partition == Partition::None {
+            if policy.existing == Existing::Append {
+                anyhow::bail!(
+                    "--append adds part files to a partitioned table (--partition): a table \
+                     file can only be replaced (--force)"
+                );
+            }
+            let policy = output::Policy {
+                can_append: false,
+                ..policy
+            };
+            output::claim_file(out, policy, &args.files)?;
+        } else {
+            output::claim_folder(out, policy, &args.files)?;
+            if policy.existing == Existing::Overwrite {
+                tabia_table::remove_parts(out, format)?;
+            }
+        }
     }
     let mut writer = TableWriter::create(&args.output, options)?;
     let encoder = writer.encoder().clone();
@@ -238,8 +265,11 @@ fn piece_rows(bytes: usize) -> Rows {
 }
 
 /// `FILE:LINE:COL: game N: message` for a problem of a game.
-fn diagnostic(name: &str, number: u64, problem: &Problem) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
+fn diagnostic(name: &str, number: u64, problem: &RowProblem) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(name, problem.message.clone()).game(number);
+    if let Some(level) = problem.level {
+        diagnostic = diagnostic.level(level);
+    }
     match (problem.line, problem.column) {
         (Some(line), Some(column)) => diagnostic.at(line, column),
         _ => diagnostic,

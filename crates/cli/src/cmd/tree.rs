@@ -5,16 +5,16 @@
 //! are merged at the end, so the figures are the same for any `-j` (see `Tree` for the one
 //! exception: which rare moves a `--max-nodes` budget prunes).
 
-use std::{num::NonZeroU32, path::PathBuf};
+use std::{io::Write as _, num::NonZeroU32, path::PathBuf};
 
-use tabia_book::{Report, ReportOptions, TreeOptions};
+use tabia_book::{TreeOptions, TreeReport, TreeReportOptions};
 use tabia_eco::{Openings, Table};
 use tabia_position::PositionArg;
 
 use crate::{
     cli::{RunArgs, Status},
     grow::read_tree,
-    output::OutputArg,
+    output::{self, ForceArg, OutputArg},
     session::Session,
 };
 
@@ -49,11 +49,12 @@ pub(crate) struct Args {
     /// One JSON object: the position, its figures and its moves (nested with --depth).
     #[arg(long, conflicts_with = "html")]
     json: bool,
-    /// Write a self-contained HTML page (board, move table, clickable moves) to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write a self-contained HTML page (board, move table, clickable moves) to FILE (refused
+    /// when it exists already, unless --force).
+    #[arg(long, value_name = "FILE", conflicts_with = "append")]
     html: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(crate) run: RunArgs,
     #[command(flatten)]
     out: OutputArg,
 }
@@ -71,26 +72,37 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
     };
+    // The page is claimed before the games are read, as -o is.
+    let page = args
+        .html
+        .as_deref()
+        .map(|path| {
+            let policy = ForceArg {
+                force: args.out.existing.force,
+            };
+            output::claim_file(path, policy.policy(), &args.files)
+        })
+        .transpose()?;
     let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
     let tree = read_tree(&mut session, &args.files, &args.run, options)?;
     let table = Table::builtin(args.openings);
     let depth = args
         .depth
         .map_or(if args.html.is_some() { 8 } else { 1 }, NonZeroU32::get);
-    let report_options = ReportOptions {
+    let report_options = TreeReportOptions {
         depth,
         min_games: args.min_games,
     };
     let positions = tree.reached(positions);
-    if let Some(path) = &args.html {
+    if let (Some(path), Some(mut file)) = (&args.html, page) {
         let page = tabia_book::html_page(&tree, &positions[0], report_options, table);
-        if let Err(err) = std::fs::write(path, page) {
+        if let Err(err) = file.write_all(page.as_bytes()).and_then(|()| file.flush()) {
             anyhow::bail!("cannot write {}: {err}", path.display());
         }
     } else {
         let out = session.out();
         for (i, position) in positions.iter().enumerate() {
-            let report = Report::new(&tree, position, report_options, table);
+            let report = TreeReport::new(&tree, position, report_options, table);
             if args.json {
                 serde_json::to_writer(&mut *out, &report)?;
                 out.write_all(b"\n")?;

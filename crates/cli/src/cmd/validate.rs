@@ -8,7 +8,7 @@ use tabia_position::{Editor, GameVariant};
 
 use crate::{
     cli::{RunArgs, Status},
-    input::{Line, Lines, Source},
+    input::{Source, TextLine, TextLines},
     output,
     parallel::{Sink, each},
     session::Session,
@@ -90,12 +90,12 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         };
         let name = input.name.clone();
         let positions = |reader| {
-            Lines::new(reader).filter(|line| {
+            TextLines::new(reader).filter(|line| {
                 line.as_ref()
                     .map_or(true, |line| !line.bytes.trim_ascii().is_empty())
             })
         };
-        let work = each(|sink: &mut Sink, _, line: &Line| {
+        let work = each(|sink: &mut Sink, _, line: &TextLine| {
             position_line(&name, args.json, args.variant, sink, line);
         });
         session.items(input, positions, &work, |()| Ok(()))?;
@@ -127,7 +127,7 @@ fn position_line(
     json: bool,
     variant: Option<GameVariant>,
     sink: &mut Sink,
-    line: &Line,
+    line: &TextLine,
 ) {
     let text = tabia_notation::decode(&line.bytes);
     let problems = problems(&text, variant, false);

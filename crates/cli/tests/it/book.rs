@@ -24,6 +24,7 @@ fn build_probe_dump_merge() {
                 jobs,
                 "--min-games",
                 "1",
+                "--force",
                 &games,
                 "-o",
                 &book,
@@ -73,10 +74,11 @@ fn a_malformed_book_is_an_error_naming_the_byte() {
     let bad = dir.path().join("bad.bin");
     std::fs::write(&bad, [0u8; 21]).unwrap();
     let bad = bad.display().to_string();
+    let out = dir.path().join("x").display().to_string();
     for args in [
         &["book", "dump", &bad][..],
         &["book", "probe", &bad, "startpos"],
-        &["book", "merge", &bad, &bad, "-o", "x"],
+        &["book", "merge", &bad, &bad, "-o", &out],
     ] {
         tabia()
             .args(args)

@@ -174,14 +174,25 @@ fn moves_read_leniently_are_classified_as_the_checker_reads_them() {
         "{}",
         right.1
     );
+    // The capture mark is a note (listed with --warnings each), the bishop's `b` a guess.
     let (_, checked) = run(&["--check"], "1. e4 e5 2. Nxf3 Nc6 3. Bb5 a6 4. bxc6 *\n");
     assert_eq!(
         checked,
-        "<stdin>:1:13: game 1: warning: move 2. Nxf3 is written as a capture but takes \
+        "<stdin>:1:35: game 1: warning: move 4. bxc6 is no pawn's move but a bishop's with a \
+         lowercase `b`, read as Bxc6\n\
+         games 1, errors 0, warnings 1, notes 1\n"
+    );
+    let (_, each) = run(
+        &["--check", "--warnings", "each"],
+        "1. e4 e5 2. Nxf3 Nc6 3. Bb5 a6 4. bxc6 *\n",
+    );
+    assert_eq!(
+        each,
+        "<stdin>:1:13: game 1: note: move 2. Nxf3 is written as a capture but takes \
          nothing, read as Nf3\n\
          <stdin>:1:35: game 1: warning: move 4. bxc6 is no pawn's move but a bishop's with a \
          lowercase `b`, read as Bxc6\n\
-         games 1, errors 0, warnings 2\n"
+         games 1, errors 0, warnings 1, notes 1\n"
     );
 }
 
@@ -268,30 +279,32 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
     let games = "1. e2e4 e5 2. Ng1-f3 Nc6 3. Bb5+ a6 *\n\n\
                  [Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
                  1. e4 e5\n";
-    let warnings = "<stdin>:1:4: game 1: warning: move 1. e2e4 is in UCI notation, read as e4\n\
-         <stdin>:1:15: game 1: warning: move 2. Ng1-f3 is in long algebraic notation, read as Nf3\n\
-         <stdin>:1:29: game 1: warning: move 3. Bb5+ gives no check, read as Bb5\n\
+    let warnings = "<stdin>:1:4: game 1: note: move 1. e2e4 is in UCI notation, read as e4\n\
+         <stdin>:1:15: game 1: note: move 2. Ng1-f3 is in long algebraic notation, read as Nf3\n\
+         <stdin>:1:29: game 1: note: move 3. Bb5+ gives no check, read as Bb5\n\
          <stdin>:5:16: game 2: warning: result 1-0 but the game ends in black mates (0-1)\n\
          <stdin>:7:9: game 3: warning: game has no result, read as `*`\n";
     let pgn = tabia()
-        .args(["pgn", "--check"])
+        .args(["pgn", "--check", "--warnings", "each"])
         .write_stdin(games)
         .output()
         .unwrap();
     assert_eq!(
         String::from_utf8(pgn.stderr).unwrap(),
-        format!("{warnings}games 3, errors 0, warnings 5\n")
+        format!("{warnings}games 3, errors 0, warnings 2, notes 3\n")
     );
     let classified = "1\tC70\t-\tRuy Lopez: Morphy Defense\t6\n\
                       2\tA00\tA00b\tBarnes Opening: Fool's Mate\t4\n\
                       3\tC20\t-\tKing's Pawn Game\t2\n";
     tabia()
-        .args(["eco", "--check"])
+        .args(["eco", "--check", "--warnings", "each"])
         .write_stdin(games)
         .assert()
         .success()
         .stdout(classified)
-        .stderr(format!("{warnings}games 3, errors 0, warnings 5\n"));
+        .stderr(format!(
+            "{warnings}games 3, errors 0, warnings 2, notes 3\n"
+        ));
     // Without --check only the opening is read (the rest skipped unchecked): the same names,
     // no warnings.
     tabia()
@@ -309,20 +322,21 @@ fn lenient_reading_warnings_are_reported_as_pgn_reports_them() {
     let json = String::from_utf8(json.stdout).unwrap();
     let lines: Vec<&str> = json.lines().collect();
     assert!(lines[0].ends_with(
-        "\"warnings\":[{\"file\":\"<stdin>\",\"line\":1,\"column\":4,\"game\":1,\"message\":\"move 1. e2e4 is in UCI notation, read as e4\"},\
-         {\"file\":\"<stdin>\",\"line\":1,\"column\":15,\"game\":1,\"message\":\"move 2. Ng1-f3 is in long algebraic notation, read as Nf3\"},\
-         {\"file\":\"<stdin>\",\"line\":1,\"column\":29,\"game\":1,\"message\":\"move 3. Bb5+ gives no check, read as Bb5\"}]}"
+        "\"warnings\":[{\"file\":\"<stdin>\",\"line\":1,\"column\":4,\"game\":1,\"message\":\"move 1. e2e4 is in UCI notation, read as e4\",\"level\":\"note\"},\
+         {\"file\":\"<stdin>\",\"line\":1,\"column\":15,\"game\":1,\"message\":\"move 2. Ng1-f3 is in long algebraic notation, read as Nf3\",\"level\":\"note\"},\
+         {\"file\":\"<stdin>\",\"line\":1,\"column\":29,\"game\":1,\"message\":\"move 3. Bb5+ gives no check, read as Bb5\",\"level\":\"note\"}]}"
     ), "{}", lines[0]);
     assert!(lines[2].contains("\"message\":\"game has no result, read as `*`\""));
     // --tag repairs the games as `tabia pgn` does, with the same warnings; the summary counts
     // the tags it added (ECO and Opening for each game).
     tabia()
-        .args(["eco", "--tag"])
+        .args(["eco", "--tag", "--warnings", "each"])
         .write_stdin(games)
         .assert()
         .success()
         .stderr(format!(
-            "{warnings}games 3, tags added 6, changed 0, removed 0, errors 0, warnings 5\n"
+            "{warnings}games 3, tags added 6, changed 0, removed 0, errors 0, warnings 2, \
+             notes 3\n"
         ));
 }
 
@@ -369,7 +383,7 @@ fn one_pass_and_pipeline_agree() {
         assert_eq!(one.0, Some(1));
         let summary = one.2.lines().last().unwrap().to_owned();
         let expected = if check {
-            "games 6, errors 3, warnings 2"
+            "games 6, errors 3, warnings 0, notes 2"
         } else {
             "games 6, errors 3, warnings 0"
         };

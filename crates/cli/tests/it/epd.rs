@@ -49,8 +49,11 @@ fn en_passant_rule() {
 #[test]
 fn bad_games_are_reported_and_the_rest_goes_on() {
     let input = format!("{FIXTURES}/err/illegal.pgn");
+    // -q lists errors only; --warnings some lists the warnings too.
+    let quiet = tabia().args(["epd", "--quiet", &input]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("warning"));
     let out = tabia()
-        .args(["epd", "--quiet", &input])
+        .args(["epd", "--quiet", "--warnings", "some", &input])
         .assert()
         .code(1)
         .get_output()

@@ -246,7 +246,7 @@ fn bad_criteria_are_usage_errors_naming_the_bad_part() {
 #[test]
 fn raw_writes_the_selected_games_as_they_were_read() {
     let input = fs::read(dir().join("games.pgn")).expect("fixture");
-    let games: Vec<Vec<u8>> = tabia_notation::pgn::Reader::new(&input[..])
+    let games: Vec<Vec<u8>> = tabia_notation::pgn::PgnReader::new(&input[..])
         .raw_games()
         .map(|raw| raw.expect("readable").bytes)
         .collect();
@@ -387,4 +387,124 @@ fn games_by_number() {
         .stderr(predicates::str::contains(
             "invalid game criterion: the minimum is above the maximum at column 3\n  | 5,20-17\n  |   ^^^^^",
         ));
+}
+
+/// A `--tag` criterion naming a tag no game has is said so before the summary, with the
+/// close name: a misspelt tag otherwise looks like a selection that found nothing.
+#[test]
+fn a_tag_no_game_has_is_named_with_the_close_one() {
+    let games = "[Event \"a\"]\n[WhiteElo \"2700\"]\n[MyClub \"x\"]\n\n1. e4 *\n\n\
+                 [Event \"b\"]\n\n1. d4 *\n";
+    for jobs in ["1", "2"] {
+        tabia()
+            .args([
+                "filter",
+                "-j",
+                jobs,
+                "--tag",
+                "Whiteelo>2000",
+                "--tag",
+                "Flavour=x",
+            ])
+            .args(["--tag", "Event~."])
+            .write_stdin(games)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr(
+                "tabia: no game has a tag Whiteelo (did you mean WhiteElo?)\n\
+                 tabia: no game has a tag Flavour\n\
+                 games 2, matched 0, errors 0, warnings 0\n",
+            );
+    }
+    // Quiet: nothing; a tag some game has: nothing.
+    tabia()
+        .args(["filter", "-q", "--tag", "Whiteelo>2000"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stderr("");
+    tabia()
+        .args(["filter", "--tag", "WhiteElo>2000"])
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stderr("games 2, matched 1, errors 0, warnings 0\n");
+}
+
+/// `--criteria-file`: one criterion a line, as on the command line (pgn-extract's -t); the
+/// same criterion on several lines holds when any does.
+#[test]
+fn criteria_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = "[White \"Carlsen, Magnus\"]\n[Black \"Nakamura, Hikaru\"]\n[WhiteElo \"2850\"]\n\n1. e4 *\n\n\
+                 [White \"Firouzja, Alireza\"]\n[Black \"Caruana, Fabiano\"]\n[WhiteElo \"2790\"]\n\n1. d4 *\n\n\
+                 [White \"Doe, John\"]\n[Black \"Roe, Richard\"]\n[WhiteElo \"1500\"]\n\n1. c4 *\n";
+    let players = dir.path().join("players.txt");
+    fs::write(
+        &players,
+        "# the top players\nplayer Carlsen\n\n--player Caruana\nwhite Doe\ntag WhiteElo>2000\n",
+    )
+    .unwrap();
+    let out = tabia()
+        .args(["filter", "--no-tags", "--criteria-file"])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    // (Carlsen or Caruana) and White is Doe and WhiteElo > 2000: none; without the white line
+    // the first two.
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    fs::write(
+        &players,
+        "player Carlsen\nplayer Caruana\ntag WhiteElo>2000\n",
+    )
+    .unwrap();
+    tabia()
+        .args(["filter", "-q", "--no-tags", "--criteria-file"])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout("1. e4 *\n\n1. d4 *\n\n");
+    // With command-line criteria: all hold.
+    tabia()
+        .args([
+            "filter",
+            "-q",
+            "--no-tags",
+            "--result",
+            "1-0",
+            "--criteria-file",
+        ])
+        .arg(&players)
+        .write_stdin(games)
+        .assert()
+        .success()
+        .stdout("");
+    // A line that is not a criterion, or a bad value, is named with its line.
+    for (line, message) in [
+        ("json", "--json is not a criterion"),
+        (
+            "elo high",
+            "invalid value 'high' for '--elo <MIN[..MAX]>': invalid elo criterion: expected a \
+             number at column 1\n",
+        ),
+        ("flavour sweet", "unexpected argument '--flavour' found"),
+    ] {
+        fs::write(&players, format!("player Carlsen\n{line}\n")).unwrap();
+        let out = tabia()
+            .args(["filter", "--criteria-file"])
+            .arg(&players)
+            .write_stdin(games)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let expected = format!("tabia: {}:2: {message}", players.display());
+        assert!(stderr.starts_with(&expected), "{stderr}");
+    }
 }

@@ -245,17 +245,26 @@ fn json_lines_carry_the_output_form() {
 fn commands_that_write_games_repair_them_as_pgn_does() {
     let input = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0\"]\n\n\
                  1. e2e4 e5 2. Ng1-f3+ *\n";
-    let pgn = tabia().arg("pgn").write_stdin(input).output().unwrap();
+    let pgn = tabia()
+        .args(["pgn", "--warnings", "each"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
     let expected = String::from_utf8(pgn.stdout).unwrap();
     assert!(
         expected.contains("KQkq - 0 1\"]\n\n1. e4 e5 2. Nf3 *"),
         "{expected}"
     );
     let warnings = String::from_utf8(pgn.stderr).unwrap();
-    let warnings = warnings.matches("warning:").count();
+    let warnings = warnings.matches("warning:").count() + warnings.matches("note:").count();
     assert!(warnings >= 3, "{warnings}");
     for command in [&["dedup"][..], &["filter", "--plies", "0..10"]] {
-        let out = tabia().args(command).write_stdin(input).output().unwrap();
+        let out = tabia()
+            .args(command)
+            .args(["--warnings", "each"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
             expected,
@@ -263,7 +272,7 @@ fn commands_that_write_games_repair_them_as_pgn_does() {
         );
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(
-            stderr.matches("warning:").count(),
+            stderr.matches("warning:").count() + stderr.matches("note:").count(),
             warnings,
             "{command:?}: {stderr}"
         );

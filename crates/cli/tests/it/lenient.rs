@@ -37,14 +37,33 @@ fn expect(name: &str, actual: &str) {
 fn each_lenient_case_is_read_repaired_and_warned_about() {
     let input = fixture("position/err/lenient.pgn");
     let name = input.display().to_string();
-    let (out, err, code) = pgn(&[&name], None);
+    let (out, err, code) = pgn(&["--warnings", "each", &name], None);
     assert_eq!(code, 1, "the three bad games make the status 1");
     let err = err.replace(&format!("{name}:"), "lenient.pgn:");
     expect("lenient.stderr", &err);
     expect("lenient.export", &out);
-    assert!(err.ends_with("games 27, errors 3, warnings 48\n"), "{err}");
+    assert!(
+        err.ends_with("games 27, errors 3, warnings 14, notes 34\n"),
+        "{err}"
+    );
+    // By default the notes (what changes nothing of a game: check marks, lowercase letters,
+    // castling with zeros) are only counted, and the first ten warnings of an input listed.
+    let (_, default, _) = pgn(&[&name], None);
+    let default = default.replace(&format!("{name}:"), "lenient.pgn:");
+    assert_eq!(default.matches(": note: ").count(), 0, "{default}");
+    assert_eq!(default.matches(": warning: ").count(), 10, "{default}");
+    assert!(
+        default.ends_with(
+            "lenient.pgn: and 4 more warnings (--warnings each lists them)\n\
+             games 27, errors 3, warnings 14, notes 34\n"
+        ),
+        "{default}"
+    );
+    // -q: the errors only.
+    let (_, quiet, _) = pgn(&["-q", &name], None);
+    assert_eq!(quiet.lines().count(), 3, "{quiet}");
     // Warnings alone: status 0; the same diagnostics with --check.
-    let (check_out, check_err, _) = pgn(&["--check", &name], None);
+    let (check_out, check_err, _) = pgn(&["--check", "--warnings", "each", &name], None);
     assert_eq!(check_out, "");
     assert_eq!(check_err.replace(&format!("{name}:"), "lenient.pgn:"), err);
     let (_, _, code) = pgn(&[], Some(b"1. e2e4 e5 *\n"));
@@ -75,18 +94,35 @@ fn the_repaired_export_reads_back_without_warnings() {
 fn strict_makes_warnings_errors_and_drops_those_games() {
     let input = fixture("position/err/lenient.pgn");
     let name = input.display().to_string();
+    let clean = [
+        "[Event \"castling with zeros and promotions spelt four ways\"]",
+        "[Event \"redundant disambiguation\"]",
+        "[Event \"no disambiguation where the other knight is pinned\"]",
+    ];
+    // --strict: the games with a warning are dropped; those with notes only are written.
     let (out, err, code) = pgn(&["--strict", &name], None);
     assert_eq!(code, 1);
-    // Only the three games read without a warning are written.
     let events: Vec<&str> = out.lines().filter(|l| l.starts_with("[Event ")).collect();
-    assert_eq!(
-        events,
-        [
-            "[Event \"castling with zeros and promotions spelt four ways\"]",
-            "[Event \"redundant disambiguation\"]",
-            "[Event \"no disambiguation where the other knight is pinned\"]",
-        ]
+    let noted = [
+        "[Event \"long algebraic and UCI moves\"]",
+        "[Event \"long algebraic pawn capture\"]",
+        "[Event \"UCI promotion\"]",
+        "[Event \"wrong check marks\"]",
+        "[Event \"wrong capture marks\"]",
+        "[Event \"an en-passant mark\"]",
+        "[Event \"figurines\"]",
+        "[Event \"evaluation symbols written as text, and a pawn's P\"]",
+    ];
+    assert_eq!(events, [&clean[..], &noted[..]].concat());
+    assert!(
+        err.ends_with("games 27, errors 16, warnings 0, notes 27\n"),
+        "{err}"
     );
+    // --strict-notes: only the three games read without a warning or a note are written.
+    let (out, err, code) = pgn(&["--strict-notes", &name], None);
+    assert_eq!(code, 1);
+    let events: Vec<&str> = out.lines().filter(|l| l.starts_with("[Event ")).collect();
+    assert_eq!(events, clean);
     assert!(err.ends_with("games 27, errors 24, warnings 0\n"), "{err}");
     assert!(
         err.contains(": game 27: game has no result, read as `*`\n"),
@@ -182,7 +218,7 @@ fn warnings_count_leaves_out_only_the_warning_lines() {
         &["pgn", "--check"],
         &["filter", "--result", "1-0"],
         &["stats"],
-        &["table", "-o", &table],
+        &["table", "--force", "-o", &table],
     ];
     for command in commands {
         for jobs in ["1", "2"] {
@@ -203,12 +239,14 @@ fn warnings_count_leaves_out_only_the_warning_lines() {
                 };
                 (untimed(out.stdout), untimed(out.stderr), out.status.code())
             };
-            let each = run(&[]);
+            let each = run(&["--warnings", "each"]);
             let count = run(&["--warnings", "count"]);
             assert_eq!(count.0, each.0, "{command:?} -j {jobs}: output");
             assert_eq!(count.2, each.2, "{command:?} -j {jobs}: status");
-            let (warned, kept): (Vec<&str>, Vec<&str>) =
-                each.1.lines().partition(|l| l.contains(": warning: "));
+            let (warned, kept): (Vec<&str>, Vec<&str>) = each
+                .1
+                .lines()
+                .partition(|l| l.contains(": warning: ") || l.contains(": note: "));
             assert!(!warned.is_empty(), "{command:?}: lenient.pgn warns");
             if command == ["pgn"] {
                 let errors = kept.iter().filter(|l| l.contains(": game ")).count();
@@ -216,6 +254,26 @@ fn warnings_count_leaves_out_only_the_warning_lines() {
             }
             let expected: String = kept.iter().map(|l| format!("{l}\n")).collect();
             assert_eq!(count.1, expected, "{command:?} -j {jobs}");
+        }
+    }
+}
+
+/// A NAG before the first move (`$10 1. e4`, a game's annotation in some databases) is read
+/// as python-chess reads it, with a warning, instead of refusing the game.
+#[test]
+fn a_nag_before_the_first_move_is_dropped_with_a_warning() {
+    let input = "[Event \"x\"]\n\n$10 1. e4 e5 *\n";
+    for extra in [&[][..], &["--check"], &["-j", "1", "--line-length", "40"]] {
+        let (out, err, code) = pgn(extra, Some(input.as_bytes()));
+        assert_eq!(code, 0, "{extra:?}");
+        assert_eq!(
+            err,
+            "<stdin>:3:1: game 1: warning: NAG $10 before the first move annotates no move, \
+             dropped\ngames 1, errors 0, warnings 1\n",
+            "{extra:?}"
+        );
+        if extra.is_empty() {
+            assert!(out.ends_with("[Result \"*\"]\n\n1. e4 e5 *\n\n"), "{out}");
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::{collections::BTreeSet, path::Path};
 
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 
 use super::support::{fixture, tabia};
 
@@ -24,13 +24,14 @@ struct Run {
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = tabia();
-    cmd.arg("pgn").args(args);
+    // Every warning and note listed, so that each can be matched with its game.
+    cmd.args(["pgn", "--warnings", "each"]).args(args);
     if let Some(bytes) = stdin {
         cmd.write_stdin(bytes.to_vec());
     }
     let out = cmd.output().expect("tabia runs");
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
-    let games: Vec<_> = Reader::new(&out.stdout[..])
+    let games: Vec<_> = PgnReader::new(&out.stdout[..])
         .games()
         .map(|g| g.expect("tabia's output parses"))
         .collect();
@@ -46,15 +47,16 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
         if let Some(rest) = line.strip_prefix("games ") {
             let (games, rest) = rest.split_once(", errors ").expect("summary");
             let (errors, warnings) = rest.split_once(", warnings ").expect("summary");
+            let (warnings, notes) = warnings.split_once(", notes ").unwrap_or((warnings, "0"));
             summary = Some((
                 games.parse().expect("a count"),
                 errors.parse().expect("a count"),
-                warnings.parse().expect("a count"),
+                warnings.parse::<u64>().expect("a count") + notes.parse::<u64>().expect("a count"),
             ));
         } else if let Some((_, rest)) = line.split_once(": game ") {
             let (number, message) = rest.split_once(": ").expect("a message");
             let number = number.parse().expect("a game number");
-            if message.starts_with("warning: ") {
+            if message.starts_with("warning: ") || message.starts_with("note: ") {
                 warned.push(number);
             } else {
                 reported.insert(number);
@@ -191,7 +193,7 @@ fn every_fixture_loses_no_game() {
         for path in paths {
             let name = path.display().to_string();
             let bytes = std::fs::read(&path).unwrap();
-            let mut skipper = Reader::new(&bytes[..]);
+            let mut skipper = PgnReader::new(&bytes[..]);
             let mut games = 0;
             while skipper.skip_game().unwrap().is_some() {
                 games += 1;

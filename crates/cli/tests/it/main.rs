@@ -13,6 +13,7 @@ mod general;
 mod json;
 mod lenient;
 mod lossless;
+mod outputs;
 mod pgn;
 mod schema;
 mod show;

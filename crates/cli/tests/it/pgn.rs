@@ -134,7 +134,7 @@ fn warnings_alone_exit_zero_and_strict_makes_them_errors() {
 
 #[test]
 fn json_carries_the_warnings() {
-    let input = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n1. c4 *\n";
+    let input = "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4 1-0\n\n1. c4 *\n";
     let out = tabia()
         .args(["pgn", "--json", "-q"])
         .write_stdin(input)
@@ -155,7 +155,15 @@ fn json_carries_the_warnings() {
             "line": 3,
             "column": 16,
             "game": 1,
-            "message": "result 1-0 but the game ends in black mates (0-1)"
+            "message": "move 2... Qh4 mates, read as Qh4#",
+            "level": "note"
+        }, {
+            "file": "<stdin>",
+            "line": 3,
+            "column": 16,
+            "game": 1,
+            "message": "result 1-0 but the game ends in black mates (0-1)",
+            "level": "warning"
         }])
     );
     assert!(

@@ -71,7 +71,10 @@ fn by_key_with_safe_names_unknown_and_errors() {
         .write_stdin("1. e4 *")
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("--append adds to them"));
+        .stderr(format!(
+            "tabia: {} exists already: --force replaces it, --append adds to it\n",
+            out.display()
+        ));
     tabia()
         .args([
             "split",
@@ -186,7 +189,7 @@ fn an_output_that_is_a_file_is_named_as_such() {
         .code(2)
         .stdout("")
         .stderr(format!(
-            "tabia: {} is a file: split writes a folder of files (-o names the folder)\n",
+            "tabia: {} is a file: -o names the folder to write into\n",
             file.display()
         ));
 }

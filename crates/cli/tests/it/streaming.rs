@@ -156,8 +156,8 @@ fn split_refuses_a_folder_that_holds_an_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(format!(
-            "will not split into {}: it holds the input {}",
-            parts.canonicalize().unwrap().display(),
+            "will not write into {}: it holds the input {}",
+            parts.display(),
             input.display()
         )));
     assert_eq!(std::fs::read(&input).unwrap(), sample());
@@ -379,4 +379,69 @@ fn a_pipe_delivering_bytes_slowly_is_read_whole() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success());
     assert_eq!(String::from_utf8(output.stdout).unwrap(), sample_out());
+}
+
+/// A file that is not text (an image, a program, random bytes) is said to be so once, not
+/// read as thousands of games in error; the other inputs are still read.
+#[test]
+fn binary_input_is_said_once_and_the_rest_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("board.png");
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bytes.extend((0..4000u32).map(|i| (i * 7919 % 251) as u8));
+    std::fs::write(&png, &bytes).unwrap();
+    let elf = dir.path().join("ls.pgn.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    std::fs::write(&elf, gz.finish().unwrap()).unwrap();
+    let good = dir.path().join("good.pgn");
+    std::fs::write(&good, "1. e4 e5 *\n").unwrap();
+    for command in [
+        &["pgn", "--check"][..],
+        &["stats"],
+        &["filter", "--plies", "0.."],
+    ] {
+        let out = tabia()
+            .args(command)
+            .args(["-j", "2"])
+            .arg(&png)
+            .arg(&elf)
+            .arg(&good)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let stderr: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("time ")).collect();
+        assert_eq!(
+            stderr[..2],
+            [
+                format!(
+                    "tabia: {} is not PGN or EPD text: binary data at byte 8 (an image, a \
+                     program, an archive tabia does not read?)",
+                    png.display()
+                ),
+                format!(
+                    "tabia: {} is not PGN or EPD text: binary data at byte 0 (an image, a \
+                     program, an archive tabia does not read?)",
+                    elf.display()
+                ),
+            ],
+            "{command:?}"
+        );
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        if command[0] == "pgn" {
+            assert_eq!(
+                stderr[2],
+                "games 1, errors 0, warnings 0, unreadable inputs 2"
+            );
+        }
+    }
+    tabia()
+        .arg("pgn")
+        .write_stdin(b"\xff\xfe1\x00.\x00 \x00e\x004\x00".to_vec())
+        .assert()
+        .code(2)
+        .stderr(
+            "tabia: <stdin> is UTF-16 text: tabia reads UTF-8 (iconv -f UTF-16 -t UTF-8 converts \
+             it)\ngames 0, errors 0, warnings 0, unreadable inputs 1\n",
+        );
 }

@@ -183,7 +183,7 @@ fn problems_as_pgn_check_reports_them() {
         let out = dir.path().join("games.csv");
         let table = tabia()
             .current_dir(path.parent().unwrap())
-            .args(["table", "--moves", "-o"])
+            .args(["table", "--moves", "--force", "-o"])
             .arg(&out)
             .arg(path.file_name().unwrap())
             .output()

@@ -2,7 +2,7 @@
 //! `[%clk 0:03:00]`, `[%emt 0:00:07]`, `[%eval 0.35]`, `[%eval #-3]`, `[%csl Ga4]`,
 //! `[%cal Ge2e4]`, and any other `[%name args]`.
 //!
-//! [`Comment::parse`] splits the text of a comment into [`Piece`]s: plain text and commands.
+//! [`Comment::parse`] splits the text of a comment into [`CommentPart`]s: plain text and commands.
 //! It never fails: a command whose arguments do not read (`[%clk soon]`) is text. Writing the
 //! pieces back gives the comment byte for byte ([`Comment`]'s `Display`), so a PGN written after
 //! parsing keeps every command exactly as it was.
@@ -40,12 +40,12 @@ type Res<'a, T> = IResult<&'a str, T, ()>;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Comment<'a> {
-    pieces: Vec<Piece<'a>>,
+    pieces: Vec<CommentPart<'a>>,
 }
 
 /// A piece of a comment: text, or a command with the text it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Piece<'a> {
+pub enum CommentPart<'a> {
     /// Text (a malformed command included).
     Text(&'a str),
     /// A command.
@@ -57,28 +57,28 @@ pub enum Piece<'a> {
     },
 }
 
-impl<'a> Piece<'a> {
+impl<'a> CommentPart<'a> {
     /// The text of a text piece, trimmed; `None` for a command or white space only (the
     /// stretches [`Comment::text`] joins).
     ///
     /// ```
-    /// use tabia_notation::pgn::Piece;
+    /// use tabia_notation::pgn::CommentPart;
     ///
-    /// assert_eq!(Piece::Text("  Good move. ").trimmed_text(), Some("Good move."));
-    /// assert_eq!(Piece::Text("  ").trimmed_text(), None);
+    /// assert_eq!(CommentPart::Text("  Good move. ").trimmed_text(), Some("Good move."));
+    /// assert_eq!(CommentPart::Text("  ").trimmed_text(), None);
     /// ```
     pub fn trimmed_text(&self) -> Option<&'a str> {
         match self {
-            Piece::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
-            Piece::Command { .. } => None,
+            CommentPart::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
+            CommentPart::Command { .. } => None,
         }
     }
 
     /// The text of the piece as it stands in the comment.
     pub fn as_str(&self) -> &str {
         match self {
-            Piece::Text(text) => text,
-            Piece::Command { raw, .. } => raw,
+            CommentPart::Text(text) => text,
+            CommentPart::Command { raw, .. } => raw,
         }
     }
 }
@@ -87,29 +87,29 @@ impl<'a> Piece<'a> {
 /// caller that looks at each piece once: nothing is collected.
 ///
 /// ```
-/// use tabia_notation::pgn::{Command, Piece, Pieces};
+/// use tabia_notation::pgn::{Command, CommentPart, CommentParts};
 ///
-/// let mut pieces = Pieces::new(" [%clk 0:03:00] Nice. [%zz");
-/// assert_eq!(pieces.next(), Some(Piece::Text(" ")));
-/// assert!(matches!(pieces.next(), Some(Piece::Command { command: Command::Clock(180_000), .. })));
-/// assert_eq!(pieces.next(), Some(Piece::Text(" Nice. [%zz")));
+/// let mut pieces = CommentParts::new(" [%clk 0:03:00] Nice. [%zz");
+/// assert_eq!(pieces.next(), Some(CommentPart::Text(" ")));
+/// assert!(matches!(pieces.next(), Some(CommentPart::Command { command: Command::Clock(180_000), .. })));
+/// assert_eq!(pieces.next(), Some(CommentPart::Text(" Nice. [%zz")));
 /// assert_eq!(pieces.next(), None);
 /// ```
 #[derive(Debug, Clone)]
-pub struct Pieces<'a> {
+pub struct CommentParts<'a> {
     text: &'a str,
     /// Where the text not yet given starts.
     start: usize,
     /// Where to look for the next command.
     from: usize,
     /// A command found after a stretch of text, given next.
-    command: Option<Piece<'a>>,
+    command: Option<CommentPart<'a>>,
 }
 
-impl<'a> Pieces<'a> {
+impl<'a> CommentParts<'a> {
     /// The pieces of `text`.
-    pub fn new(text: &'a str) -> Pieces<'a> {
-        Pieces {
+    pub fn new(text: &'a str) -> CommentParts<'a> {
+        CommentParts {
             text,
             start: 0,
             from: 0,
@@ -118,10 +118,10 @@ impl<'a> Pieces<'a> {
     }
 }
 
-impl<'a> Iterator for Pieces<'a> {
-    type Item = Piece<'a>;
+impl<'a> Iterator for CommentParts<'a> {
+    type Item = CommentPart<'a>;
 
-    fn next(&mut self) -> Option<Piece<'a>> {
+    fn next(&mut self) -> Option<CommentPart<'a>> {
         if let Some(command) = self.command.take() {
             return Some(command);
         }
@@ -130,7 +130,7 @@ impl<'a> Iterator for Pieces<'a> {
             match read_command(&text[at..]) {
                 Ok((rest, command)) => {
                     let end = text.len() - rest.len();
-                    let piece = Piece::Command {
+                    let piece = CommentPart::Command {
                         raw: &text[at..end],
                         command,
                     };
@@ -138,7 +138,7 @@ impl<'a> Iterator for Pieces<'a> {
                     self.from = end;
                     if start < at {
                         self.command = Some(piece);
-                        return Some(Piece::Text(&text[start..at]));
+                        return Some(CommentPart::Text(&text[start..at]));
                     }
                     return Some(piece);
                 }
@@ -148,7 +148,7 @@ impl<'a> Iterator for Pieces<'a> {
         if self.start < text.len() {
             let start = std::mem::replace(&mut self.start, text.len());
             self.from = text.len();
-            return Some(Piece::Text(&text[start..]));
+            return Some(CommentPart::Text(&text[start..]));
         }
         None
     }
@@ -157,7 +157,7 @@ impl<'a> Iterator for Pieces<'a> {
 /// A command of a comment, with its typed value.
 ///
 /// Its `Display` writes the canonical form (`[%clk 0:04:55.7]`, `[%eval -1.20,23]`); the raw
-/// text of a parsed command, which may differ (`-1.2`), is kept in [`Piece::Command`].
+/// text of a parsed command, which may differ (`-1.2`), is kept in [`CommentPart::Command`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Command<'a> {
@@ -278,20 +278,20 @@ impl<'a> Comment<'a> {
     /// as a command is text.
     pub fn parse(text: &'a str) -> Comment<'a> {
         Comment {
-            pieces: Pieces::new(text).collect(),
+            pieces: CommentParts::new(text).collect(),
         }
     }
 
     /// The pieces, in order; their texts put together are the comment.
-    pub fn pieces(&self) -> &[Piece<'a>] {
+    pub fn pieces(&self) -> &[CommentPart<'a>] {
         &self.pieces
     }
 
     /// The commands, in order.
     pub fn commands(&self) -> impl Iterator<Item = &Command<'a>> {
         self.pieces.iter().filter_map(|piece| match piece {
-            Piece::Command { command, .. } => Some(command),
-            Piece::Text(_) => None,
+            CommentPart::Command { command, .. } => Some(command),
+            CommentPart::Text(_) => None,
         })
     }
 
@@ -306,7 +306,7 @@ impl<'a> Comment<'a> {
     /// assert_eq!(comment.text(), "Good. a trap");
     /// ```
     pub fn text_pieces(&self) -> impl Iterator<Item = &str> + '_ {
-        self.pieces.iter().filter_map(Piece::trimmed_text)
+        self.pieces.iter().filter_map(CommentPart::trimmed_text)
     }
 
     /// The text without the commands: each stretch of text between commands trimmed, the
@@ -391,10 +391,10 @@ impl<'a> Comment<'a> {
         let mut removed = false;
         for piece in &self.pieces {
             match piece {
-                Piece::Command { command, .. } if kinds.contains(&command.kind()) => {
+                CommentPart::Command { command, .. } if kinds.contains(&command.kind()) => {
                     removed = true;
                 }
-                Piece::Text(text) if removed => {
+                CommentPart::Text(text) if removed => {
                     let after_word = out.ends_with(|c: char| !is_space(c));
                     let trimmed = text.trim_start_matches(is_space);
                     let text = if !after_word {
@@ -419,7 +419,7 @@ impl<'a> Comment<'a> {
             // A removed command at the end: the white space before it goes, the comment keeps
             // the white space it ended with.
             out.truncate(out.trim_end_matches(is_space).len());
-            if let Some(Piece::Text(last)) = self.pieces.last() {
+            if let Some(CommentPart::Text(last)) = self.pieces.last() {
                 out.push_str(&last[last.trim_end_matches(is_space).len()..]);
             }
         }
@@ -1025,17 +1025,17 @@ mod tests {
         assert_eq!(
             comment.pieces(),
             [
-                Piece::Text("Nice "),
-                Piece::Command {
+                CommentPart::Text("Nice "),
+                CommentPart::Command {
                     raw: "[%clk 0:01:00]",
                     command: Command::Clock(60_000)
                 },
-                Piece::Text("[%a "),
-                Piece::Command {
+                CommentPart::Text("[%a "),
+                CommentPart::Command {
                     raw: "[%eval 0.1]",
                     command: cp(10, None)
                 },
-                Piece::Text(" tail]"),
+                CommentPart::Text(" tail]"),
             ]
         );
         assert_eq!(comment.text(), "Nice [%a tail]");
@@ -1154,8 +1154,8 @@ mod tests {
             "a [%zz b [%clk 0:00:01]c[%eval #-3]",
             "[%bad",
         ] {
-            let pieces: Vec<Piece<'_>> = Pieces::new(text).collect();
-            let joined: String = pieces.iter().map(Piece::as_str).collect();
+            let pieces: Vec<CommentPart<'_>> = CommentParts::new(text).collect();
+            let joined: String = pieces.iter().map(CommentPart::as_str).collect();
             assert_eq!(joined, text);
             assert_eq!(Comment::parse(text).pieces(), &pieces[..]);
         }

@@ -3,7 +3,7 @@
 
 use std::{mem, str::FromStr};
 
-use super::{Nag, Origin, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor, Warning};
+use super::{Nag, Origin, Outcome, PgnReader, RawComment, RawTag, SanPlus, Skip, Visitor, Warning};
 use crate::{Error, ErrorKind, decode};
 
 /// A game: its tags in input order, its moves as a tree, and its result.
@@ -339,7 +339,7 @@ impl Game {
     /// Parses the first game in `bytes`; returns it and how many bytes it took (up to the end
     /// of its result).
     pub fn prefix(bytes: &[u8]) -> Result<(Game, usize), Error> {
-        let mut reader = Reader::new(bytes);
+        let mut reader = PgnReader::new(bytes);
         match reader.read_game(&mut GameBuilder::default()) {
             Ok(Some(game)) => Ok((game, reader.offset() as usize)),
             Ok(None) => Err(

@@ -1,14 +1,14 @@
 //! Portable Game Notation: a streaming reader, a visitor, an owned game tree and a writer.
 //!
-//! - [`Reader`] reads games one at a time from any [`std::io::Read`]: into a [`Visitor`]
-//!   ([`Reader::read_game`], no allocation on the way), as owned [`Game`] trees
-//!   ([`Reader::games`]), or as raw bytes to be parsed later, on other threads
-//!   ([`Reader::read_raw_game`], [`RawGame::parse`]).
+//! - [`PgnReader`] reads games one at a time from any [`std::io::Read`]: into a [`Visitor`]
+//!   ([`PgnReader::read_game`], no allocation on the way), as owned [`Game`] trees
+//!   ([`PgnReader::games`]), or as raw bytes to be parsed later, on other threads
+//!   ([`PgnReader::read_raw_game`], [`RawGame::parse`]).
 //! - [`Game`] is the tree: tags in order, the mainline with its variations, comments before
 //!   and after moves, NAGs, result. Its `Display` writes the PGN export format.
 //!
 //! ```
-//! use tabia_notation::pgn::{Reader, Visitor, SanPlus, Origin};
+//! use tabia_notation::pgn::{PgnReader, Visitor, SanPlus, Origin};
 //!
 //! /// Counts the moves of each game, variations included.
 //! struct Count(usize);
@@ -24,7 +24,7 @@
 //! }
 //!
 //! let pgn = b"[Event \"x\"]\n\n1. e4 e5 (1... c5) 2. Nf3 1-0\n";
-//! let mut reader = Reader::new(&pgn[..]);
+//! let mut reader = PgnReader::new(&pgn[..]);
 //! assert_eq!(reader.read_game(&mut Count(0))?, Some(4));
 //! assert_eq!(reader.read_game(&mut Count(0))?, None);
 //! # Ok::<_, tabia_notation::pgn::ReadError>(())
@@ -50,7 +50,7 @@
 //! # Memory
 //!
 //! The reader holds one buffer ([`DEFAULT_CAPACITY`] bytes unless told otherwise, see
-//! [`Reader::with_capacity`]) whatever the size of the input. A tag pair must fit in half the
+//! [`PgnReader::with_capacity`]) whatever the size of the input. A tag pair must fit in half the
 //! buffer (a longer one is reported as an error); a comment longer than the buffer goes to the
 //! visitor in pieces ([`Visitor::partial_comment`]); skipping never buffers. The owned [`Game`]
 //! tree holds what it stores, and [`RawGame`] holds the game's bytes.
@@ -70,16 +70,16 @@ mod writer;
 
 pub use crate::{Nag, san::SanPlus};
 pub use command::{
-    Arrow, Command, CommandKind, Comment, Eval, MarkColor, Piece, Pieces, Score, SquareMark,
-    UnknownCommandKind, strip_commands,
+    Arrow, Command, CommandKind, Comment, CommentPart, CommentParts, Eval, MarkColor, Score,
+    SquareMark, UnknownCommandKind, strip_commands,
 };
 pub use comment::RawComment;
 pub use edit::Strip;
 pub use game::{Game, Line, Move};
 pub use movetext::Outcome;
-pub use reader::{Cut, DEFAULT_CAPACITY, Games, Origin, RawGame, RawGames, ReadError, Reader};
+pub use reader::{Cut, DEFAULT_CAPACITY, Games, Origin, PgnReader, RawGame, RawGames, ReadError};
 pub use tag::{RawTag, push_tag};
 pub use variant::variant_name;
 pub use visitor::{Both, Skip, Visitor};
-pub use warning::{Warning, WarningKind};
+pub use warning::{Level, Warning, WarningKind};
 pub use writer::{MoveText, MovetextWriter, SanText, WriteOptions, write_export_tags};

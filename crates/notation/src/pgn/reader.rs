@@ -95,8 +95,8 @@ impl std::error::Error for ReadError {
 }
 
 /// How a game was cut off by the end of an input that is a piece of a larger one (see
-/// [`Reader::cut`]): what it was in the middle of, so that reading the next piece can go on
-/// with it ([`Reader::skip_rest`]).
+/// [`PgnReader::cut`]): what it was in the middle of, so that reading the next piece can go on
+/// with it ([`PgnReader::skip_rest`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Cut {
@@ -109,7 +109,7 @@ pub enum Cut {
 }
 
 /// The raw bytes of one game, from its first byte to the end of its termination marker, as
-/// the splitter [`Reader::read_raw_game`] finds them.
+/// the splitter [`PgnReader::read_raw_game`] finds them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawGame {
     /// The bytes of the game.
@@ -156,7 +156,7 @@ impl RawGame {
     /// it came from; gives what the visitor's `end_game` returned.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Origin, Reader, SanPlus, Skip, Visitor};
+    /// use tabia_notation::pgn::{Origin, PgnReader, SanPlus, Skip, Visitor};
     ///
     /// /// Counts the mainline moves.
     /// #[derive(Default)]
@@ -174,7 +174,7 @@ impl RawGame {
     ///     }
     /// }
     ///
-    /// let mut games = Reader::new(&b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n"[..]).raw_games();
+    /// let mut games = PgnReader::new(&b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n"[..]).raw_games();
     /// let first = games.next().unwrap()?;
     /// let second = games.next().unwrap()?;
     /// assert_eq!(second.visit(&mut Plies::default())?, 1);
@@ -189,7 +189,7 @@ impl RawGame {
     /// that visits game after game with the same buffer allocates once, not once a game.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Origin, Reader, SanPlus, Visitor};
+    /// use tabia_notation::pgn::{Origin, PgnReader, SanPlus, Visitor};
     ///
     /// /// Counts the moves, variations included.
     /// #[derive(Default)]
@@ -207,7 +207,7 @@ impl RawGame {
     /// let pgn = b"1. e4 e5 2. Nf3 *\n\n1. d4 (1. c4) *\n";
     /// let mut buffer = Vec::new();
     /// let mut counts = Vec::new();
-    /// for raw in Reader::new(&pgn[..]).raw_games() {
+    /// for raw in PgnReader::new(&pgn[..]).raw_games() {
     ///     let raw = raw?;
     ///     let n = raw.visit_in(&mut Moves::default(), &mut buffer)?;
     ///     assert_eq!(n, raw.visit(&mut Moves::default())?);
@@ -226,7 +226,7 @@ impl RawGame {
         // game's end, and looked back over its last line there), and nothing is cleared.
         buffer.clear();
         buffer.extend_from_slice(&self.bytes);
-        let mut reader = Reader::from_bytes(std::mem::take(buffer)).with_origin(self.start);
+        let mut reader = PgnReader::from_bytes(std::mem::take(buffer)).with_origin(self.start);
         let read = reader.read_game(visitor);
         *buffer = reader.into_bytes();
         match read? {
@@ -239,7 +239,7 @@ impl RawGame {
     }
 }
 
-/// What [`Reader::read_game_keeping`] gives for a game: the visitor's output, and the raw
+/// What [`PgnReader::read_game_keeping`] gives for a game: the visitor's output, and the raw
 /// bytes of the game when they were kept.
 type Keeping<T> = (T, Option<RawGame>);
 
@@ -258,10 +258,10 @@ impl From<io::Error> for Stop {
 /// Reads PGN games one at a time from any [`io::Read`], in memory bounded by its buffer.
 ///
 /// ```
-/// use tabia_notation::pgn::Reader;
+/// use tabia_notation::pgn::PgnReader;
 ///
 /// let pgn = b"[White \"A\"]\n\n1. e4 e5 {open} 2. Nf3 (2. f4) 1-0\n\n1. d4 *\n";
-/// let games: Vec<_> = Reader::new(&pgn[..]).games().collect::<Result<_, _>>()?;
+/// let games: Vec<_> = PgnReader::new(&pgn[..]).games().collect::<Result<_, _>>()?;
 /// assert_eq!(games.len(), 2);
 /// assert_eq!(games[0].mainline.moves.len(), 3);
 /// assert_eq!(games[1].start.line, 5);
@@ -269,7 +269,7 @@ impl From<io::Error> for Stop {
 /// ```
 ///
 /// The reader buffers the input itself: wrapping it in a `BufReader` brings nothing.
-pub struct Reader<R> {
+pub struct PgnReader<R> {
     inner: R,
     /// The buffer: its whole length is usable (`end` says how much holds input).
     buf: Vec<u8>,
@@ -306,29 +306,29 @@ pub struct Reader<R> {
     /// The search for the end of a long comment, set up once.
     comment_end: BraceOrLineEnd,
     /// What the game being skipped was in the middle of when the input ended (see
-    /// [`Reader::cut`]).
+    /// [`PgnReader::cut`]).
     cut: Option<Cut>,
     /// The `{` (offset, line, start of its line) of a comment the input ended in while
     /// skipping, for the error a reading of the movetext would have given.
     unclosed: Option<(u64, u64, u64)>,
 }
 
-impl Reader<io::Empty> {
+impl PgnReader<io::Empty> {
     /// Moves the bytes of the input that are already in memory into the reader as its buffer:
-    /// no copy, and no reading after them. [`Reader::into_bytes`] gives them back.
+    /// no copy, and no reading after them. [`PgnReader::into_bytes`] gives them back.
     ///
     /// ```
-    /// use tabia_notation::pgn::Reader;
+    /// use tabia_notation::pgn::PgnReader;
     ///
-    /// let mut reader = Reader::from_bytes(b"1. e4 *\n\n1. d4 *\n".to_vec());
+    /// let mut reader = PgnReader::from_bytes(b"1. e4 *\n\n1. d4 *\n".to_vec());
     /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(1));
     /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
     /// assert_eq!(reader.skip_game()?, None);
     /// assert_eq!(reader.into_bytes().len(), 17);
     /// # Ok::<(), tabia_notation::pgn::ReadError>(())
     /// ```
-    pub fn from_bytes(bytes: Vec<u8>) -> Reader<io::Empty> {
-        let mut reader = Reader::with_buffer(Vec::new(), io::empty());
+    pub fn from_bytes(bytes: Vec<u8>) -> PgnReader<io::Empty> {
+        let mut reader = PgnReader::with_buffer(Vec::new(), io::empty());
         reader.end = bytes.len();
         reader.buf = bytes;
         reader.eof = true;
@@ -336,27 +336,27 @@ impl Reader<io::Empty> {
         reader
     }
 
-    /// Gives back the bytes [`Reader::from_bytes`] took.
+    /// Gives back the bytes [`PgnReader::from_bytes`] took.
     pub fn into_bytes(self) -> Vec<u8> {
         self.buf
     }
 }
 
-impl<R: Read> Reader<R> {
+impl<R: Read> PgnReader<R> {
     /// A reader over `inner` with a buffer of [`DEFAULT_CAPACITY`] bytes.
-    pub fn new(inner: R) -> Reader<R> {
-        Reader::with_capacity(DEFAULT_CAPACITY, inner)
+    pub fn new(inner: R) -> PgnReader<R> {
+        PgnReader::with_capacity(DEFAULT_CAPACITY, inner)
     }
 
     /// A reader with a buffer of `capacity` bytes (at least 4096). A tag pair must fit in half
     /// of it; longer comments are handed to the visitor in pieces.
-    pub fn with_capacity(capacity: usize, inner: R) -> Reader<R> {
-        Reader::with_buffer(vec![0; capacity.max(MIN_CAPACITY)], inner)
+    pub fn with_capacity(capacity: usize, inner: R) -> PgnReader<R> {
+        PgnReader::with_buffer(vec![0; capacity.max(MIN_CAPACITY)], inner)
     }
 
     /// A reader over `inner` with `buf` as its buffer.
-    fn with_buffer(buf: Vec<u8>, inner: R) -> Reader<R> {
-        Reader {
+    fn with_buffer(buf: Vec<u8>, inner: R) -> PgnReader<R> {
+        PgnReader {
             inner,
             tag_line_limit: TAG_LINE_LIMIT.max(buf.len() / 2),
             buf,
@@ -382,7 +382,7 @@ impl<R: Read> Reader<R> {
     /// Says that the input starts at `origin` of a larger input (as a [`RawGame`] does), so
     /// that offsets, lines and columns are those of the larger input.
     #[must_use]
-    pub fn with_origin(mut self, origin: Origin) -> Reader<R> {
+    pub fn with_origin(mut self, origin: Origin) -> PgnReader<R> {
         self.base = origin.offset;
         self.line = origin.line;
         self.line_start = origin
@@ -421,13 +421,13 @@ impl<R: Read> Reader<R> {
     }
 
     /// Moves to the start of the next game (past white space and `%` lines) and gives where it
-    /// is, or `None` at the end of the input: the start [`Reader::read_game`] then gives the
+    /// is, or `None` at the end of the input: the start [`PgnReader::read_game`] then gives the
     /// visitor's `begin_game`, for a caller that needs it besides what the visitor makes.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Game, Reader};
+    /// use tabia_notation::pgn::{Game, PgnReader};
     ///
-    /// let mut reader = Reader::new(&b"\n\n1. e4 *\n"[..]);
+    /// let mut reader = PgnReader::new(&b"\n\n1. e4 *\n"[..]);
     /// let start = reader.next_game()?.expect("a game");
     /// assert_eq!((start.offset, start.line), (2, 3));
     /// let game: Game = reader.games().next().expect("a game")?;
@@ -468,7 +468,7 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// Whether the last game [`Reader::skip_game`] (or [`Reader::skip_rest`]) skipped was cut
+    /// Whether the last game [`PgnReader::skip_game`] (or [`PgnReader::skip_rest`]) skipped was cut
     /// off by the end of the input in a place where more input starting with `[` at the start
     /// of a line would go on with the same game: in its tag section, or in a `{` comment.
     /// `None` when such input would start a new game, so that the game ends where it ended.
@@ -476,17 +476,17 @@ impl<R: Read> Reader<R> {
     /// This is what reading a large input in pieces on several threads needs: cut the input
     /// where a line starts with `[`, skip the games of each piece on its own, and the games
     /// are those of the whole input unless a piece's last game says it was cut; that game
-    /// then goes on in the next piece ([`Reader::skip_rest`]).
+    /// then goes on in the next piece ([`PgnReader::skip_rest`]).
     ///
     /// ```
-    /// use tabia_notation::pgn::{Cut, Reader};
+    /// use tabia_notation::pgn::{Cut, PgnReader};
     ///
     /// let piece = b"[Event \"a\"]\n\n1. e4 {see\n";
-    /// let mut reader = Reader::new(&piece[..]);
+    /// let mut reader = PgnReader::new(&piece[..]);
     /// reader.skip_game()?;
     /// assert_eq!(reader.cut(), Some(Cut::Comment));
     ///
-    /// let mut reader = Reader::new(&b"1. e4 e5\n"[..]);
+    /// let mut reader = PgnReader::new(&b"1. e4 e5\n"[..]);
     /// reader.skip_game()?;
     /// assert_eq!(reader.cut(), None); // a `[` here starts the next game
     /// # Ok::<(), tabia_notation::pgn::ReadError>(())
@@ -496,14 +496,14 @@ impl<R: Read> Reader<R> {
     }
 
     /// Skips the rest of a game that was cut off as `cut` at the end of the previous piece of
-    /// the input (see [`Reader::cut`]) and goes on at the start of this one: the game now
-    /// ends at [`Reader::offset`], unless [`Reader::cut`] says it was cut off again.
+    /// the input (see [`PgnReader::cut`]) and goes on at the start of this one: the game now
+    /// ends at [`PgnReader::offset`], unless [`PgnReader::cut`] says it was cut off again.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Cut, Reader};
+    /// use tabia_notation::pgn::{Cut, PgnReader};
     ///
     /// // The first piece ended inside `{see`: the comment ends here, and so does the game.
-    /// let mut reader = Reader::new(&b"[Event \"x\"]} e5 1-0\n\n[Event \"b\"]\n*\n"[..]);
+    /// let mut reader = PgnReader::new(&b"[Event \"x\"]} e5 1-0\n\n[Event \"b\"]\n*\n"[..]);
     /// reader.skip_rest(Cut::Comment)?;
     /// assert_eq!((reader.offset(), reader.cut()), (19, None));
     /// assert_eq!(reader.skip_game()?.map(|start| start.line), Some(3));
@@ -554,7 +554,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the raw bytes of the next game, or `None` at the end of the input. The game ends
-    /// exactly where [`Reader::read_game`] ends it (a `[` inside `{...}` does not end a game; a
+    /// exactly where [`PgnReader::read_game`] ends it (a `[` inside `{...}` does not end a game; a
     /// bad game goes on to where the reader resynchronises), so parsing the raw games one by one
     /// gives what reading the input does. Syntax errors are left for [`RawGame::parse`]. Each
     /// [`RawGame`] can be parsed later, on any thread, with [`RawGame::parse`].
@@ -584,15 +584,15 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// Reads the next game into `visitor` as [`Reader::read_game`] does, and also gives its
+    /// Reads the next game into `visitor` as [`PgnReader::read_game`] does, and also gives its
     /// raw bytes when `keep` says so of what `end_game` returned: one pass over the input for a
     /// caller that decides on each game as it is read and keeps some of them as they were
-    /// (`None` at the end of the input). The bytes are those [`Reader::read_raw_game`] would
+    /// (`None` at the end of the input). The bytes are those [`PgnReader::read_raw_game`] would
     /// give when the visitor reads the whole game, or skips what it skips the way the reader's
     /// skip path does.
     ///
     /// ```
-    /// use tabia_notation::pgn::{Reader, RawTag, Skip, Visitor};
+    /// use tabia_notation::pgn::{PgnReader, RawTag, Skip, Visitor};
     ///
     /// /// Whether White is "B", from the tags alone.
     /// struct WhiteIsB(bool);
@@ -614,7 +614,7 @@ impl<R: Read> Reader<R> {
     /// }
     ///
     /// let pgn = b"[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 {x} 1-0\n";
-    /// let mut reader = Reader::new(&pgn[..]);
+    /// let mut reader = PgnReader::new(&pgn[..]);
     /// let (first, raw) = reader.read_game_keeping(&mut WhiteIsB(false), |&b| b)?.expect("a game");
     /// assert!(!first && raw.is_none());
     /// let (second, raw) = reader.read_game_keeping(&mut WhiteIsB(false), |&b| b)?.expect("a game");
@@ -665,7 +665,7 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// The games as raw bytes (see [`Reader::read_raw_game`]).
+    /// The games as raw bytes (see [`PgnReader::read_raw_game`]).
     pub fn raw_games(self) -> RawGames<R> {
         RawGames { reader: self }
     }
@@ -1079,7 +1079,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the tag pair at the cursor with the rule, out of line so that the common path
-    /// through [`Reader::tags`] stays small.
+    /// through [`PgnReader::tags`] stays small.
     #[cold]
     #[inline(never)]
     fn tag_pair_by_rule<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), Error>> {
@@ -1334,9 +1334,14 @@ impl<R: Read> Reader<R> {
                 b'$' | b'!' | b'?' => {
                     let parsed = if b == b'$' { nag(data) } else { suffix(data) };
                     match parsed {
-                        Ok(_) if !has_move => {
-                            let err = self.error_here(ErrorKind::InvalidNag, self.pos, 1);
-                            return Ok(Err(err.with_expected("a move before the NAG")));
+                        Ok((rest, nag)) if !has_move => {
+                            // A game's (or a variation's) annotation, as python-chess reads
+                            // it: no move to hang it on, so it is dropped, and said.
+                            visitor.warning(Warning {
+                                kind: WarningKind::NagBeforeMove { nag },
+                                at: self.origin(),
+                            });
+                            self.pos += data.len() - rest.len();
                         }
                         Ok((rest, nag)) => {
                             self.pos += data.len() - rest.len();
@@ -1618,7 +1623,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Skips the rest of a game's movetext that the visitor chose not to read, as
-    /// [`Reader::skip_movetext`] does; but a `{` comment that the input ends in is the error
+    /// [`PgnReader::skip_movetext`] does; but a `{` comment that the input ends in is the error
     /// reading it would have given (it took every game after it in), so that what a visitor
     /// skips never changes which games are in error.
     fn skip_chosen_movetext(&mut self) -> io::Result<Result<(), Error>> {
@@ -1634,7 +1639,7 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Skips the comments that follow a result, as [`Reader::trailing_comments`] reads them.
+    /// Skips the comments that follow a result, as [`PgnReader::trailing_comments`] reads them.
     fn skip_trailing_comments(&mut self) -> io::Result<()> {
         while let Some(b) = self.next_trailing_comment()? {
             if b == b';' {
@@ -1844,11 +1849,11 @@ impl<R: Read> Reader<R> {
         self.skip_tokens(variation)
     }
 
-    /// [`Reader::skip_movetext`] to the end of the game, at `memchr` speed: the movetext is not
+    /// [`PgnReader::skip_movetext`] to the end of the game, at `memchr` speed: the movetext is not
     /// cut into tokens, only searched for the bytes that can change where the game ends (`{`,
     /// `;`, `%`, `[`, and the `-` or `*` that a result has). The cursor always rests on a token
     /// boundary, so that a result is recognised exactly as the token-by-token skip
-    /// ([`Reader::skip_tokens`]) recognises it; parentheses do not matter here.
+    /// ([`PgnReader::skip_tokens`]) recognises it; parentheses do not matter here.
     fn skip_to_game_end(&mut self) -> io::Result<()> {
         loop {
             self.fill()?;
@@ -1964,7 +1969,7 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Skips movetext token by token (see [`Reader::skip_movetext`]); the general form, which
+    /// Skips movetext token by token (see [`PgnReader::skip_movetext`]); the general form, which
     /// also keeps count of parentheses, for skipping a variation.
     fn skip_tokens(&mut self, variation: bool) -> io::Result<bool> {
         let mut depth: u64 = 0;
@@ -2339,9 +2344,9 @@ fn san_token(bytes: &[u8]) -> Option<(SanPlus, usize)> {
     }
 }
 
-/// The games of a [`Reader`] as owned [`Game`] trees; see [`Reader::games`].
+/// The games of a [`PgnReader`] as owned [`Game`] trees; see [`PgnReader::games`].
 pub struct Games<R> {
-    reader: Reader<R>,
+    reader: PgnReader<R>,
     builder: GameBuilder,
 }
 
@@ -2353,9 +2358,9 @@ impl<R: Read> Iterator for Games<R> {
     }
 }
 
-/// The games of a [`Reader`] as raw bytes; see [`Reader::raw_games`].
+/// The games of a [`PgnReader`] as raw bytes; see [`PgnReader::raw_games`].
 pub struct RawGames<R> {
-    reader: Reader<R>,
+    reader: PgnReader<R>,
 }
 
 impl<R: Read> Iterator for RawGames<R> {
@@ -2366,9 +2371,9 @@ impl<R: Read> Iterator for RawGames<R> {
     }
 }
 
-impl<R> fmt::Debug for Reader<R> {
+impl<R> fmt::Debug for PgnReader<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Reader")
+        f.debug_struct("PgnReader")
             .field("offset", &(self.base + self.pos as u64))
             .field("line", &self.line)
             .field("capacity", &self.buf.len())
@@ -2376,7 +2381,7 @@ impl<R> fmt::Debug for Reader<R> {
     }
 }
 
-/// Whether [`Reader::tags`] reads the common shape of tag pair without the rule: always, but
+/// Whether [`PgnReader::tags`] reads the common shape of tag pair without the rule: always, but
 /// in the tests that compare the two.
 #[cfg(not(test))]
 #[inline(always)]
@@ -2430,7 +2435,7 @@ mod tests {
             fn end_game(&mut self) {}
         }
         PLAIN_TAGS.with(|on| on.set(plain_tags));
-        let mut reader = Reader::with_capacity(capacity, input);
+        let mut reader = PgnReader::with_capacity(capacity, input);
         let mut record = Record::default();
         loop {
             let read = reader.read_game(&mut record);
@@ -2448,7 +2453,7 @@ mod tests {
     /// Where each game of `input` starts and where the reader stands after it (offset, line,
     /// column), skipping movetext the fast way or token by token.
     fn skipped(input: &[u8], capacity: usize, fast: bool) -> Vec<(Origin, Origin)> {
-        let mut reader = Reader::with_capacity(capacity, input);
+        let mut reader = PgnReader::with_capacity(capacity, input);
         let mut out = Vec::new();
         while let Some(start) = reader.begin().unwrap() {
             reader.skip_tags().unwrap();
@@ -2535,7 +2540,7 @@ mod tests {
 
     /// Where each game of `input` starts and where it ends (offset), skipped whole.
     fn games_whole(input: &[u8]) -> Vec<(Origin, u64)> {
-        let mut reader = Reader::with_capacity(MIN_CAPACITY, input);
+        let mut reader = PgnReader::with_capacity(MIN_CAPACITY, input);
         let mut out = Vec::new();
         while let Some(start) = reader.skip_game().unwrap() {
             out.push((start, reader.offset()));
@@ -2558,7 +2563,7 @@ mod tests {
                 line: lines + 1,
                 column: 1,
             };
-            let mut reader = Reader::with_capacity(MIN_CAPACITY, piece).with_origin(origin);
+            let mut reader = PgnReader::with_capacity(MIN_CAPACITY, piece).with_origin(origin);
             if let Some((start, cut)) = open.take() {
                 reader.skip_rest(cut).unwrap();
                 match reader.cut() {
@@ -2610,7 +2615,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         /// Reading an input in pieces cut where a line starts with `[`, going on with a game
-        /// that [`Reader::cut`] says was cut off, finds the games of the whole input: the same
+        /// that [`PgnReader::cut`] says was cut off, finds the games of the whole input: the same
         /// starts (offset, line, column) and the same ends.
         #[test]
         fn pieces_cut_at_a_line_starting_with_a_bracket_give_the_same_games(
@@ -2657,14 +2662,14 @@ mod tests {
         assert_eq!(whole.len(), 2);
         assert_eq!(whole[1].0.line, 10);
         assert_eq!(games_in_pieces(input, &cuts), whole);
-        let mut reader = Reader::new(&input[..cuts[0]]);
+        let mut reader = PgnReader::new(&input[..cuts[0]]);
         reader.skip_game().unwrap();
         assert_eq!(reader.cut(), Some(Cut::Tags));
         for (cut, want) in [Some(Cut::Comment), Some(Cut::TrailingComment), None]
             .into_iter()
             .enumerate()
         {
-            let mut reader = Reader::new(&input[..cuts[cut + 1]]);
+            let mut reader = PgnReader::new(&input[..cuts[cut + 1]]);
             reader.skip_game().unwrap();
             assert_eq!(reader.cut(), want, "cut {}", cut + 1);
         }
@@ -2729,7 +2734,7 @@ mod tests {
             input.extend(&token);
             input.extend(b" *\n");
             let errors = |capacity| -> Vec<_> {
-                Reader::with_capacity(capacity, &input[..])
+                PgnReader::with_capacity(capacity, &input[..])
                     .games()
                     .filter_map(Result::err)
                     .map(|err| match err {
@@ -2821,7 +2826,7 @@ mod tests {
             }
         }
         let pgn = b"1. e4 {a}\nc5 {b}\r\n2. Nf3 {c}\n\n{d}\nd6 {e}\n%x\n3. d4 *\n";
-        let moves = Reader::new(&pgn[..])
+        let moves = PgnReader::new(&pgn[..])
             .read_game(&mut At::default())
             .expect("read")
             .expect("a game");
@@ -2897,7 +2902,7 @@ mod tests {
         ] {
             let messages: Vec<String> = (0..3)
                 .map(|how| {
-                    let mut reader = Reader::new(pgn);
+                    let mut reader = PgnReader::new(pgn);
                     let err = reader
                         .read_game(&mut Reading(how))
                         .expect_err("the comment is not closed");
@@ -2917,7 +2922,7 @@ mod tests {
     #[test]
     fn a_comment_that_runs_into_a_tag_pair_is_warned_about() {
         let warned = |pgn: &[u8], capacity: usize| {
-            Reader::with_capacity(capacity, pgn)
+            PgnReader::with_capacity(capacity, pgn)
                 .read_game(&mut Warned::default())
                 .expect("read")
                 .expect("a game")
@@ -2965,7 +2970,7 @@ mod tests {
     #[test]
     fn tags_that_go_on_after_a_blank_line_are_warned_about() {
         let warned = |pgn: &str| {
-            Reader::new(pgn.as_bytes())
+            PgnReader::new(pgn.as_bytes())
                 .read_game(&mut Warned::default())
                 .expect("read")
                 .expect("a game")
@@ -3003,6 +3008,29 @@ mod tests {
             "[Event \"a\"] [White \"x\"]\n\n1. e4 *",
         ] {
             assert_eq!(warned(pgn), [], "{pgn:?}");
+        }
+    }
+
+    #[test]
+    fn a_nag_before_the_first_move_is_dropped_with_a_warning() {
+        use crate::Nag;
+        for (pgn, nag, column, sans) in [
+            ("$10 1. e4 e5 *", 10, 1, &["e4", "e5"][..]),
+            ("{a drawish line} $10 1. e4 *", 10, 18, &["e4"]),
+            ("1. e4 ($14 1. d4) e5 *", 14, 8, &["e4", "e5"]),
+            ("!? 1. e4 *", 5, 1, &["e4"]),
+        ] {
+            let game: crate::pgn::Game = pgn.parse().expect("read");
+            assert_eq!(mainline_sans(&game), sans, "{pgn}");
+            assert_eq!(game.warnings.len(), 1, "{pgn}");
+            let warning = game.warnings[0];
+            assert_eq!(warning.kind, WarningKind::NagBeforeMove { nag: Nag(nag) });
+            assert_eq!(warning.at.column, column, "{pgn}");
+            assert_eq!(
+                warning.to_string(),
+                format!("NAG ${nag} before the first move annotates no move, dropped")
+            );
+            assert_eq!(warning.kind.level(), crate::pgn::Level::Warning);
         }
     }
 
@@ -3175,12 +3203,12 @@ mod tests {
         );
         // A skipping reader ends the game where the reading one does.
         let pgn = "1. e4 e5 1–0 2. Nf3 *\n1. d4 ½-½ 1... d5 *\n\n1. c4 *\n".as_bytes();
-        let mut skipping = Reader::new(pgn);
+        let mut skipping = PgnReader::new(pgn);
         let mut skipped = Vec::new();
         while let Some(start) = skipping.skip_game().expect("skip") {
             skipped.push(start.offset);
         }
-        let read: Vec<u64> = Reader::new(pgn)
+        let read: Vec<u64> = PgnReader::new(pgn)
             .games()
             .map(|game| game.expect("read").start.offset)
             .collect();

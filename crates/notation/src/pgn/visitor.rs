@@ -7,7 +7,7 @@ use super::{Nag, Origin, Outcome, RawComment, RawTag, SanPlus, Warning};
 #[must_use]
 pub struct Skip(pub bool);
 
-/// Receives the parts of each game from a [`Reader`](super::Reader).
+/// Receives the parts of each game from a [`PgnReader`](super::PgnReader).
 ///
 /// For each game the reader calls, in this order:
 ///
@@ -108,7 +108,7 @@ pub trait Visitor {
 /// a part only when both ask to.
 ///
 /// ```
-/// use tabia_notation::pgn::{Both, Origin, RawTag, Reader, SanPlus, Skip, Visitor};
+/// use tabia_notation::pgn::{Both, Origin, RawTag, PgnReader, SanPlus, Skip, Visitor};
 ///
 /// /// The moves of the mainline (variations skipped).
 /// #[derive(Default)]
@@ -148,7 +148,7 @@ pub trait Visitor {
 ///
 /// let pgn = "1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *";
 /// let mut both = Both::new(Mainline::default(), Moves::default());
-/// let game = Reader::new(pgn.as_bytes()).read_game(&mut both)?;
+/// let game = PgnReader::new(pgn.as_bytes()).read_game(&mut both)?;
 /// assert_eq!(game, Some((vec!["e4".to_owned(), "e5".to_owned(), "Nf3".to_owned()], 6)));
 /// # Ok::<_, tabia_notation::pgn::ReadError>(())
 /// ```
@@ -358,7 +358,7 @@ impl<A: Visitor, B: Visitor> Visitor for Both<A, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::Reader;
+    use crate::pgn::PgnReader;
 
     /// Writes down what it hears; skips what `skip` names (`variations`, `rest` after the
     /// first move, `movetext`).
@@ -410,7 +410,7 @@ mod tests {
                 ..Log::default()
             },
         );
-        Reader::new(pgn.as_bytes())
+        PgnReader::new(pgn.as_bytes())
             .read_game(&mut both)
             .unwrap()
             .unwrap()

@@ -49,6 +49,72 @@ pub enum WarningKind {
     /// puzzle collections write them): read as everything between the first quote and the
     /// last one before the `]` that ends the line, as python-chess reads it.
     UnescapedQuote,
+    /// A NAG before the first move of the game or of a variation (`$10 1. e4`, a game's
+    /// annotation as some databases write it): there is no move to annotate, so it is
+    /// dropped (python-chess keeps it on the game and writes it nowhere either).
+    NagBeforeMove {
+        /// The NAG.
+        nag: crate::Nag,
+    },
+}
+
+/// How much a warning matters to whoever reads the game: a *note* changes nothing of it (a
+/// mark or a letter written another way), a *warning* says that the reader had to guess
+/// (a repaired move, a dropped castling right, a missing or contradicted result).
+///
+/// Tools list warnings and count notes; both are kept wherever everything is (JSON).
+///
+/// ```
+/// use tabia_notation::pgn::{Level, WarningKind};
+///
+/// assert_eq!(WarningKind::LowercasePiece.level(), Level::Note);
+/// assert_eq!(WarningKind::MissingResult.level(), Level::Warning);
+/// assert!(Level::Note < Level::Warning);
+/// assert_eq!(Level::Note.to_string(), "note");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Changes nothing of the game: written another way, read as meant.
+    Note,
+    /// The reader had to guess, or the game contradicts itself.
+    Warning,
+}
+
+impl Level {
+    /// `"note"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl WarningKind {
+    /// Whether this is a note (a figurine, a lowercase letter, a `P`, `e.p.`, an evaluation
+    /// symbol as text, a typographic result: the game is what was meant) or a warning (the
+    /// rest: what was read is a guess).
+    pub fn level(self) -> Level {
+        match self {
+            WarningKind::EnPassantMark
+            | WarningKind::FigurineMove
+            | WarningKind::TextGlyph { .. }
+            | WarningKind::PawnLetter
+            | WarningKind::LowercasePiece
+            | WarningKind::TypographicResult => Level::Note,
+            WarningKind::MissingResult
+            | WarningKind::TagPairInComment { .. }
+            | WarningKind::TagsAfterBlankLine
+            | WarningKind::UnescapedQuote
+            | WarningKind::NagBeforeMove { .. } => Level::Warning,
+        }
+    }
 }
 
 impl fmt::Display for WarningKind {
@@ -80,6 +146,11 @@ impl fmt::Display for WarningKind {
             WarningKind::UnescapedQuote => f.write_str(
                 "tag value has quotes inside it that are not escaped (`\\\"`), read up to the \
                  last quote of the line",
+            ),
+            WarningKind::NagBeforeMove { nag } => write!(
+                f,
+                "NAG ${} before the first move annotates no move, dropped",
+                nag.0
             ),
             WarningKind::TagsAfterBlankLine => f.write_str(
                 "tag pairs go on after a blank line: the game before them may have no movetext \

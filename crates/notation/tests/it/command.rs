@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use tabia_notation::{
     Square,
     pgn::{
-        Arrow, Command, CommandKind, Comment, Eval, Game, MarkColor, Piece, Score, SquareMark,
-        strip_commands,
+        Arrow, Command, CommandKind, Comment, CommentPart, Eval, Game, MarkColor, Score,
+        SquareMark, strip_commands,
     },
 };
 
@@ -84,7 +84,7 @@ proptest! {
         prop_assert_eq!(comment.to_string(), text.clone());
         // Every command read writes back to its raw text... and reads back to itself.
         for piece in comment.pieces() {
-            if let Piece::Command { raw, command } = piece {
+            if let CommentPart::Command { raw, command } = piece {
                 let again = Command::parse(raw);
                 prop_assert_eq!(again.as_ref(), Some(command));
                 let canonical = command.to_string();

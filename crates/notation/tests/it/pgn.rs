@@ -5,7 +5,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use tabia_notation::{
     Nag,
-    pgn::{Game, Line, Move, Outcome, RawGame, ReadError, Reader},
+    pgn::{Game, Line, Move, Outcome, PgnReader, RawGame, ReadError},
     san::SanPlus,
 };
 
@@ -15,7 +15,7 @@ use crate::{expect_file, fixtures};
 /// the full message of each error (followed by a blank line).
 fn read_all(bytes: &[u8]) -> (String, String) {
     let (mut out, mut err) = (String::new(), String::new());
-    for game in Reader::new(bytes).games() {
+    for game in PgnReader::new(bytes).games() {
         match game {
             Ok(game) => out.push_str(&format!("{game}\n\n")),
             Err(e) => err.push_str(&format!("{e}\n\n")),
@@ -27,7 +27,7 @@ fn read_all(bytes: &[u8]) -> (String, String) {
 /// The same through the splitter: raw games, each parsed on its own.
 fn read_all_split(bytes: &[u8]) -> (String, String) {
     let (mut out, mut err) = (String::new(), String::new());
-    for raw in Reader::new(bytes).raw_games() {
+    for raw in PgnReader::new(bytes).raw_games() {
         match raw.map(|raw| raw.parse()) {
             Ok(Ok(game)) => out.push_str(&format!("{game}\n\n")),
             Ok(Err(e)) | Err(e) => err.push_str(&format!("{e}\n\n")),
@@ -48,12 +48,12 @@ fn summary(bytes: &[u8], split: bool) -> Vec<Result<String, String>> {
         }),
     };
     if split {
-        Reader::new(bytes)
+        PgnReader::new(bytes)
             .raw_games()
             .map(|raw| one(raw.and_then(|raw| raw.parse())))
             .collect()
     } else {
-        Reader::new(bytes).games().map(one).collect()
+        PgnReader::new(bytes).games().map(one).collect()
     }
 }
 
@@ -110,7 +110,7 @@ fn check_fixture(path: &Path, want_errors: bool) {
     );
     // A tiny buffer reads the same.
     let mut small = (String::new(), String::new());
-    for game in Reader::with_capacity(0, &bytes[..]).games() {
+    for game in PgnReader::with_capacity(0, &bytes[..]).games() {
         match game {
             Ok(game) => small.0.push_str(&format!("{game}\n\n")),
             Err(e) => small.1.push_str(&format!("{e}\n\n")),
@@ -119,7 +119,7 @@ fn check_fixture(path: &Path, want_errors: bool) {
     assert_eq!(small, (out.clone(), err.clone()), "{}", path.display());
     // What the reader repaired, `LINE:COL: game N: warning: message`, in `*.warn`.
     let mut warnings = String::new();
-    for (n, game) in Reader::new(&bytes[..]).games().enumerate() {
+    for (n, game) in PgnReader::new(&bytes[..]).games().enumerate() {
         for w in game.iter().flat_map(|g| &g.warnings) {
             let (line, column, number) = (w.at.line, w.at.column, n + 1);
             warnings.push_str(&format!("{line}:{column}: game {number}: warning: {w}\n"));
@@ -157,7 +157,7 @@ fn err_fixtures() {
 #[test]
 fn games_know_where_they_start() {
     let pgn = b"\n\n[Event \"a\"]\n\n1. e4 *\n   1. d4 *\n";
-    let starts: Vec<_> = Reader::new(&pgn[..])
+    let starts: Vec<_> = PgnReader::new(&pgn[..])
         .games()
         .map(|g| g.unwrap().start)
         .collect();
@@ -168,7 +168,7 @@ fn games_know_where_they_start() {
             .collect::<Vec<_>>(),
         [(2, 3, 1), (26, 6, 4)]
     );
-    let raw: Vec<RawGame> = Reader::new(&pgn[..])
+    let raw: Vec<RawGame> = PgnReader::new(&pgn[..])
         .raw_games()
         .map(Result::unwrap)
         .collect();
@@ -179,7 +179,7 @@ fn games_know_where_they_start() {
 #[test]
 fn errors_keep_absolute_lines_through_the_splitter() {
     let pgn = b"1. e4 *\n\n\n[Event \"x\"]\n\n1. e4 e5 2. Qxx9 *\n";
-    let raw: Vec<RawGame> = Reader::new(&pgn[..])
+    let raw: Vec<RawGame> = PgnReader::new(&pgn[..])
         .raw_games()
         .map(Result::unwrap)
         .collect();
@@ -201,7 +201,7 @@ fn long_comments_and_deep_variations_stream() {
     // A comment four times the buffer, then a game.
     let comment = "é".repeat(20_000);
     let pgn = format!("1. e4 {{{comment}}} *\n1. d4 *");
-    let games: Vec<Game> = Reader::with_capacity(4096, pgn.as_bytes())
+    let games: Vec<Game> = PgnReader::with_capacity(4096, pgn.as_bytes())
         .games()
         .map(Result::unwrap)
         .collect();
@@ -263,7 +263,7 @@ fn visitor_can_skip_games_and_variations() {
     }
 
     let pgn = b"1. e4 {[x]} *\n[Skip \"\"] 1. f4 *\n1. d4 (1. c4 (1. b3) c5) d5 ; (\n2. c4 *\n";
-    let mut reader = Reader::new(&pgn[..]);
+    let mut reader = PgnReader::new(&pgn[..]);
     let mut v = Mainline(Vec::new(), false);
     assert_eq!(reader.read_game(&mut v).unwrap(), Some(vec![]));
     assert_eq!(reader.read_game(&mut v).unwrap(), Some(vec![]));
@@ -272,7 +272,7 @@ fn visitor_can_skip_games_and_variations() {
         Some(vec!["d4".to_owned(), "d5".to_owned(), "c4".to_owned()])
     );
     assert_eq!(reader.read_game(&mut v).unwrap(), None);
-    let mut reader = Reader::new(&pgn[..]);
+    let mut reader = PgnReader::new(&pgn[..]);
     assert_eq!(reader.skip_game().unwrap().map(|s| s.line), Some(1));
     assert_eq!(reader.skip_game().unwrap().map(|s| s.line), Some(2));
     assert_eq!(reader.skip_game().unwrap().map(|s| s.line), Some(3));
@@ -287,7 +287,7 @@ fn io_errors_stop_the_reader() {
             Err(std::io::Error::other("disk on fire"))
         }
     }
-    let mut games = Reader::new(Failing).games();
+    let mut games = PgnReader::new(Failing).games();
     assert!(matches!(games.next(), Some(Err(ReadError::Io(_)))));
     assert!(games.next().is_none());
 }
@@ -444,7 +444,7 @@ proptest! {
     fn visit_in_is_visit(bytes in prop::collection::vec(prop::sample::select(
         b"[]{}();%$!?*.\"\\ \n\r\t1-0/2e4Nf3O#+xQa\xe9".to_vec()), 0..400)) {
         let mut buffer = b"[Event \"left over\"]\n\n1. e4 {".repeat(50);
-        for raw in Reader::new(&bytes[..]).raw_games() {
+        for raw in PgnReader::new(&bytes[..]).raw_games() {
             let Ok(raw) = raw else { continue };
             let fresh = raw.visit(&mut Trace::default()).map_err(|e| e.to_string());
             let reused = raw.visit_in(&mut Trace::default(), &mut buffer).map_err(|e| e.to_string());

@@ -3,7 +3,7 @@
 //! Every renderer reads a [`shakmaty::Setup`] (piece placement and side to move; the LaTeX
 //! form also writes its FEN) and one [`RenderOptions`]. Each has its own function
 //! ([`render_ascii`], [`render_unicode`], [`render_svg`], [`render_png`], [`render_latex`],
-//! [`render_html`]) and [`render`] picks one by [`Format`], for callers such as the CLI.
+//! [`render_html`]) and [`render`] picks one by [`RenderFormat`], for callers such as the CLI.
 
 mod html;
 mod latex;
@@ -154,17 +154,17 @@ impl From<&Move> for LastMove {
 /// A rendering format, for callers that choose it at run time.
 ///
 /// ```
-/// use tabia_position::Format;
+/// use tabia_position::RenderFormat;
 ///
-/// let format: Format = "svg".parse()?;
-/// assert_eq!(format, Format::Svg);
+/// let format: RenderFormat = "svg".parse()?;
+/// assert_eq!(format, RenderFormat::Svg);
 /// assert_eq!(format.to_string(), "svg");
 /// assert!(!format.is_binary());
-/// # Ok::<_, tabia_position::ParseFormatError>(())
+/// # Ok::<_, tabia_position::ParseRenderFormatError>(())
 /// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
+pub enum RenderFormat {
     /// ASCII diagram ([`render_ascii`]).
     Ascii,
     /// Unicode figurine diagram ([`render_unicode`]).
@@ -179,55 +179,55 @@ pub enum Format {
     Html,
 }
 
-impl Format {
+impl RenderFormat {
     /// Every format, in the order of the names.
-    pub const ALL: [Format; 6] = [
-        Format::Ascii,
-        Format::Unicode,
-        Format::Svg,
-        Format::Png,
-        Format::Latex,
-        Format::Html,
+    pub const ALL: [RenderFormat; 6] = [
+        RenderFormat::Ascii,
+        RenderFormat::Unicode,
+        RenderFormat::Svg,
+        RenderFormat::Png,
+        RenderFormat::Latex,
+        RenderFormat::Html,
     ];
 
     /// The lowercase name (`ascii`, `unicode`, `svg`, `png`, `latex`, `html`).
     pub const fn name(self) -> &'static str {
         match self {
-            Format::Ascii => "ascii",
-            Format::Unicode => "unicode",
-            Format::Svg => "svg",
-            Format::Png => "png",
-            Format::Latex => "latex",
-            Format::Html => "html",
+            RenderFormat::Ascii => "ascii",
+            RenderFormat::Unicode => "unicode",
+            RenderFormat::Svg => "svg",
+            RenderFormat::Png => "png",
+            RenderFormat::Latex => "latex",
+            RenderFormat::Html => "html",
         }
     }
 
     /// Whether the output is binary (PNG) rather than UTF-8 text.
     pub const fn is_binary(self) -> bool {
-        matches!(self, Format::Png)
+        matches!(self, RenderFormat::Png)
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for RenderFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// A format name that [`Format`] does not know.
+/// A format name that [`RenderFormat`] does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseFormatError {
+pub struct ParseRenderFormatError {
     name: String,
 }
 
-impl fmt::Display for ParseFormatError {
+impl fmt::Display for ParseRenderFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "unknown rendering format `{}` (expected one of ",
             self.name
         )?;
-        for (i, format) in Format::ALL.iter().enumerate() {
+        for (i, format) in RenderFormat::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -237,16 +237,16 @@ impl fmt::Display for ParseFormatError {
     }
 }
 
-impl StdError for ParseFormatError {}
+impl StdError for ParseRenderFormatError {}
 
-impl FromStr for Format {
-    type Err = ParseFormatError;
+impl FromStr for RenderFormat {
+    type Err = ParseRenderFormatError;
 
-    fn from_str(s: &str) -> Result<Format, ParseFormatError> {
-        Format::ALL
+    fn from_str(s: &str) -> Result<RenderFormat, ParseRenderFormatError> {
+        RenderFormat::ALL
             .into_iter()
             .find(|format| format.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| ParseFormatError { name: s.to_owned() })
+            .ok_or_else(|| ParseRenderFormatError { name: s.to_owned() })
     }
 }
 
@@ -295,27 +295,27 @@ impl StdError for RenderError {
 /// Only PNG output can fail: see [`render_png`].
 ///
 /// ```
-/// use tabia_position::{Format, RenderOptions, render, shakmaty::Setup};
+/// use tabia_position::{RenderFormat, RenderOptions, render, shakmaty::Setup};
 ///
-/// let out = render(&Setup::initial(), Format::Latex, &RenderOptions::default())?;
+/// let out = render(&Setup::initial(), RenderFormat::Latex, &RenderOptions::default())?;
 /// assert!(out.starts_with(b"\\chessboard[setfen="));
 /// # Ok::<_, tabia_position::RenderError>(())
 /// ```
 pub fn render(
     setup: &Setup,
-    format: Format,
+    format: RenderFormat,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     Ok(match format {
-        Format::Ascii => render_ascii(setup, options).into_bytes(),
-        Format::Unicode => render_unicode(setup, options).into_bytes(),
-        Format::Svg => render_svg(setup, options).into_bytes(),
-        Format::Latex => render_latex(setup, options).into_bytes(),
-        Format::Html => render_html(setup, options).into_bytes(),
+        RenderFormat::Ascii => render_ascii(setup, options).into_bytes(),
+        RenderFormat::Unicode => render_unicode(setup, options).into_bytes(),
+        RenderFormat::Svg => render_svg(setup, options).into_bytes(),
+        RenderFormat::Latex => render_latex(setup, options).into_bytes(),
+        RenderFormat::Html => render_html(setup, options).into_bytes(),
         #[cfg(feature = "png")]
-        Format::Png => render_png(setup, options)?,
+        RenderFormat::Png => render_png(setup, options)?,
         #[cfg(not(feature = "png"))]
-        Format::Png => return Err(RenderError::PngDisabled),
+        RenderFormat::Png => return Err(RenderError::PngDisabled),
     })
 }
 
@@ -356,13 +356,13 @@ mod tests {
 
     #[test]
     fn format_names_round_trip() {
-        for format in Format::ALL {
-            assert_eq!(format.name().parse::<Format>(), Ok(format));
+        for format in RenderFormat::ALL {
+            assert_eq!(format.name().parse::<RenderFormat>(), Ok(format));
             assert_eq!(format.to_string(), format.name());
         }
-        assert_eq!("SVG".parse::<Format>(), Ok(Format::Svg));
+        assert_eq!("SVG".parse::<RenderFormat>(), Ok(RenderFormat::Svg));
         assert_eq!(
-            "gif".parse::<Format>().unwrap_err().to_string(),
+            "gif".parse::<RenderFormat>().unwrap_err().to_string(),
             "unknown rendering format `gif` (expected one of ascii, unicode, svg, png, latex, html)"
         );
     }

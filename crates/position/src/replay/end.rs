@@ -6,7 +6,7 @@ use tabia_notation::pgn::{
 
 use crate::{
     outcome::Termination,
-    warning::{Warning, WarningKind},
+    warning::{ReplayWarning, ReplayWarningKind},
 };
 
 /// The warnings of a game's end, from what the reader saw (a missing result) and the board
@@ -15,15 +15,15 @@ pub(crate) fn game_end_warnings(
     game: &Game,
     termination: Option<Termination>,
     last: Option<Origin>,
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Vec<ReplayWarning>,
 ) {
     let mut missing = None;
     let moves = warnings.len();
     for warning in &game.warnings {
         match warning.kind {
             PgnWarningKind::MissingResult => missing = Some(warning.at),
-            _ => warnings.push(Warning::new(
-                WarningKind::Reader(warning.kind),
+            _ => warnings.push(ReplayWarning::new(
+                ReplayWarningKind::Reader(warning.kind),
                 Some(warning.at),
             )),
         }
@@ -67,11 +67,15 @@ impl GameEnd<'_> {
     /// mate, stalemate or variant ending on the board contradicts (kept). Only these decide a
     /// result beyond doubt: databases score time forfeits against a bare king, and games drawn
     /// by the 75-move rule or fivefold repetition, in ways a check would flag wrongly.
-    pub(crate) fn warnings(&self, termination: Option<Termination>, warnings: &mut Vec<Warning>) {
+    pub(crate) fn warnings(
+        &self,
+        termination: Option<Termination>,
+        warnings: &mut Vec<ReplayWarning>,
+    ) {
         let result = self.result();
         if let Some(at) = self.missing {
-            warnings.push(Warning::new(
-                WarningKind::MissingResult {
+            warnings.push(ReplayWarning::new(
+                ReplayWarningKind::MissingResult {
                     read_as: result.as_str().to_owned(),
                 },
                 Some(at),
@@ -86,8 +90,8 @@ impl GameEnd<'_> {
                 .unwrap_or(warnings.len());
             warnings.insert(
                 at,
-                Warning::new(
-                    WarningKind::ResultTagMismatch {
+                ReplayWarning::new(
+                    ReplayWarningKind::ResultTagMismatch {
                         tag: tag.to_owned(),
                         marker: self.marker.as_str().to_owned(),
                     },
@@ -107,8 +111,8 @@ impl GameEnd<'_> {
             && result != Outcome::Unknown
             && result.as_str() != termination.result()
         {
-            warnings.push(Warning::new(
-                WarningKind::ResultMismatch {
+            warnings.push(ReplayWarning::new(
+                ReplayWarningKind::ResultMismatch {
                     result: result.as_str().to_owned(),
                     termination,
                 },
@@ -167,13 +171,16 @@ impl ResultWatch {
 
     /// Reads a warning of the reader: a missing result is kept for the end of the game; any
     /// other is given back as the game's warning.
-    pub(crate) fn reader_warning(&mut self, warning: PgnWarning) -> Option<Warning> {
+    pub(crate) fn reader_warning(&mut self, warning: PgnWarning) -> Option<ReplayWarning> {
         match warning.kind {
             PgnWarningKind::MissingResult => {
                 self.missing = Some(warning.at);
                 None
             }
-            kind => Some(Warning::new(WarningKind::Reader(kind), Some(warning.at))),
+            kind => Some(ReplayWarning::new(
+                ReplayWarningKind::Reader(kind),
+                Some(warning.at),
+            )),
         }
     }
 
@@ -195,7 +202,11 @@ impl ResultWatch {
 
     /// The warnings of the game's end (see [`GameEnd::warnings`]), from `termination`, how
     /// the final position ends the game (looked for when [`ResultWatch::needs_board`]).
-    pub(crate) fn warnings(&self, termination: Option<Termination>, warnings: &mut Vec<Warning>) {
+    pub(crate) fn warnings(
+        &self,
+        termination: Option<Termination>,
+        warnings: &mut Vec<ReplayWarning>,
+    ) {
         self.end().warnings(termination, warnings);
     }
 }

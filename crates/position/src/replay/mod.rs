@@ -13,7 +13,7 @@ use crate::{
     outcome::{History, Termination},
     position::{EpRule, Position},
     walk::Played,
-    warning::Warning,
+    warning::ReplayWarning,
 };
 
 mod end;
@@ -55,7 +55,7 @@ pub struct Replayed {
     /// How the game stands at the end of the mainline (mate, draws, claimable draws).
     pub termination: Option<Termination>,
     /// What was repaired or looks wrong, in input order: the game was read all the same.
-    pub warnings: Vec<Warning>,
+    pub warnings: Vec<ReplayWarning>,
 }
 
 /// `4. Nxe5` or `4... Nf6`: the move as numbered in the position before it.
@@ -110,7 +110,7 @@ fn resolve_node_with(
 /// repaired move (its index in the order of the text, mainline and variations).
 #[derive(Debug, Default)]
 struct Found {
-    warnings: Vec<Warning>,
+    warnings: Vec<ReplayWarning>,
     fixes: Vec<(usize, SanPlus)>,
 }
 

@@ -8,7 +8,7 @@ use tabia_notation::{
 use super::{Ply, ReplayError, Replayed, replay_tree};
 use crate::{
     position::EpRule,
-    warning::{Warning, WarningKind},
+    warning::{ReplayWarning, ReplayWarningKind},
 };
 
 /// Checks a game like [`check_game`](super::check_game) and repairs it in place where its warnings say: the
@@ -81,17 +81,17 @@ pub(crate) struct TagRepairs {
 }
 
 impl TagRepairs {
-    pub(crate) fn of(warnings: &[Warning]) -> TagRepairs {
+    pub(crate) fn of(warnings: &[ReplayWarning]) -> TagRepairs {
         let mut repairs = TagRepairs::default();
         for warning in warnings {
             match warning.kind() {
-                WarningKind::FenClock { .. }
-                | WarningKind::FenFullmoveZero
-                | WarningKind::FenFieldsMissing { .. }
-                | WarningKind::FenCastlingDropped { .. }
-                | WarningKind::FenEpDropped { .. } => repairs.fen = true,
-                WarningKind::MissingResult { read_as }
-                | WarningKind::ResultTagMismatch {
+                ReplayWarningKind::FenClock { .. }
+                | ReplayWarningKind::FenFullmoveZero
+                | ReplayWarningKind::FenFieldsMissing { .. }
+                | ReplayWarningKind::FenCastlingDropped { .. }
+                | ReplayWarningKind::FenEpDropped { .. } => repairs.fen = true,
+                ReplayWarningKind::MissingResult { read_as }
+                | ReplayWarningKind::ResultTagMismatch {
                     marker: read_as, ..
                 } => {
                     let marker = match read_as.as_str() {

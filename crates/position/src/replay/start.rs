@@ -7,7 +7,7 @@ use crate::{
     lenient,
     position::Position,
     variant::{GameVariant, parse_variant},
-    warning::Warning,
+    warning::ReplayWarning,
 };
 
 /// The two tags that say where a game starts, `FEN` and `Variant`, remembered as a PGN
@@ -67,7 +67,10 @@ impl StartTags {
 
     /// The position the game starts from and the warnings of the `FEN` tag's repairs, as
     /// [`start_position_with_warnings`] gives them for a parsed game.
-    pub fn start_with_warnings(&self, at: Origin) -> Result<(Position, Vec<Warning>), ReplayError> {
+    pub fn start_with_warnings(
+        &self,
+        at: Origin,
+    ) -> Result<(Position, Vec<ReplayWarning>), ReplayError> {
         start_from_tags(self.fen.as_deref(), self.variant.as_deref(), at)
     }
 }
@@ -107,7 +110,9 @@ pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
 ///
 /// [`ReplayError`] for a `FEN` tag with no legal position even after repair, or an
 /// unsupported variant.
-pub fn start_position_with_warnings(game: &Game) -> Result<(Position, Vec<Warning>), ReplayError> {
+pub fn start_position_with_warnings(
+    game: &Game,
+) -> Result<(Position, Vec<ReplayWarning>), ReplayError> {
     start_from_tags(game.tag("FEN"), game.tag("Variant"), game.start)
 }
 
@@ -117,7 +122,7 @@ pub(crate) fn start_from_tags(
     fen: Option<&str>,
     variant: Option<&str>,
     start: Origin,
-) -> Result<(Position, Vec<Warning>), ReplayError> {
+) -> Result<(Position, Vec<ReplayWarning>), ReplayError> {
     let at = Some(start);
     let variant = match variant {
         Some(variant) => parse_variant(variant).map_err(|err| {

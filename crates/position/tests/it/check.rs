@@ -7,15 +7,15 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use tabia_notation::pgn::{RawGame, ReadError, Reader};
+use tabia_notation::pgn::{PgnReader, RawGame, ReadError};
 use tabia_position::{
-    CheckError, Checked, Checker, Exporter, ReplayError, Warning, check_game, check_reader,
+    CheckError, Checked, Checker, Exporter, ReplayError, ReplayWarning, check_game, check_reader,
     repair_game,
     shakmaty::{self, Position as _, san::SanPlus},
 };
 
 /// The verdict on one game, as text.
-fn ok(plies: u32, warnings: &[Warning]) -> String {
+fn ok(plies: u32, warnings: &[ReplayWarning]) -> String {
     let mut text = format!("ok, {plies} plies");
     for warning in warnings {
         let at = warning.origin().unwrap_or_default();
@@ -58,7 +58,7 @@ fn tree(game: Result<tabia_notation::pgn::Game, ReadError>) -> String {
 }
 
 fn by_tree(bytes: &[u8]) -> Vec<String> {
-    Reader::new(bytes).games().map(tree).collect()
+    PgnReader::new(bytes).games().map(tree).collect()
 }
 
 fn by_checker(bytes: &[u8]) -> Vec<String> {
@@ -73,7 +73,7 @@ fn by_checker(bytes: &[u8]) -> Vec<String> {
 }
 
 fn by_raw_games(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
-    let raws: Vec<RawGame> = Reader::new(bytes)
+    let raws: Vec<RawGame> = PgnReader::new(bytes)
         .raw_games()
         .collect::<Result<_, _>>()
         .expect("no read error");
@@ -94,7 +94,7 @@ fn by_raw_games(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
 fn exports(bytes: &[u8], what: &str) -> (usize, usize) {
     let mut exporter = Exporter::new();
     let (mut written, mut left) = (0, 0);
-    for raw in Reader::new(bytes).raw_games() {
+    for raw in PgnReader::new(bytes).raw_games() {
         let raw = raw.expect("no read error");
         let verdict = match raw.visit(&mut exporter) {
             Ok(result) => checked(result),

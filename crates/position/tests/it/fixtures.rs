@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tabia_notation::pgn::{ReadError, Reader};
+use tabia_notation::pgn::{PgnReader, ReadError};
 use tabia_position::{Editor, EpRule, check_game, replay_mainline};
 
 fn dir(kind: &str) -> PathBuf {
@@ -68,7 +68,7 @@ fn games_replay_to_their_positions() {
         let bytes = std::fs::read(&input).expect("read");
         let mut epds = String::new();
         let mut finals = String::new();
-        for game in Reader::new(&bytes[..]).games() {
+        for game in PgnReader::new(&bytes[..]).games() {
             let game = game.expect("well-formed game");
             let done = replay_mainline(&game, None, |ply| {
                 epds.push_str(&ply.position.epd(EpRule::Always));
@@ -89,7 +89,7 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
     for input in files("err", "pgn") {
         let bytes = std::fs::read(&input).expect("read");
         let mut actual = String::new();
-        for (n, game) in Reader::new(&bytes[..]).games().enumerate() {
+        for (n, game) in PgnReader::new(&bytes[..]).games().enumerate() {
             let number = n + 1;
             match game {
                 Ok(game) => match check_game(&game) {
@@ -122,7 +122,7 @@ fn bad_games_are_reported_and_the_rest_goes_on() {
 #[test]
 fn fischer_spassky_ends_where_the_books_say() {
     let bytes = std::fs::read(dir("ok").join("fischer-spassky.pgn")).expect("read");
-    let game = Reader::new(&bytes[..])
+    let game = PgnReader::new(&bytes[..])
         .games()
         .next()
         .expect("a game")

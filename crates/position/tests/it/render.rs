@@ -5,7 +5,7 @@
 use std::{fs, path::PathBuf};
 
 use tabia_position::{
-    EpRule, Format, LastMove, Position, RenderOptions, render,
+    EpRule, LastMove, Position, RenderFormat, RenderOptions, render,
     shakmaty::{Setup, Square, fen::Fen},
 };
 
@@ -60,12 +60,12 @@ fn cases() -> Vec<(&'static str, RenderOptions)> {
     ]
 }
 
-const TEXT_FORMATS: [(Format, &str); 5] = [
-    (Format::Ascii, "txt"),
-    (Format::Unicode, "unicode.txt"),
-    (Format::Svg, "svg"),
-    (Format::Latex, "tex"),
-    (Format::Html, "html"),
+const TEXT_FORMATS: [(RenderFormat, &str); 5] = [
+    (RenderFormat::Ascii, "txt"),
+    (RenderFormat::Unicode, "unicode.txt"),
+    (RenderFormat::Svg, "svg"),
+    (RenderFormat::Latex, "tex"),
+    (RenderFormat::Html, "html"),
 ];
 
 #[test]

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use tabia_notation::pgn::Reader;
+use tabia_notation::pgn::PgnReader;
 use tabia_position::{EpRule, Position, Variant, parse_variant, replay_mainline};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -32,7 +32,7 @@ fn random_games_replay_to_python_chess_final_positions() {
     let expected: Vec<&str> = fens.lines().collect();
     let mut seen = Vec::new();
     let mut n = 0;
-    for game in Reader::new(&pgn[..]).games() {
+    for game in PgnReader::new(&pgn[..]).games() {
         let game = game.expect("a well-formed game");
         let variant = parse_variant(game.tag("Variant").expect("a Variant tag"))
             .expect("a variant tabia plays");

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use tabia_notation::pgn::{Game, Reader};
+use tabia_notation::pgn::{Game, PgnReader};
 use tabia_position::{EpRule, Replay, replay, replay_mainline};
 
 /// Every game the fixtures under `fixtures/pgn/ok` and `fixtures/variants` hold.
@@ -21,7 +21,7 @@ fn games() -> Vec<Game> {
             .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
         {
             let bytes = std::fs::read(path).expect("a readable fixture");
-            games.extend(Reader::new(&bytes[..]).games().map_while(Result::ok));
+            games.extend(PgnReader::new(&bytes[..]).games().map_while(Result::ok));
         }
     }
     assert!(games.len() > 50, "only {} fixture games", games.len());

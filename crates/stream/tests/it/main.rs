@@ -18,7 +18,8 @@ use std::{
 
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 use tabia_stream::{
-    Bytes, Compression, ErrorKind, Games, Input, Pipeline, RawGame, RawGames, Visited, fold,
+    Bytes, Compression, Input, InputErrorKind, OnRawGames, Pipeline, RawGame, SplitGames, Visited,
+    fold,
 };
 
 mod archives;
@@ -329,7 +330,7 @@ fn an_error_mid_stream_comes_after_the_games_before_it() {
             )
             .unwrap();
         let err = outcome.input_error.expect("the read error");
-        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.kind(), InputErrorKind::Read);
         assert_eq!(err.to_string(), "cut.pgn: read error");
         assert_eq!(err.io().unwrap().to_string(), "disk on fire");
         // Every game read before the error, in order; the one cut in two is not among them.
@@ -364,7 +365,7 @@ fn a_corrupt_zstd_frame_mid_stream_is_a_read_error_after_the_frames_before_it() 
             )
             .unwrap();
         let err = outcome.input_error.expect("the corrupt frame");
-        assert_eq!(err.kind(), ErrorKind::Read, "{jobs} jobs");
+        assert_eq!(err.kind(), InputErrorKind::Read, "{jobs} jobs");
         assert!(
             seen >= 999,
             "{jobs} jobs: the games of the good frames: {seen}"
@@ -398,7 +399,7 @@ fn a_closed_output_stops_an_endless_input() {
     for jobs in [1, 2, 4] {
         let mut out = ClosedPipe { room: 10_000 };
         let result = Pipeline::new().with_jobs(jobs).run(
-            Games::new(Generated::new(u64::MAX)),
+            SplitGames::new(Generated::new(u64::MAX)),
             &fold(|buffer: &mut Vec<u8>, number, _: &RawGame| {
                 buffer.extend(format!("{number}\n").bytes());
             }),
@@ -409,9 +410,9 @@ fn a_closed_output_stops_an_endless_input() {
     }
 }
 
-/// Every game of `input` as `Games` finds them, one thread: (number, origin, bytes).
+/// Every game of `input` as `SplitGames` finds them, one thread: (number, origin, bytes).
 fn split_whole(input: &[u8]) -> Vec<(u64, tabia_stream::Origin, Vec<u8>)> {
-    Games::new(input)
+    SplitGames::new(input)
         .zip(1..)
         .map(|(raw, number)| {
             let raw = raw.unwrap();
@@ -434,7 +435,7 @@ fn split_by_workers(
         .run_games(
             input,
             Bytes::default,
-            &RawGames(fold(|games: &mut Vec<_>, number, raw: &RawGame| {
+            &OnRawGames(fold(|games: &mut Vec<_>, number, raw: &RawGame| {
                 games.push((number, raw.start, raw.bytes.clone()));
             })),
             |games, numbers| {
@@ -575,7 +576,7 @@ fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
                     good: io::Cursor::new(text[..cut].to_vec()),
                 },
                 Bytes::default,
-                &RawGames(fold(|rounds: &mut Vec<u64>, _, raw: &RawGame| {
+                &OnRawGames(fold(|rounds: &mut Vec<u64>, _, raw: &RawGame| {
                     rounds.push(round(raw));
                 })),
                 |rounds, _| {
@@ -585,7 +586,7 @@ fn games_split_on_the_workers_stop_at_a_read_error_after_the_games_before_it() {
             )
             .unwrap();
         let err = outcome.input_error.expect("the read error");
-        assert_eq!(err.kind(), ErrorKind::Read);
+        assert_eq!(err.kind(), InputErrorKind::Read);
         assert_eq!(err.io().unwrap().to_string(), "disk on fire");
         assert!(seen.len() > 400, "{jobs} jobs: {}", seen.len());
         assert!(seen.iter().copied().eq(1..=seen.len() as u64));
@@ -673,7 +674,7 @@ fn located(err: &tabia_notation::pgn::ReadError) -> String {
 /// What reading `input` on one thread gives for each game: its start and what `Everything`
 /// makes of it (or its syntax error, displayed).
 fn read_whole(input: &[u8]) -> Vec<(tabia_stream::Origin, Result<Vec<String>, String>)> {
-    let mut reader = tabia_notation::pgn::Reader::new(input);
+    let mut reader = tabia_notation::pgn::PgnReader::new(input);
     let mut out = Vec::new();
     while let Some(start) = reader.next_game().unwrap() {
         let output = match reader.read_game(&mut Everything::default()) {

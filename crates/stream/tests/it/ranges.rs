@@ -5,7 +5,7 @@ use std::{ops::Range, path::Path};
 
 use proptest::prelude::*;
 use tabia_stream::{
-    Bytes, ErrorKind, Games, Input, Pipeline, RawGame, RawGames, Span, fold, ranges,
+    Bytes, Input, InputErrorKind, OnRawGames, Pipeline, RawGame, Span, SplitGames, fold, ranges,
 };
 
 /// Games that make a cut hard: a comment with lines that look like tags (one after a blank
@@ -70,7 +70,7 @@ fn by_ranges_on_workers(path: &Path, cuts: &[Range<u64>]) -> Vec<(u64, RawGame)>
                 span.open(path).unwrap(),
                 &span,
                 Bytes::default,
-                &RawGames(fold(
+                &OnRawGames(fold(
                     |acc: &mut Vec<(u64, RawGame)>, number, game: &RawGame| {
                         acc.push((number, game.clone()))
                     },
@@ -182,7 +182,7 @@ fn a_compressed_file_is_one_range_and_cannot_be_entered() {
     let len = std::fs::metadata(&path).unwrap().len();
     assert_eq!(ranges(&path, 10).unwrap(), vec![0..len; 1]);
     let err = Span::locate(&path, 0..len, &Pipeline::new()).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Range);
+    assert_eq!(err.kind(), InputErrorKind::Range);
     assert_eq!(
         format!("{err}: {}", err.io().unwrap()),
         format!(
@@ -191,7 +191,7 @@ fn a_compressed_file_is_one_range_and_cannot_be_entered() {
         )
     );
     let missing = Span::locate(dir.path().join("nope.pgn"), 0..1, &Pipeline::new()).unwrap_err();
-    assert_eq!(missing.kind(), ErrorKind::Open);
+    assert_eq!(missing.kind(), InputErrorKind::Open);
 }
 
 #[test]
@@ -239,7 +239,9 @@ fn one_range_is_the_whole_file() {
             .collect::<Result<_, _>>()
             .unwrap();
         let bytes = std::fs::read(&path).unwrap();
-        let direct: Vec<RawGame> = Games::new(&bytes[..]).collect::<Result<_, _>>().unwrap();
+        let direct: Vec<RawGame> = SplitGames::new(&bytes[..])
+            .collect::<Result<_, _>>()
+            .unwrap();
         assert_eq!(games, direct, "{}", path.display());
     }
 }

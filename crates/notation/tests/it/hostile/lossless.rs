@@ -17,7 +17,7 @@ use std::{
 
 use tabia_notation::{
     ErrorKind,
-    pgn::{Game, Origin, ReadError, Reader},
+    pgn::{Game, Origin, PgnReader, ReadError},
 };
 
 use super::measuring;
@@ -42,7 +42,7 @@ impl Read for Trickle<'_> {
 type Item = Result<Game, (ErrorKind, Range<usize>, Origin)>;
 
 /// Every game of a reader.
-fn items(reader: Reader<impl Read>) -> Vec<Item> {
+fn items(reader: PgnReader<impl Read>) -> Vec<Item> {
     reader
         .games()
         .map(|g| {
@@ -56,14 +56,14 @@ fn items(reader: Reader<impl Read>) -> Vec<Item> {
 
 /// Checks everything this module promises on `bytes`; gives the number of games and errors.
 fn check_file(name: &str, bytes: &[u8], trickle: bool) -> (usize, usize) {
-    let read = items(Reader::with_capacity(4096, bytes));
+    let read = items(PgnReader::with_capacity(4096, bytes));
     if trickle {
-        let trickled = items(Reader::with_capacity(4096, Trickle(bytes)));
+        let trickled = items(PgnReader::with_capacity(4096, Trickle(bytes)));
         assert!(read == trickled, "{name}: depends on how the bytes arrive");
     }
-    let raw: Vec<_> = Reader::new(bytes).raw_games().collect();
+    let raw: Vec<_> = PgnReader::new(bytes).raw_games().collect();
     assert_eq!(raw.len(), read.len(), "{name}: splitter and reader differ");
-    let mut skipper = Reader::new(bytes);
+    let mut skipper = PgnReader::new(bytes);
     let mut skipped = 0;
     while skipper.skip_game().expect("no I/O error").is_some() {
         skipped += 1;
@@ -215,8 +215,8 @@ fn a_long_tag_line_is_read_the_same_whole_or_trickled() {
         // No line end in the first MiB: too long, at the `[`.
         (long("[Ev ", 1 << 20), Err((ErrorKind::InvalidTag, 0..1))),
     ] {
-        let whole = items(Reader::with_capacity(4096, text.as_bytes()));
-        let trickled = items(Reader::with_capacity(4096, Trickle(text.as_bytes())));
+        let whole = items(PgnReader::with_capacity(4096, text.as_bytes()));
+        let trickled = items(PgnReader::with_capacity(4096, Trickle(text.as_bytes())));
         assert_eq!(whole, trickled, "{}", &text[..20]);
         let got = whole[0]
             .as_ref()
@@ -236,9 +236,9 @@ fn an_open_variation_at_the_end_is_shown_after_the_last_token_however_read() {
         "x".repeat(3000)
     );
     let token_end = text.len() - 1;
-    let whole = items(Reader::with_capacity(4096, text.as_bytes()));
-    let trickled = items(Reader::with_capacity(4096, Trickle(text.as_bytes())));
-    let raw: Vec<Item> = Reader::with_capacity(4096, text.as_bytes())
+    let whole = items(PgnReader::with_capacity(4096, text.as_bytes()));
+    let trickled = items(PgnReader::with_capacity(4096, Trickle(text.as_bytes())));
+    let raw: Vec<Item> = PgnReader::with_capacity(4096, text.as_bytes())
         .raw_games()
         .map(|r| {
             r.and_then(|r| r.parse()).map_err(|err| match err {
@@ -255,7 +255,7 @@ fn an_open_variation_at_the_end_is_shown_after_the_last_token_however_read() {
         (ErrorKind::UnclosedVariation, token_end..token_end + 1)
     );
     // Its line and column are those of the token's end, though the line began long before.
-    let err = Reader::with_capacity(4096, text.as_bytes())
+    let err = PgnReader::with_capacity(4096, text.as_bytes())
         .games()
         .next()
         .expect("a game")

@@ -7,7 +7,8 @@ use std::io::{self, Read};
 use tabia_notation::{
     ErrorKind,
     pgn::{
-        Game, Origin, Outcome, RawComment, RawTag, ReadError, Reader, SanPlus, Visitor, WarningKind,
+        Game, Origin, Outcome, PgnReader, RawComment, RawTag, ReadError, SanPlus, Visitor,
+        WarningKind,
     },
 };
 
@@ -118,7 +119,7 @@ impl Visitor for Counter {
 /// Every game of `input` through the visitor: the counts of the good ones, the errors of the
 /// bad ones, in input order.
 fn visit(input: impl Read) -> Vec<Result<Counts, String>> {
-    let mut reader = Reader::new(input);
+    let mut reader = PgnReader::new(input);
     let mut out = Vec::new();
     loop {
         match reader.read_game(&mut Counter::default()) {
@@ -132,7 +133,7 @@ fn visit(input: impl Read) -> Vec<Result<Counts, String>> {
 
 /// Every game of `input` as owned trees, errors as their messages.
 fn games(input: &[u8]) -> Vec<Result<Game, String>> {
-    Reader::new(input)
+    PgnReader::new(input)
         .games()
         .map(|g| g.map_err(|e| e.to_string()))
         .collect()
@@ -141,14 +142,14 @@ fn games(input: &[u8]) -> Vec<Result<Game, String>> {
 /// The error kinds and game counts of `input`, read three ways that must agree: owned games,
 /// raw games parsed later, and skipped games (only counted).
 fn kinds(input: &[u8]) -> Vec<Result<usize, ErrorKind>> {
-    let owned: Vec<_> = Reader::new(input)
+    let owned: Vec<_> = PgnReader::new(input)
         .games()
         .map(|g| {
             g.map(|g| g.mainline.moves.len())
                 .map_err(|e| e.syntax().map(|e| e.kind()).unwrap_or(ErrorKind::Io))
         })
         .collect();
-    let raw: Vec<_> = Reader::new(input)
+    let raw: Vec<_> = PgnReader::new(input)
         .raw_games()
         .map(|raw| {
             raw.and_then(|raw| raw.parse())
@@ -157,7 +158,7 @@ fn kinds(input: &[u8]) -> Vec<Result<usize, ErrorKind>> {
         })
         .collect();
     assert_eq!(owned, raw, "raw games parse differently");
-    let mut skipper = Reader::new(input);
+    let mut skipper = PgnReader::new(input);
     let mut skipped = 0;
     while skipper.skip_game().expect("no I/O error").is_some() {
         skipped += 1;
@@ -255,7 +256,7 @@ fn megabyte_tag_value_is_an_error_then_the_next_game_is_read() {
     assert!(out[0].is_err(), "{out:?}");
     assert_eq!(out[1].as_ref().map(|c| c.moves), Ok(1));
     // A reader with a buffer big enough keeps the value whole.
-    let mut reader = Reader::with_capacity(4 * MB, &inputs[1][..]);
+    let mut reader = PgnReader::with_capacity(4 * MB, &inputs[1][..]);
     let counts = reader.read_game(&mut Counter::default()).unwrap().unwrap();
     assert_eq!((counts.tags, counts.tag_bytes), (2, MB + 1));
 }
@@ -366,7 +367,7 @@ fn cut_mid_tag_mid_comment_mid_game_and_no_final_newline() {
     }
     // Cut after a move: the game is read, as ending with `*`, with a warning after its last
     // token.
-    let game = Reader::new(&b"[Event \"one\"]\n\n1. e4 e5 2. Nf3"[..])
+    let game = PgnReader::new(&b"[Event \"one\"]\n\n1. e4 e5 2. Nf3"[..])
         .games()
         .next()
         .expect("a game")
@@ -498,8 +499,8 @@ fn span_of_an_overlong_token_does_not_depend_on_the_buffer() {
     let mut input = b"1. e4 ".to_vec();
     input.extend(std::iter::repeat_n(b'\x8c', 1000));
     input.extend_from_slice(b" 1-0\n");
-    let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
-    let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
+    let whole = PgnReader::new(&input[..]).read_game(&mut Counter::default());
+    let trickled = PgnReader::with_capacity(4096, super::lossless::Trickle(&input))
         .read_game(&mut Counter::default());
     let span = |r: Result<Option<Counts>, ReadError>| r.unwrap_err().syntax().unwrap().span();
     assert_eq!(span(whole), 6..262);
@@ -514,8 +515,8 @@ fn span_of_an_overlong_move_number_does_not_depend_on_the_buffer() {
     input.extend(std::iter::repeat_n(0, 20));
     input.extend(std::iter::repeat_n(b'f', 500));
     input.extend_from_slice(b" e5 *\n");
-    let whole = Reader::new(&input[..]).read_game(&mut Counter::default());
-    let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
+    let whole = PgnReader::new(&input[..]).read_game(&mut Counter::default());
+    let trickled = PgnReader::with_capacity(4096, super::lossless::Trickle(&input))
         .read_game(&mut Counter::default());
     let error = |r: Result<Option<Counts>, ReadError>| {
         let err = r.unwrap_err();
@@ -534,8 +535,8 @@ fn missing_result_is_shown_at_the_same_place_whichever_way_the_bytes_arrive() {
     let mut input = b"[Event \"a\"]\n\n1. e4 e5".to_vec();
     input.extend(std::iter::repeat_n(b'\n', 600));
     input.extend_from_slice(b"[Event \"b\"]\n\n1. d4 *\n");
-    let whole = Reader::new(&input[..]).games().next();
-    let trickled = Reader::with_capacity(4096, super::lossless::Trickle(&input))
+    let whole = PgnReader::new(&input[..]).games().next();
+    let trickled = PgnReader::with_capacity(4096, super::lossless::Trickle(&input))
         .games()
         .next();
     let warning = |g: Option<Result<Game, ReadError>>| {
