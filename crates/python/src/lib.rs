@@ -39,5 +39,7 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::read_table, m)?)?;
     m.add_function(wrap_pyfunction!(table::scan, m)?)?;
     m.add_function(wrap_pyfunction!(table::schema, m)?)?;
+    m.add_function(wrap_pyfunction!(table::ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(table::scan_range, m)?)?;
     Ok(())
 }

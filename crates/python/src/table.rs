@@ -256,3 +256,51 @@ pub(crate) fn schema(moves: bool, nested: bool, fen: bool, boards: bool) -> PyRe
     let shape = Shape::new(moves, nested, fen, boards, None)?;
     Ok(TableStream::new(shape.schema, Box::new(std::iter::empty())))
 }
+
+/// The byte ranges of the file at `path` for reading it in parallel pieces of about
+/// `target_bytes` (`tabia::stream::ranges`): `(start, end)` pairs that cover it, one for a
+/// compressed file. For `tabia.spark` and `tabia.dask`, which plan their partitions with it.
+#[pyfunction]
+pub(crate) fn ranges(
+    py: Python<'_>,
+    path: PathBuf,
+    target_bytes: u64,
+) -> PyResult<Vec<(u64, u64)>> {
+    let planned = py.detach(|| tabia::stream::ranges(&path, target_bytes));
+    match planned {
+        Ok(ranges) => Ok(ranges.into_iter().map(|r| (r.start, r.end)).collect()),
+        Err(error) => Err(pyo3::exceptions::PyOSError::new_err(format!(
+            "{error}{}",
+            error.io().map(|io| format!(": {io}")).unwrap_or_default()
+        ))),
+    }
+}
+
+/// [`scan`] of the games that start in bytes `start..end` of the file at `path`
+/// (`tabia::Reader::range`): every game of the file is in exactly one of the ranges
+/// [`ranges`] plans, with its number and line in the file.
+#[pyfunction]
+#[pyo3(signature = (path, start, end, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments.
+pub(crate) fn scan_range(
+    path: PathBuf,
+    start: u64,
+    end: u64,
+    moves: bool,
+    columns: Option<Vec<String>>,
+    jobs: Option<usize>,
+    nested: bool,
+    fen: bool,
+    boards: bool,
+) -> PyResult<TableStream> {
+    let shape = Shape::new(moves, nested, fen, boards, columns)?;
+    let tables = tabia::Reader::range(path, start..end)
+        .jobs(jobs.unwrap_or(0))
+        .table(shape.read_options(), shape.columns);
+    let schema = shape.schema.clone();
+    let batches = tables.map(move |tables| match tables {
+        Ok(tables) => shape.batch(tables),
+        Err(error) => Err(ArrowError::ExternalError(Box::new(error))),
+    });
+    Ok(TableStream::new(schema, Box::new(batches)))
+}

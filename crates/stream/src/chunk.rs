@@ -31,6 +31,9 @@ pub(crate) struct Chunk {
     pub(crate) offset: u64,
     /// The line of the first byte.
     pub(crate) line: u64,
+    /// The column of the first byte (1 but for the first chunk of a piece of an input that
+    /// starts in the middle of a line).
+    pub(crate) column: u64,
     /// Whether the input ends with this chunk.
     pub(crate) last: bool,
 }
@@ -62,6 +65,8 @@ pub(crate) struct Chunks<'p, R> {
     offset: u64,
     /// The line of `pending[0]`.
     line: u64,
+    /// The column of `pending[0]`.
+    column: u64,
     /// How much of `pending` was searched for a cut, in vain.
     searched: usize,
     error: Option<InputError>,
@@ -70,14 +75,16 @@ pub(crate) struct Chunks<'p, R> {
 }
 
 impl<'p, R: Read> Chunks<'p, R> {
-    pub(crate) fn new(reader: R, size: usize, pool: &'p Pool) -> Chunks<'p, R> {
+    /// The chunks of `reader`, whose first byte is at `start` of the input.
+    pub(crate) fn new(reader: R, start: Origin, size: usize, pool: &'p Pool) -> Chunks<'p, R> {
         Chunks {
             reader,
             size: size.max(1),
             pending: Vec::new(),
             filled: 0,
-            offset: 0,
-            line: 1,
+            offset: start.offset,
+            line: start.line,
+            column: start.column,
             searched: 0,
             error: None,
             ended: false,
@@ -146,10 +153,13 @@ impl<'p, R: Read> Chunks<'p, R> {
             bytes,
             offset: self.offset,
             line: self.line,
+            column: self.column,
             last,
         };
         self.offset += cut as u64;
         self.line += line_ends(&chunk.bytes);
+        // A cut is before a `[` that starts a line.
+        self.column = 1;
         self.searched = 0;
         chunk
     }
@@ -374,10 +384,12 @@ fn cut_of(bytes: &[u8], start: Origin) -> Option<Cut> {
 }
 
 /// Reads a chunk (the `index`th) with `visitor` and runs `work` on each of its games with its
-/// number: the worker's part of [`Pipeline::run_games`](crate::Pipeline::run_games).
-/// Gives the numbers of the chunk's games.
+/// number (after the `games_before` games that come before the first chunk): the worker's
+/// part of [`Pipeline::run_games`](crate::Pipeline::run_games). Gives the numbers of the
+/// chunk's games.
 pub(crate) fn work_chunk<V: Visitor, A>(
     seams: &Seams,
+    games_before: u64,
     index: u64,
     chunk: &mut Chunk,
     visitor: &mut V,
@@ -392,7 +404,7 @@ pub(crate) fn work_chunk<V: Visitor, A>(
     let origin = Origin {
         offset: chunk.offset,
         line: chunk.line,
-        column: 1,
+        column: chunk.column,
     };
     // Read as if the cut before this chunk were good while the chunk before is read (the
     // reader takes the chunk's bytes as its buffer, and gives them back).
@@ -402,7 +414,10 @@ pub(crate) fn work_chunk<V: Visitor, A>(
     let bytes = &chunk.bytes[..];
     let before = match index.checked_sub(1) {
         Some(previous) => seams.take(previous),
-        None => Seam::default(),
+        None => Seam {
+            games: games_before,
+            ..Seam::default()
+        },
     };
     let joined;
     let (data, games) = match before.open {

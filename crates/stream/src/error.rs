@@ -17,6 +17,9 @@ pub enum InputErrorKind {
     Binary,
     /// The input is text in UTF-16 (it starts with a byte order mark), not in UTF-8.
     Utf16,
+    /// A byte range of the file was asked for, and the file cannot be read in ranges (it is
+    /// compressed: see [`crate::Span::locate`]).
+    Range,
 }
 
 /// An input that could not be opened or read to the end: its kind, the input's name when it is
@@ -123,6 +126,7 @@ impl fmt::Display for InputError {
                 f,
                 "cannot read {name}: a folder with no PGN files (.pgn, compressed or not, or .zip)"
             ),
+            InputErrorKind::Range => write!(f, "cannot read {name} by byte ranges"),
             InputErrorKind::Binary => write!(
                 f,
                 "{name} is not PGN or EPD text: binary data at byte {} (an image, a program, \

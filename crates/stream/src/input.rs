@@ -368,6 +368,21 @@ impl Input {
         })
     }
 
+    /// An input of uncompressed bytes.
+    pub(crate) fn from_parts(
+        name: String,
+        reader: Box<dyn BufRead + Send>,
+        size: Option<u64>,
+    ) -> Input {
+        Input {
+            name,
+            reader,
+            compression: Compression::None,
+            size,
+            read: BytesRead::default(),
+        }
+    }
+
     /// The name used in diagnostics: the path as given, `<stdin>`, or the reader's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -18,6 +18,10 @@
 //!    [`Pipeline::map`] gives one result per item.
 //!    Memory is bounded whatever the input size: at most `2 × jobs + 2` batches of about
 //!    [`BATCH_BYTES`] exist at once.
+//! 4. **Or read a part** of one large uncompressed file, for a cluster that gives each machine
+//!    a byte range: [`ranges`] plans them, [`Span::locate`] finds the games that start in one
+//!    (each game is in exactly one range, with its number and line in the file), and
+//!    [`Pipeline::run_games_from`] reads them.
 //!
 //! Counting the games of each result in a (possibly compressed) PGN file on all cores:
 //!
@@ -71,6 +75,7 @@ mod chunk;
 mod error;
 mod input;
 mod pipeline;
+mod range;
 mod split;
 mod work;
 mod zstd_frames;
@@ -82,6 +87,7 @@ pub use input::{
     BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
 };
 pub use pipeline::{BATCH_BYTES, Pipeline, Processed, Weigh};
+pub use range::{Span, ranges};
 pub use split::{SplitGames, TextLine, TextLines};
 /// A game as raw bytes with where it starts: the item [`SplitGames`] gives.
 pub use tabia_notation::pgn::{Origin, RawGame};

@@ -23,11 +23,12 @@ use std::{
 
 use std::io::Read;
 
-use tabia_notation::pgn::{RawGame, Visitor};
+use tabia_notation::pgn::{Origin, RawGame, Visitor};
 
 use crate::{
     chunk::{Chunk, Chunks, Pool, Seams, Visited, recycle, work_chunk},
     error::InputError,
+    range::Span,
     split::TextLine,
     work::{Work, fold},
 };
@@ -346,6 +347,92 @@ impl Pipeline {
         input: R,
         visitor: M,
         work: &W,
+        consume: C,
+    ) -> Result<Processed<InputError>, X>
+    where
+        V: Visitor,
+        R: Read + Send,
+        B: Default,
+        D: Send,
+        M: Fn() -> V + Sync,
+        W: for<'a> Work<Visited<'a, V::Output>, Batch = B, Done = D>,
+        C: FnMut(D, Range<u64>) -> Result<(), X>,
+    {
+        let start = Origin {
+            offset: 0,
+            line: 1,
+            column: 1,
+        };
+        self.run_games_at(input, (start, 0), visitor, work, consume)
+    }
+
+    /// [`Pipeline::run_games`] over the games of a byte range of a file, as [`Span::open`]
+    /// gives them: each game has its number, offset, line and column in the whole file, as
+    /// reading the file from its start gives them.
+    ///
+    /// ```
+    /// use tabia_stream::{Bytes, OnRawGames, Pipeline, RawGame, Span, fold};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("games.pgn");
+    /// std::fs::write(&path, b"[Event \"a\"]\n\n1. e4 *\n\n".repeat(100))?;
+    /// let pipeline = Pipeline::new().with_jobs(2);
+    /// // The games that start in the second half of the file.
+    /// let len = std::fs::metadata(&path)?.len();
+    /// let span = Span::locate(&path, len / 2..len, &pipeline)?;
+    /// let mut numbers = Vec::new();
+    /// pipeline
+    ///     .run_games_from(
+    ///         span.open(&path)?,
+    ///         &span,
+    ///         Bytes::default,
+    ///         &OnRawGames(fold(|acc: &mut Vec<(u64, u64)>, number, game: &RawGame| {
+    ///             acc.push((number, game.start.line))
+    ///         })),
+    ///         |acc, _| {
+    ///             numbers.extend(acc);
+    ///             Ok::<_, ()>(())
+    ///         },
+    ///     )
+    ///     .unwrap();
+    /// assert_eq!(numbers.first(), Some(&(51, 201)));
+    /// assert_eq!(numbers.len(), 50);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_games_from<V, B, D, X, R, M, W, C>(
+        &self,
+        input: R,
+        span: &Span,
+        visitor: M,
+        work: &W,
+        consume: C,
+    ) -> Result<Processed<InputError>, X>
+    where
+        V: Visitor,
+        R: Read + Send,
+        B: Default,
+        D: Send,
+        M: Fn() -> V + Sync,
+        W: for<'a> Work<Visited<'a, V::Output>, Batch = B, Done = D>,
+        C: FnMut(D, Range<u64>) -> Result<(), X>,
+    {
+        self.run_games_at(
+            input,
+            (span.start, span.games_before),
+            visitor,
+            work,
+            consume,
+        )
+    }
+
+    /// [`Pipeline::run_games`] over an input whose first byte is at `start.0` of a larger
+    /// one, after `start.1` games.
+    fn run_games_at<V, B, D, X, R, M, W, C>(
+        &self,
+        input: R,
+        (origin, games_before): (Origin, u64),
+        visitor: M,
+        work: &W,
         mut consume: C,
     ) -> Result<Processed<InputError>, X>
     where
@@ -359,7 +446,7 @@ impl Pipeline {
     {
         let seams = Seams::default();
         let pool = Pool::default();
-        let batches = Chunks::new(input, self.batch_bytes, &pool)
+        let batches = Chunks::new(input, origin, self.batch_bytes, &pool)
             .zip(0..)
             .map(|(chunk, index)| {
                 chunk.map(|chunk| Batch {
@@ -377,6 +464,7 @@ impl Pipeline {
                 for chunk in &mut batch.items {
                     numbers = work_chunk(
                         &seams,
+                        games_before,
                         batch.index,
                         chunk,
                         &mut visitor,

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Read};
 
-use tabia_notation::pgn::{PgnReader, RawGame, RawGames, ReadError};
+use tabia_notation::pgn::{Origin, PgnReader, RawGame, RawGames, ReadError};
 
 use crate::error::InputError;
 
@@ -36,6 +36,16 @@ impl<R: Read> SplitGames<R> {
     pub fn new(reader: R) -> SplitGames<R> {
         SplitGames {
             games: PgnReader::new(reader).raw_games(),
+            name: None,
+            ended: false,
+        }
+    }
+
+    /// The games of `reader`, whose first byte is at `start` of a larger input (a
+    /// [`Span`](crate::Span) of a file): their places are those in the larger input.
+    pub(crate) fn at(reader: R, start: Origin) -> SplitGames<R> {
+        SplitGames {
+            games: PgnReader::new(reader).with_origin(start).raw_games(),
             name: None,
             ended: false,
         }

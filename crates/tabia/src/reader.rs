@@ -1,14 +1,16 @@
 //! [`Reader`]: the games of files on all cores, in input order.
 
 use std::{
-    ops::ControlFlow,
+    ops::{ControlFlow, Range},
     path::PathBuf,
     sync::{Arc, mpsc},
     thread,
 };
 
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_stream::{Bytes, OnRawGames, Pipeline, Source, expand_folders, fold};
+use tabia_stream::{
+    Bytes, Input, InputErrorKind, OnRawGames, Pipeline, Source, Span, expand_folders, fold,
+};
 
 use crate::{GameError, GameErrorKind};
 
@@ -43,6 +45,8 @@ where
 pub struct Reader {
     files: Vec<PathBuf>,
     jobs: usize,
+    /// Only the games that start in these bytes of the one file (see [`Reader::range`]).
+    range: Option<Range<u64>>,
 }
 
 /// A game before it is parsed, as the workers of a [`Reader`] hand it to a
@@ -112,6 +116,39 @@ impl Reader {
         Reader {
             files: paths.into_iter().map(Into::into).collect(),
             jobs: 0,
+            range: None,
+        }
+    }
+
+    /// A reader of the games that start in `bytes` of the file at `path`, with one worker per
+    /// core: a part of one large file for a machine of a cluster, planned with
+    /// [`stream::ranges`](tabia_stream::ranges). However a file is cut into ranges, each of
+    /// its games is read by exactly one, with its number, line and column in the file (in the
+    /// games, the table rows and the errors), as [`Reader::new`] of the whole file gives them.
+    /// Finding where the range's games start splits the bytes before its end (without
+    /// parsing them: see [`Span`]).
+    ///
+    /// A compressed file cannot be entered in the middle: a range that covers all of it
+    /// (`0..len`, as `ranges` plans it) reads it whole, any other is an `Err` item.
+    ///
+    /// ```
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/annotations.pgn");
+    /// let all: Vec<_> = tabia::read([file]).collect::<Result<_, _>>()?;
+    /// // Three machines, a range each:
+    /// let mut parts = Vec::new();
+    /// for range in tabia::stream::ranges(file, 150)? {
+    ///     for game in tabia::Reader::range(file, range).games() {
+    ///         parts.push(game?);
+    ///     }
+    /// }
+    /// assert_eq!(parts, all);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn range(path: impl Into<PathBuf>, bytes: Range<u64>) -> Reader {
+        Reader {
+            files: vec![path.into()],
+            jobs: 0,
+            range: Some(bytes),
         }
     }
 
@@ -232,9 +269,9 @@ impl Reader {
         };
         for source in self.sources() {
             let name: Arc<str> = source.name().into();
-            let counted = source
-                .open()
-                .and_then(|input| tabia_stats::Stats::from_input(input, &pipeline));
+            let counted = self
+                .open(&source, &pipeline)
+                .and_then(|(input, _)| tabia_stats::Stats::from_input(input, &pipeline));
             match counted {
                 Ok(stats) => gathered.value.merge(stats),
                 Err(error) => gathered.errors.push(input_error(name, None, error)),
@@ -328,7 +365,38 @@ impl Reader {
     }
 
     fn sources(&self) -> Vec<Source> {
+        if self.range.is_some() {
+            // One file, not a folder or an archive.
+            return self
+                .files
+                .iter()
+                .map(|file| Source::File(file.clone()))
+                .collect();
+        }
         Source::from_args(&expand_folders(&self.files))
+    }
+
+    /// Opens `source`, or the span of it that the reader's range holds.
+    fn open(
+        &self,
+        source: &Source,
+        pipeline: &Pipeline,
+    ) -> Result<(Input, Option<Span>), tabia_stream::InputError> {
+        let (Some(range), Source::File(path)) = (&self.range, source) else {
+            return source.open().map(|input| (input, None));
+        };
+        match Span::locate(path, range.clone(), pipeline) {
+            Ok(span) => Ok((span.open(path)?, Some(span))),
+            // A compressed file is read whole, by the range that covers it.
+            Err(error)
+                if error.kind() == InputErrorKind::Range
+                    && range.start == 0
+                    && std::fs::metadata(path).is_ok_and(|meta| range.end >= meta.len()) =>
+            {
+                source.open().map(|input| (input, None))
+            }
+            Err(error) => Err(error),
+        }
     }
 
     /// Runs `work` on every game on the workers, an `A` per batch turned into a `B` by
@@ -345,8 +413,8 @@ impl Reader {
         let pipeline = self.pipeline();
         for source in self.sources() {
             let name: Arc<str> = source.name().into();
-            let input = match source.open() {
-                Ok(input) => input,
+            let (input, span) = match self.open(&source, &pipeline) {
+                Ok(opened) => opened,
                 Err(error) => match consume(Err(input_error(name, None, error))) {
                     ControlFlow::Continue(()) => continue,
                     ControlFlow::Break(()) => return,
@@ -360,20 +428,21 @@ impl Reader {
                 };
                 work(acc, &item);
             };
-            let outcome = pipeline.run_games(
-                input,
-                Bytes::default,
-                &OnRawGames(fold(each).finish(&finish)),
-                |b, _numbers| match consume(Ok(b)) {
-                    ControlFlow::Continue(()) => Ok(()),
-                    ControlFlow::Break(()) => Err(()),
-                },
-            );
+            let work = OnRawGames(fold(each).finish(&finish));
+            let batch = |b, _numbers| match consume(Ok(b)) {
+                ControlFlow::Continue(()) => Ok(()),
+                ControlFlow::Break(()) => Err(()),
+            };
+            let outcome = match &span {
+                Some(span) => pipeline.run_games_from(input, span, Bytes::default, &work, batch),
+                None => pipeline.run_games(input, Bytes::default, &work, batch),
+            };
             match outcome {
                 Err(()) => return,
                 Ok(outcome) => {
                     if let Some(error) = outcome.input_error {
-                        let next = Some(outcome.items + 1);
+                        let before = span.as_ref().map_or(0, |span| span.games_before);
+                        let next = Some(before + outcome.items + 1);
                         if consume(Err(input_error(name, next, error))).is_break() {
                             return;
                         }

@@ -192,3 +192,82 @@ proptest! {
         prop_assert_eq!(actual(&Reader::new([&file]).jobs(jobs)), expected(&text));
     }
 }
+
+/// Every error of a reader as `FILE:LINE:COL: game N: message`.
+fn errors(reader: &Reader) -> Vec<String> {
+    reader
+        .games()
+        .filter_map(Result::err)
+        .map(|e| e.to_string())
+        .collect()
+}
+
+#[test]
+fn ranges_of_a_file_give_its_games_numbers_lines_and_rows_once() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("corpus.pgn");
+    fs::write(&path, corpus()).expect("written");
+    let whole = Reader::new([&path]).jobs(2);
+    let (games, bad) = (actual(&whole), errors(&whole));
+    assert!(bad.len() > 5, "the corpus has bad games: {bad:?}");
+    let numbers = |reader: &Reader| -> Vec<(u64, u64)> {
+        reader
+            .map(|item| Ok((item.number(), item.raw().start.line)))
+            .collect::<Result<_, _>>()
+            .expect("no input error")
+    };
+    let all_numbers = numbers(&whole);
+    let len = fs::metadata(&path).expect("a file").len();
+    for target in [len, len / 3, 997, 300] {
+        let ranges = tabia::stream::ranges(&path, target).expect("planned");
+        let readers: Vec<Reader> = ranges
+            .into_iter()
+            .map(|range| Reader::range(&path, range).jobs(2))
+            .collect();
+        let parts: Vec<_> = readers.iter().flat_map(actual).collect();
+        assert_eq!(parts, games, "target {target}");
+        let parts: Vec<_> = readers.iter().flat_map(errors).collect();
+        assert_eq!(parts, bad, "target {target}");
+        let parts: Vec<_> = readers.iter().flat_map(numbers).collect();
+        assert_eq!(parts, all_numbers, "target {target}");
+        let rows: usize = readers
+            .iter()
+            .flat_map(|r| r.table(tabia::table::ReadOptions::default(), Default::default()))
+            .map(|t| t.expect("a table").games.num_rows())
+            .sum();
+        assert_eq!(rows, games.len());
+        let stats: u64 = readers
+            .iter()
+            .map(|r| r.stats().value.report(None).games)
+            .sum();
+        assert_eq!(stats, games.len() as u64);
+    }
+}
+
+#[test]
+fn a_compressed_file_is_read_whole_by_its_one_range_and_not_by_a_part() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("corpus.pgn.zst");
+    let text = corpus();
+    fs::write(&path, zstd::encode_all(&text[..], 1).expect("compressed")).expect("written");
+    let ranges = tabia::stream::ranges(&path, 100).expect("planned");
+    assert_eq!(ranges.len(), 1);
+    assert_eq!(
+        actual(&Reader::range(&path, ranges[0].clone())),
+        expected(&text)
+    );
+    let part: Vec<String> = Reader::range(&path, 0..100)
+        .games()
+        .map(|g| {
+            g.expect_err("no game from part of a compressed file")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        part,
+        [format!(
+            "cannot read {} by byte ranges: it is compressed (zstd): a compressed file is read whole",
+            path.display()
+        )]
+    );
+}

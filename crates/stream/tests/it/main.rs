@@ -23,6 +23,7 @@ use tabia_stream::{
 };
 
 mod archives;
+mod ranges;
 
 #[global_allocator]
 static ALLOC: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;

@@ -1,0 +1,218 @@
+"""tabia.spark and tabia.dask run for real: Spark in local[2] mode and Dask on a LocalCluster of
+two worker processes, over several files (some zstd-compressed) and one large file read in
+byte ranges; their rows are those of tabia.read_table of the same files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+import tabia
+from tabia import _partitions
+
+from conftest import FIXTURES
+
+SPLIT = 2000
+
+
+def _zstd(data: bytes) -> bytes:
+    try:
+        import zstandard
+    except ImportError:
+        zstd = shutil.which("zstd")
+        assert zstd, "compressing the fixtures needs the zstandard module or the zstd program"
+        return subprocess.run([zstd, "-q", "-c"], input=data, capture_output=True, check=True).stdout
+    return zstandard.ZstdCompressor().compress(data)
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> Path:
+    """Four files of the fixtures (two zstd-compressed, one with bad games) and one large file
+    of them all, repeated, that splits into many ranges."""
+    root = tmp_path_factory.mktemp("games")
+    ok = sorted((FIXTURES / "ok").glob("*.pgn"))
+    err = sorted((FIXTURES / "err").glob("*.pgn"))
+    text = lambda paths: b"\n\n".join(p.read_bytes() for p in paths) + b"\n\n"
+    (root / "a.pgn").write_bytes(text(ok[: len(ok) // 2]))
+    (root / "b.pgn.zst").write_bytes(_zstd(text(ok[len(ok) // 2 :])))
+    (root / "c.pgn").write_bytes(text(err))
+    (root / "d.pgn.zst").write_bytes(_zstd(text(ok + err)))
+    (root / "large.pgn").write_bytes(text(ok + err) * 8)
+    return root
+
+
+def _files(root: Path) -> list[str]:
+    return _partitions.expand(str(root / "*.pgn*"))
+
+
+def _sorted(table: pa.Table, moves: bool) -> pa.Table:
+    keys = [("file", "ascending"), ("game", "ascending")]
+    if moves:
+        keys.append(("ply", "ascending"))
+    return table.sort_by(keys)
+
+
+def test_the_plan_cuts_only_uncompressed_files(inputs):
+    parts = _partitions.plan(str(inputs / "*.pgn*"), split_bytes=SPLIT)
+    by_file: dict[str, list] = {}
+    for part in parts:
+        by_file.setdefault(os.path.basename(part.path), []).append(part)
+    size = (inputs / "large.pgn").stat().st_size
+    assert len(by_file["large.pgn"]) == -(-size // SPLIT) > 8
+    assert [p.start for p in by_file["b.pgn.zst"]] == [None]
+    assert [p.start for p in by_file["d.pgn.zst"]] == [None]
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        _partitions.plan(str(inputs / "*.nothing"))
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_ranges_of_a_large_file_read_its_games_once(inputs, moves):
+    large = str(inputs / "large.pgn")
+    whole = tabia.read_table(large, moves=moves)
+    parts = _partitions.plan(large, split_bytes=SPLIT)
+    assert len(parts) > 8
+    pieces = pa.concat_tables(
+        _partitions.scan(part, moves=moves).read_all() for part in parts
+    )
+    # In order, range after range: the same rows, numbers and lines as the whole file.
+    assert pieces.equals(whole)
+
+
+# --- Spark ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java 17 runtime (Debian: openjdk-17-jre-headless)")
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("tabia-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    import tabia.spark
+
+    session.dataSource.register(tabia.spark.PgnDataSource)
+    yield session
+    session.stop()
+
+
+def _as_spark(table: pa.Table, schema) -> pa.Table:
+    """``table`` with Spark's types (see tabia.spark), to compare with what Spark gives."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from tabia.spark import _conform
+
+    target = to_arrow_schema(schema, timezone="UTC")
+    arrays = [_conform(table.column(f.name).combine_chunks(), f.type) for f in target]
+    return pa.Table.from_arrays(arrays, schema=target)
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_spark_reads_the_rows_of_read_table(spark, inputs, moves):
+    df = (
+        spark.read.format("pgn")
+        .option("moves", str(moves).lower())
+        .option("splitBytes", str(SPLIT))
+        .load(str(inputs / "*.pgn*"))
+    )
+    assert df.rdd.getNumPartitions() > 8 + 4
+    got = _sorted(df.toArrow(), moves)
+    expected = _sorted(_as_spark(tabia.read_table(*_files(inputs), moves=moves), df.schema), moves)
+    assert got.num_rows == expected.num_rows > 0
+    assert got.equals(expected)
+
+
+def test_spark_columns_types_and_queries(spark, inputs):
+    df = (
+        spark.read.format("pgn")
+        .option("columns", "file,game,White,UTCDate,final_zobrist,errors")
+        .load(str(inputs / "a.pgn"))
+    )
+    assert df.columns == ["file", "game", "White", "UTCDate", "final_zobrist", "errors"]
+    assert dict(df.dtypes)["final_zobrist"] == "bigint"
+    assert dict(df.dtypes)["UTCDate"] == "date"
+    # The 64 bits of the Polyglot key, as Java reads it.
+    expected = tabia.read_table(inputs / "a.pgn", columns=["final_zobrist"]).column(0)
+    signed = pc.cast(expected, pa.int64(), safe=False).to_pylist()
+    assert [r.final_zobrist for r in df.orderBy("game").collect()] == signed
+    with pytest.raises(Exception, match="no column 'Nope' in the games table"):
+        spark.read.format("pgn").option("columns", "Nope").load(str(inputs / "a.pgn")).schema
+
+
+def test_spark_dates_and_times(spark):
+    df = (
+        spark.read.format("pgn")
+        .option("columns", "UTCDate,UTCTime")
+        .load(str(FIXTURES / "ok" / "clocks-evals.pgn"))
+    )
+    assert dict(df.dtypes) == {"UTCDate": "date", "UTCTime": "string"}
+    expected = tabia.read_table(FIXTURES / "ok" / "clocks-evals.pgn", columns=["UTCDate", "UTCTime"])
+    rows = [(r.UTCDate, r.UTCTime) for r in df.collect()]
+    dates = expected.column("UTCDate").to_pylist()
+    times = [t.strftime("%H:%M:%S") for t in expected.column("UTCTime").to_pylist()]
+    assert rows == list(zip(dates, times))
+
+
+def test_spark_names_a_missing_input(spark, inputs):
+    with pytest.raises(Exception, match="no file matches"):
+        spark.read.format("pgn").load(str(inputs / "*.nothing")).count()
+
+
+# --- Dask ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_dask_reads_the_rows_of_read_table(dask_client, inputs, moves):
+    import pandas as pd
+
+    import tabia.dask
+
+    frame = tabia.dask.read_pgn(str(inputs / "*.pgn*"), moves=moves, split_bytes=SPLIT)
+    assert frame.npartitions > 8 + 4
+    got = pa.Table.from_pandas(frame.compute(), preserve_index=False)
+    expected = tabia.read_table(*_files(inputs), moves=moves)
+    # The types of tabia's schema (pandas knows no non-null columns).
+    assert [(f.name, f.type) for f in got.schema] == [(f.name, f.type) for f in expected.schema]
+    assert _sorted(got.cast(expected.schema), moves).equals(_sorted(expected, moves))
+    # The meta is the schema: a query plans without reading.
+    assert list(frame.columns) == expected.schema.names
+    assert isinstance(frame.dtypes["file"], pd.ArrowDtype)
+
+
+def test_dask_columns(dask_client, inputs):
+    import tabia.dask
+
+    frame = tabia.dask.read_pgn(inputs / "c.pgn", columns=["game", "errors"])
+    got = frame.compute()
+    assert list(got.columns) == ["game", "errors"]
+    assert len(got) == tabia.read_table(inputs / "c.pgn").num_rows
+    assert any(len(e) for e in got["errors"])
+    with pytest.raises(ValueError, match="no column 'Nope' in the moves table"):
+        tabia.dask.read_pgn(inputs / "c.pgn", moves=True, columns=["Nope"])
