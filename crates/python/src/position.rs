@@ -15,16 +15,6 @@ pyo3::create_exception!(
      Attribute `problems`: every reason the position is not legal (empty for a syntax error)."
 );
 
-/// The roles in the order of the bitboards: pawn, knight, bishop, rook, queen, king.
-pub(crate) const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// A legal position (standard chess, Chess960 or a lichess variant). A `Position` is legal by
 /// construction: `tabia.status(fen)` lists every reason a text is not.
 #[pyclass(module = "tabia")]
@@ -249,7 +239,7 @@ pub(crate) fn bitboards(pos: &tabia::Position) -> Vec<u64> {
     let board = pos.board();
     [Color::White, Color::Black]
         .into_iter()
-        .flat_map(|color| ROLES.into_iter().map(move |role| Piece { color, role }))
+        .flat_map(|color| Role::ALL.into_iter().map(move |role| Piece { color, role }))
         .map(|piece| board.by_piece(piece).0)
         .collect()
 }
