@@ -279,7 +279,7 @@ impl ReplayWarning {
         self.at
     }
 
-    /// A note or a warning ([`WarningKind::level`]).
+    /// A note or a warning ([`ReplayWarningKind::level`]).
     pub fn level(&self) -> Level {
         self.kind.level()
     }

@@ -241,15 +241,13 @@ fn output_file_holds_what_standard_output_would() {
         let (code, stdout, stderr) = run(&[command, &["-q", input]].concat(), Vec::new());
         assert!(matches!(code, Some(0 | 1)), "{command:?}: {stderr}");
         assert!(!stdout.is_empty(), "{command:?}");
-        // A file that is there is replaced with --force (dedup: always, until it takes the
-        // rule of every other command).
+        // A file that is there is replaced with --force.
         std::fs::write(&out, "old text that is longer than nothing".repeat(1000)).unwrap();
-        let force: &[&str] = if command == ["dedup"] {
-            &[]
-        } else {
-            &["--force"]
-        };
-        let args = [command, force, &["-q", input, "-o", out.to_str().unwrap()]].concat();
+        let args = [
+            command,
+            &["--force", "-q", input, "-o", out.to_str().unwrap()],
+        ]
+        .concat();
         assert_eq!(
             run(&args, Vec::new()),
             (code, String::new(), stderr),
