@@ -10,7 +10,10 @@ use std::{
 
 use siphasher::sip128::{Hasher128, SipHasher13};
 use tabia_notation::pgn::{Game, Line};
-use tabia_position::{Ply, PositionKey, ReplayError, Replayed, check_game_with};
+use tabia_position::{
+    Ply, Position, PositionKey, ReplayError, Replayed, check_game_with,
+    shakmaty::{Move, Role},
+};
 
 /// What makes two games duplicates.
 ///
@@ -95,7 +98,10 @@ impl Hasher for DigestHasher {
 }
 
 /// Computes a [`Digest`] from a replay: feed it every ply ([`Digester::ply`], variations
-/// are ignored) and the end of the replay ([`Digester::finish`]).
+/// are ignored) and the end of the replay ([`Digester::finish`]). A replay with no tree (such
+/// as a [`Checker`](tabia_position::Checker)'s) feeds it the start position
+/// ([`Digester::start`]), each mainline move ([`Digester::mainline_move`]) and the end
+/// ([`Digester::end`]) instead, and gets the same digest ([`DigestExporter`](crate::DigestExporter)).
 ///
 /// ```
 /// use tabia_collect::{DedupBy, Digester};
@@ -113,6 +119,11 @@ impl Hasher for DigestHasher {
 pub struct Digester {
     by: DedupBy,
     hasher: SipHasher13,
+    /// `Moves`: the mainline moves, 4 bytes each, hashed at the end (in one write: the same
+    /// hash as a write a move, for less).
+    moves: Vec<u8>,
+    /// `Moves`: the start position's key and whether it is Chess960, once given.
+    start: Option<(PositionKey, bool)>,
     /// `FuzzyDepth`: the key at the given ply, once reached.
     at_depth: Option<PositionKey>,
 }
@@ -122,28 +133,67 @@ impl Digester {
     pub fn new(by: DedupBy) -> Digester {
         Digester {
             by,
-            hasher: SipHasher13::new_with_keys(0x7461_6269_6120_6475, 0x7061_6d65_7320_2020),
+            hasher: Digester::hasher(),
+            moves: Vec::new(),
+            start: None,
             at_depth: None,
+        }
+    }
+
+    fn hasher() -> SipHasher13 {
+        SipHasher13::new_with_keys(0x7461_6269_6120_6475, 0x7061_6d65_7320_2020)
+    }
+
+    /// Whether it needs the position after some mainline move ([`Digester::mainline_move`]):
+    /// only [`DedupBy::FuzzyDepth`] does; [`DedupBy::Moves`] can take the moves at the end
+    /// ([`Digester::mainline_moves`]), [`DedupBy::Position`] needs the end only.
+    pub fn follows_positions(&self) -> bool {
+        matches!(self.by, DedupBy::FuzzyDepth(_))
+    }
+
+    /// Forgets the game digested so far, for the next one (its memory kept).
+    pub fn reset(&mut self) {
+        self.hasher = Digester::hasher();
+        self.moves.clear();
+        self.start = None;
+        self.at_depth = None;
+    }
+
+    /// Takes the start position (before or after the moves: the digest is the same).
+    pub fn start(&mut self, start: &Position) {
+        if self.by == DedupBy::Moves {
+            self.start = Some((start.key(), start.castling_mode().is_chess960()));
         }
     }
 
     /// Takes one ply of the replay (plies in variations are ignored).
     pub fn ply(&mut self, ply: &Ply<'_>) {
-        if ply.depth > 0 {
-            return;
+        if ply.depth == 0 {
+            self.mainline_move(ply.ply, ply.mv, ply.position);
         }
+    }
+
+    /// Takes the moves of the whole mainline (`None`: a null move), as
+    /// [`Digester::mainline_move`] takes them one by one: enough for [`DedupBy::Moves`],
+    /// which needs no position on the way (see [`Digester::follows_positions`]).
+    pub fn mainline_moves(&mut self, moves: &[Option<Move>]) {
+        if self.by == DedupBy::Moves {
+            let start = self.moves.len();
+            self.moves.resize(start + 4 * moves.len(), 0);
+            for (bytes, &mv) in self.moves[start..].chunks_exact_mut(4).zip(moves) {
+                bytes.copy_from_slice(&encode(mv));
+            }
+        }
+    }
+
+    /// Takes one move of the mainline: its ply (1 for the first move), the move (`None`: a
+    /// null move) and the position after it.
+    #[inline]
+    pub fn mainline_move(&mut self, ply: u32, mv: Option<Move>, after: &Position) {
         match self.by {
-            DedupBy::Moves => match ply.mv {
-                Some(m) => {
-                    let from = m.from().map_or(64, u8::from);
-                    let promotion = m.promotion().map_or(0, |r| r as u8);
-                    self.hasher
-                        .write(&[from, u8::from(m.to()), promotion, m.role() as u8]);
-                }
-                None => self.hasher.write(&[0xff; 4]),
-            },
-            DedupBy::FuzzyDepth(n) if ply.ply == n => {
-                self.at_depth = Some(ply.position.key());
+            DedupBy::Moves => self.moves.extend_from_slice(&encode(mv)),
+            DedupBy::FuzzyDepth(n) if ply == n => {
+                self.at_depth = Some(after.key());
             }
             _ => {}
         }
@@ -151,22 +201,42 @@ impl Digester {
 
     /// The digest, from the end of the replay.
     pub fn finish(mut self, replayed: &Replayed) -> Digest {
+        self.start(&replayed.start);
+        self.end(&replayed.end, replayed.plies)
+    }
+
+    /// The digest, from the position after the last mainline move and the number of plies
+    /// (the start position given before, [`Digester::start`]).
+    pub fn end(mut self, end: &Position, plies: u32) -> Digest {
+        self.take(end, plies)
+    }
+
+    /// [`Digester::end`], the digester then [reset](Digester::reset) for the next game.
+    pub fn take(&mut self, end: &Position, plies: u32) -> Digest {
+        let digest = self.digest_end(end, plies);
+        self.reset();
+        digest
+    }
+
+    fn digest_end(&mut self, end: &Position, plies: u32) -> Digest {
         match self.by {
             DedupBy::Moves => {
-                self.hasher.write(&replayed.start.key().to_bytes());
-                self.hasher
-                    .write(&[u8::from(replayed.start.castling_mode().is_chess960())]);
-                self.hasher.write_u32(replayed.plies);
+                self.hasher.write(&self.moves);
+                if let Some((key, chess960)) = self.start {
+                    self.hasher.write(&key.to_bytes());
+                    self.hasher.write(&[u8::from(chess960)]);
+                }
+                self.hasher.write_u32(plies);
             }
             DedupBy::Position => {
-                self.hasher.write(&replayed.end.key().to_bytes());
-                self.hasher.write_u32(replayed.plies);
+                self.hasher.write(&end.key().to_bytes());
+                self.hasher.write_u32(plies);
             }
             DedupBy::FuzzyDepth(_) => match self.at_depth {
                 Some(key) => self.hasher.write(&key.to_bytes()),
                 None => {
-                    self.hasher.write(&replayed.end.key().to_bytes());
-                    self.hasher.write_u32(replayed.plies);
+                    self.hasher.write(&end.key().to_bytes());
+                    self.hasher.write_u32(plies);
                 }
             },
         }
@@ -192,6 +262,30 @@ impl Digester {
     /// As [`Digester::check`].
     pub fn digest(game: &Game, by: DedupBy) -> Result<Digest, ReplayError> {
         Digester::check(game, by).map(|(digest, _)| digest)
+    }
+}
+
+/// The bytes a move adds to a [`DedupBy::Moves`] digest: from (64 for a drop), to (the rook
+/// for castling), promotion, role; four `0xff` for a null move.
+#[inline]
+fn encode(mv: Option<Move>) -> [u8; 4] {
+    match mv {
+        Some(Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        }) => [
+            u8::from(from),
+            u8::from(to),
+            promotion.map_or(0, |r| r as u8),
+            role as u8,
+        ],
+        Some(Move::EnPassant { from, to }) => [u8::from(from), u8::from(to), 0, Role::Pawn as u8],
+        Some(Move::Castle { king, rook }) => [u8::from(king), u8::from(rook), 0, Role::King as u8],
+        Some(Move::Put { role, to }) => [64, u8::from(to), 0, role as u8],
+        None => [0xff; 4],
     }
 }
 

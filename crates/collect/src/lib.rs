@@ -9,7 +9,8 @@
 //!   [`DedupBy`] compares (mainline moves, final position, position at a depth); [`Seen`]
 //!   (24 bytes a game) says whether a digest is new or where its first game is; [`Best`]
 //!   keeps the most annotated copy ([`annotations`]); [`Deduper`] decides, in input order,
-//!   which copy is kept ([`Keep`]) and which are duplicates.
+//!   which copy is kept ([`Keep`]) and which are duplicates; [`DigestExporter`] checks,
+//!   digests and writes a game while the reader reads it, with no game tree.
 //! - Splitting: the key of a game ([`SplitBy`]), keys made safe and collision-free as file
 //!   names ([`file_stem`]), and [`Files`]: a folder of (compressed) files with a bounded
 //!   number open at once.
@@ -20,11 +21,13 @@
 #![deny(missing_docs)]
 
 mod dedup;
+mod exporter;
 mod form;
 mod keep;
 mod split;
 
 pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Place, Seen, annotations};
+pub use exporter::{DigestExporter, Digested};
 pub use form::{Form, FormError};
 pub use keep::{ChangedInput, Decided, Deduper, Duplicate, GameCopy, Keep};
 pub use split::{Existing, FileCompression, Files, SplitBy, UNKNOWN_STEM, file_stem};

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use tabia_collect::{
-    DedupBy, Digester, Form, Place, Seen,
+    DedupBy, DigestExporter, Digester, Form, Place, Seen,
     notation::{
         Nag,
         pgn::{Game, Line, Move, Outcome, Strip},
@@ -164,6 +164,30 @@ proptest! {
                 if by == DedupBy::Moves {
                     prop_assert_ne!(moves(&a[i]), moves(&a[j]));
                 }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The `DigestExporter`, reading a game's text with no tree, gives the digest the tree
+    /// gives by every `DedupBy`, and the text and tag mark `Form::write_marked` gives (when it
+    /// writes the game at all).
+    #[test]
+    fn digest_exporter_agrees_with_the_tree(game in arb_game(), depth in 0u32..12) {
+        let text = game.to_string();
+        for by in [DedupBy::Moves, DedupBy::Position, DedupBy::FuzzyDepth(depth)] {
+            let mut reader = tabia_collect::notation::pgn::PgnReader::new(text.as_bytes());
+            let mut exporter = DigestExporter::new(by);
+            let read = reader.read_game(&mut exporter).unwrap().unwrap().unwrap();
+            prop_assert_eq!(read.digest, Digester::digest(&game, by).unwrap());
+            if let Some(streamed) = read.text {
+                let (mut tree, mut marks) = (Vec::new(), Vec::new());
+                Form::default().write_marked(game.clone(), &mut tree, &mut marks).unwrap();
+                prop_assert_eq!(&streamed[..], &tree[..tree.len() - 2]);
+                prop_assert_eq!(marks, vec![read.tags_len]);
             }
         }
     }

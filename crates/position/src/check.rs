@@ -3,7 +3,7 @@
 
 use std::{fmt, io, mem};
 
-use shakmaty::Bitboard;
+use shakmaty::{Bitboard, Move};
 use tabia_notation::pgn::{
     Origin, Outcome, PgnReader, RawGame, RawTag, ReadError, SanPlus, Skip, Visitor,
     Warning as ReaderWarning,
@@ -32,6 +32,20 @@ struct Line {
     before_checkers: Bitboard,
     /// The ply of the last move read, counted from the start of the game.
     ply: u32,
+    /// The last move read (`None` before any move and for a null move).
+    last: Option<Move>,
+}
+
+/// The mainline of the game a [`Checker`] reads, as read so far ([`Checker::mainline`]).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Mainline<'a> {
+    /// The position after its last move (the start position before any move).
+    pub position: &'a Position,
+    /// The number of plies read.
+    pub plies: u32,
+    /// The last move (`None` before any move and for a null move `--`).
+    pub last: Option<Move>,
 }
 
 /// A PGN [`Visitor`] that checks each game as it is read, exactly as
@@ -83,6 +97,10 @@ pub struct Checker {
     error: Option<ReplayError>,
     /// The SAN to write for the move read last, when it was repaired (for the exporter).
     fixed: Option<SanPlus>,
+    /// Whether the mainline's moves are kept ([`Checker::keep_mainline_moves`]).
+    keep_moves: bool,
+    /// The mainline's moves, when kept (`None`: a null move).
+    moves: Vec<Option<Move>>,
 }
 
 /// A game that passed every check of a [`Checker`], and its warnings.
@@ -126,6 +144,71 @@ impl Checker {
         let numbered = lenient::numbered_after(after, written);
         self.fixed = Some(repair.san);
         self.warnings.push(repair.warning(numbered, written, at));
+    }
+
+    /// The mainline as read so far (also while one of its variations is read): after
+    /// `begin_movetext`, its start position, and after each of its moves, the position after
+    /// it; `None` once the game is bad (a bad start position, an illegal move). What a visitor
+    /// that wraps a checker looks at to follow the mainline with no tree (the dedup digest of
+    /// `tabia-collect` does).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{Origin, SanPlus, Visitor};
+    /// use tabia_position::Checker;
+    ///
+    /// let mut checker = Checker::new();
+    /// checker.begin_game(Origin::default());
+    /// checker.begin_movetext();
+    /// assert_eq!(checker.mainline().map(|m| m.plies), Some(0));
+    /// checker.san("e4".parse::<SanPlus>()?, Origin::default());
+    /// let main = checker.mainline().expect("legal");
+    /// assert_eq!((main.plies, main.last.map(|m| m.to().to_string())), (1, Some("e4".into())));
+    /// checker.begin_variation();
+    /// checker.san("d4".parse::<SanPlus>()?, Origin::default());
+    /// assert_eq!(checker.mainline().map(|m| m.plies), Some(1));
+    /// # Ok::<_, tabia_notation::Error>(())
+    /// ```
+    pub fn mainline(&self) -> Option<Mainline<'_>> {
+        if self.error.is_some() {
+            return None;
+        }
+        let line = self.lines.first()?;
+        Some(Mainline {
+            position: &line.pos,
+            plies: line.ply,
+            last: line.last,
+        })
+    }
+
+    /// Keeps the moves of each game's mainline as they are read, for
+    /// [`Checker::mainline_moves`] (not by default: it costs a little on every move).
+    pub fn keep_mainline_moves(&mut self, keep: bool) {
+        self.keep_moves = keep;
+        self.moves.clear();
+    }
+
+    /// The moves of the mainline read so far (`None`: a null move `--`), when asked for with
+    /// [`Checker::keep_mainline_moves`], else empty; once the game is read, all of them (valid
+    /// until the next game begins, and only for a game that passed the checks).
+    ///
+    /// ```
+    /// use tabia_notation::pgn::PgnReader;
+    /// use tabia_position::Checker;
+    ///
+    /// let mut reader = PgnReader::new(&b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 -- 3. Bc4 *"[..]);
+    /// let mut checker = Checker::new();
+    /// checker.keep_mainline_moves(true);
+    /// reader.read_game(&mut checker)?.expect("a game").expect("legal");
+    /// let uci: Vec<String> = checker
+    ///     .mainline_moves()
+    ///     .iter()
+    ///     .map(|m| m.map_or("--".into(), |m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()))
+    ///     .collect();
+    /// assert_eq!(uci, ["e2e4", "e7e5", "g1f3", "--", "f1c4"]);
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
+    /// ```
+    pub fn mainline_moves(&self) -> &[Option<Move>] {
+        &self.moves
     }
 
     /// The SAN to write for the move read last when it was repaired (a check mark added, a
@@ -187,8 +270,10 @@ impl Visitor for Checker {
         } else {
             self.tags.start_with_warnings(self.end.start())
         };
+        self.moves.clear();
         let line = self.line();
         line.ply = 0;
+        line.last = None;
         match start {
             Ok((pos, warnings)) => {
                 line.checkers = pos.checkers();
@@ -225,11 +310,15 @@ impl Visitor for Checker {
         line.before.clone_from(&line.pos);
         line.before_checkers = line.checkers;
         line.ply += 1;
+        line.last = None;
         let ply = line.ply;
         let resolved = match san.san {
             tabia_notation::san::San::Null => {
                 if line.pos.play_null() {
                     line.checkers = line.pos.checkers();
+                    if depth == 0 && self.keep_moves {
+                        self.moves.push(None);
+                    }
                     return;
                 }
                 Err(MoveErrorKind::NullMoveInCheck)
@@ -238,12 +327,16 @@ impl Visitor for Checker {
         };
         match resolved {
             Ok((m, repair)) => {
+                line.last = Some(m);
                 line.pos.play_unchecked(m);
                 line.checkers = line.pos.checkers();
                 let checks = line.checkers.any();
                 if let Some(repair) = repair.or_else(|| lenient::check_mark(&line.pos, san, checks))
                 {
                     self.repaired(repair, san, at);
+                }
+                if depth == 0 && self.keep_moves {
+                    self.moves.push(Some(m));
                 }
             }
             Err(kind) => self.illegal(kind, san, at, ply),

@@ -70,6 +70,8 @@ pub struct Exporter {
     tree_only: bool,
     /// The game written last: its tags, a blank line, its movetext (UTF-8).
     text: Vec<u8>,
+    /// The length of its tag section (see [`Exporter::tags_len`]).
+    tags_len: usize,
 }
 
 impl Default for Exporter {
@@ -84,6 +86,7 @@ impl Default for Exporter {
             partial: Vec::new(),
             tree_only: false,
             text: Vec::new(),
+            tags_len: 0,
         }
     }
 }
@@ -121,6 +124,36 @@ impl Exporter {
     /// ```
     pub fn bytes(&self) -> Option<&[u8]> {
         (!self.tree_only && !self.text.is_empty()).then_some(self.text.as_slice())
+    }
+
+    /// The length of the tag section of [`Exporter::bytes`] (its tags, each with its line
+    /// end, before the blank line): where a tag added to the game's text goes.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::PgnReader;
+    /// use tabia_position::Exporter;
+    ///
+    /// let mut reader = PgnReader::new(&b"[White \"Tal\"]\n\n1. e4 *\n"[..]);
+    /// let mut exporter = Exporter::new();
+    /// reader.read_game(&mut exporter)?.expect("a game").expect("legal");
+    /// let text = exporter.text().expect("written");
+    /// assert!(text[..exporter.tags_len()].ends_with("[Result \"*\"]\n"));
+    /// assert_eq!(&text[exporter.tags_len()..], "\n1. e4 *");
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
+    /// ```
+    pub fn tags_len(&self) -> usize {
+        self.tags_len
+    }
+
+    /// The checker inside: what it knows of the game being read ([`Checker::mainline`],
+    /// [`Checker::mainline_moves`]).
+    pub fn checker(&self) -> &Checker {
+        &self.checker
+    }
+
+    /// The checker inside, to ask it for more ([`Checker::keep_mainline_moves`]).
+    pub fn checker_mut(&mut self) -> &mut Checker {
+        &mut self.checker
     }
 
     /// The line being read.
@@ -255,6 +288,8 @@ impl Visitor for Exporter {
         self.text.clear();
         let mut text = String::from_utf8(std::mem::take(&mut self.text)).unwrap_or_default();
         write_export_tags(&self.tags, self.result, &mut text);
+        // Without the blank line.
+        self.tags_len = text.len() - 1;
         self.text = text.into_bytes();
         self.text
             .extend_from_slice(self.movetext.end_bytes(self.result));

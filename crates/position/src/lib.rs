@@ -68,7 +68,9 @@ mod warning;
 mod write;
 
 pub use arg::PositionArg;
-pub use check::{CheckError, Checked, CheckedGames, Checker, check_reader, unsupported_variant};
+pub use check::{
+    CheckError, Checked, CheckedGames, Checker, Mainline, check_reader, unsupported_variant,
+};
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use export::Exporter;

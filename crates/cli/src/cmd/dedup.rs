@@ -1,9 +1,14 @@
 //! `tabia dedup`: keep one copy of each game, across inputs.
 //!
-//! Workers parse, check and digest each game and write it in the output form (on all cores),
-//! a batch's games handed on as [`Entry`]s; the ordered stage decides in input order
+//! Workers check and digest each game and write it in the output form (on all cores), a
+//! batch's games handed on as [`Entry`]s; the ordered stage decides in input order
 //! ([`Deduper`]) and sends each game to the output or to `--duplicates`. Memory: one
 //! fixed-size entry per distinct game, whatever the input size.
+//!
+//! In export format (no `--json`, no output form option, `--keep first`) each worker reads its
+//! piece of the input once with a [`DigestExporter`], with no game tree, as `tabia pgn` does
+//! with its exporter; a game whose export needs its tree, and a bad game, is parsed and read
+//! from its tree, as it is for the other forms.
 
 use std::{
     io::{self, Write},
@@ -11,8 +16,12 @@ use std::{
 };
 
 use anyhow::bail;
-use tabia_collect::{DedupBy, Deduper, Digester, Form, GameCopy, Place, annotations};
+use tabia_collect::{
+    DedupBy, Deduper, DigestExporter, Digested, Digester, Form, GameCopy, Place, annotations,
+};
 use tabia_notation::pgn::RawGame;
+use tabia_position::ReplayError;
+use tabia_stream::Visited;
 
 use crate::{
     check::{ReadGame, read_game},
@@ -209,24 +218,36 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        let work = fold(
-            |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
-                game(
-                    &name,
-                    index,
-                    by,
-                    &form,
-                    json,
-                    sink,
-                    entries,
-                    number,
-                    raw,
-                    most_annotated,
-                );
-            },
-        );
         let (kept_before, dups_before) = (stage.deduper.kept(), stage.deduper.duplicates());
-        session.games(input, &work, |entries| stage.write(entries))?;
+        if form.is_export() && !json && !most_annotated {
+            // Each worker checks, digests and writes the games of its piece of the input as
+            // it reads them: one pass over their bytes.
+            let work = fold(
+                |sink: &mut Sink, entries: &mut Vec<Entry>, number, read: Visited<'_, _>| {
+                    streamed(&name, index, by, &form, sink, entries, number, read);
+                },
+            );
+            let exporter = || DigestExporter::new(by);
+            session.visit(input, exporter, &work, |entries| stage.write(entries))?;
+        } else {
+            let work = fold(
+                |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+                    game(
+                        &name,
+                        index,
+                        by,
+                        &form,
+                        json,
+                        sink,
+                        entries,
+                        number,
+                        raw,
+                        most_annotated,
+                    );
+                },
+            );
+            session.games(input, &work, |entries| stage.write(entries))?;
+        }
         session.add(kept, stage.deduper.kept() - kept_before);
         session.add(dups, stage.deduper.duplicates() - dups_before);
     }
@@ -236,6 +257,64 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         d.flush()?;
     }
     Ok(status)
+}
+
+/// One game that a [`DigestExporter`] checked, digested and wrote as it read it, as an entry
+/// for the stage; a bad game, or one whose export needs its tree, is read from its tree.
+#[allow(clippy::too_many_arguments)]
+fn streamed(
+    name: &str,
+    index: usize,
+    by: DedupBy,
+    form: &Form,
+    sink: &mut Sink,
+    entries: &mut Vec<Entry>,
+    number: u64,
+    read: Visited<'_, Result<Digested, ReplayError>>,
+) {
+    let Ok(Ok(Digested {
+        checked,
+        digest,
+        text: Some(mut text),
+        tags_len,
+        ..
+    })) = read.output
+    else {
+        // Read again from its tree, which says the same of a bad game.
+        game(
+            name,
+            index,
+            by,
+            form,
+            false,
+            sink,
+            entries,
+            number,
+            &read.to_raw(),
+            false,
+        );
+        return;
+    };
+    for warning in &checked.warnings {
+        sink.warning(&Diagnostic::from_warning(name, number, warning));
+    }
+    text.extend_from_slice(form.separator().as_bytes());
+    entries.push(Entry::Game(GameCopy {
+        digest,
+        at: place(index, number),
+        score: 0,
+        text,
+        // A duplicate's tag goes after the last tag, as `Form::write_marked` puts it.
+        marks: vec![tags_len],
+    }));
+}
+
+/// Where game `number` of input `index` is.
+fn place(index: usize, number: u64) -> Place {
+    Place {
+        input: u16::try_from(index).unwrap_or(u16::MAX),
+        game: number,
+    }
 }
 
 /// One game: parse, check, digest, write in the output form, as an entry for the stage.
@@ -287,10 +366,7 @@ fn game(
     }
     entries.push(Entry::Game(GameCopy {
         digest,
-        at: Place {
-            input: u16::try_from(index).unwrap_or(u16::MAX),
-            game: number,
-        },
+        at: place(index, number),
         score,
         text: body,
         marks,
