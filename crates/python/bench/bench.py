@@ -3,7 +3,9 @@
     python crates/python/bench/bench.py [PGN] [--tabia target/release/tabia] [--peer-games N]
 
 Times are CPU seconds of the process (user + system; children for the CLI), so that a busy
-machine slows every contestant alike; wall seconds are printed beside them. Compared:
+machine slows every contestant alike, the median of 5 runs (python-chess: one run); wall
+seconds are printed beside them. Set OPENBLAS_NUM_THREADS=1: numpy's BLAS threads, started
+by the imports, otherwise spin on the other core and count as this process's CPU. Compared:
 
 - read_table(moves=True) against python-chess + pyarrow (read_game, replay, a moves table),
   and against the CLI's `tabia table --moves` on the same file;
@@ -20,6 +22,7 @@ import argparse
 import io
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,11 +40,20 @@ def cpu(children: bool = False) -> float:
     return r.ru_utime + r.ru_stime
 
 
-def timed(label: str, f, children: bool = False):
-    c0, w0 = cpu(children), time.perf_counter()
-    result = f()
-    c, w = cpu(children) - c0, time.perf_counter() - w0
-    print(f"  {label:<52} cpu {c:8.3f} s   wall {w:8.3f} s", flush=True)
+RUNS = 5
+
+
+def timed(label: str, f, children: bool = False, runs: int | None = None):
+    """Runs f `runs` times (RUNS by default): its result and the medians of CPU and wall."""
+    cpus, walls = [], []
+    for _ in range(runs or RUNS):
+        c0, w0 = cpu(children), time.perf_counter()
+        result = f()
+        cpus.append(cpu(children) - c0)
+        walls.append(time.perf_counter() - w0)
+    c, w = statistics.median(cpus), statistics.median(walls)
+    runs_said = f" (median of {len(cpus)})" if len(cpus) > 1 else ""
+    print(f"  {label:<52} cpu {c:8.3f} s   wall {w:8.3f} s{runs_said}", flush=True)
     return result, c, w
 
 
@@ -135,7 +147,7 @@ def main() -> int:
     (_, c_two, w_two) = timed("tabia.read_table(moves=True, jobs=2)",
                                lambda: tabia.read_table(path, moves=True, jobs=2))
     ((n_peer, _), c_peer, _) = timed(f"python-chess + pyarrow ({args.peer_games or 'all'} games)",
-                                     lambda: python_chess_table(text, args.peer_games))
+                                     lambda: python_chess_table(text, args.peer_games), runs=1)
     per_game = (c_peer / n_peer) / (c_tabia / games)
     print(f"  => tabia {per_game:.0f}x python-chess + pyarrow per core "
           f"({table.num_rows} moves)")
@@ -147,7 +159,7 @@ def main() -> int:
             (_, c_cli, w_cli) = timed(
                 f"tabia table --moves -j {jobs}",
                 lambda: subprocess.run([args.tabia, "table", "--moves", "-q", "-j", str(jobs),
-                                        path, "-o", str(out)], check=True),
+                                        path, "-o", str(out), "--force"], check=True),
                 children=True)
             (_, c_py, w_py) = timed(f"tabia.read_table(moves=True, jobs={jobs})",
                                     lambda: tabia.read_table(path, moves=True, jobs=jobs))
@@ -157,7 +169,7 @@ def main() -> int:
     ((n, p), c_ours, _) = timed("tabia.read_games(jobs=1)", lambda: tabia_games(path, 1))
     timed("tabia.read_games(jobs=2)", lambda: tabia_games(path, 2))
     ((n_peer, _), c_peer, _) = timed(f"python-chess read_game ({args.peer_games or 'all'} games)",
-                                     lambda: python_chess_games(text, args.peer_games))
+                                     lambda: python_chess_games(text, args.peer_games), runs=1)
     print(f"  => tabia {(c_peer / n_peer) / (c_ours / n):.0f}x python-chess read_game per core")
     try:
         import rust_pgn_reader_python_binding  # noqa: F401

@@ -14,7 +14,9 @@ reads them all with tabia, one core per task (``jobs=1``), materialising every c
 
 One and two alternate run by run (the machine may be shared: both see the same load), each
 timed run after a warm-up run on the same session or cluster; prints the medians, the ratio
-one/two and the load average. Needs pyspark 4, dask[distributed,dataframe] and Java 17.
+one/two, how many cores the machine had busy on average during the timed runs (every
+process: with one slot Spark already keeps more than one core busy, its JVM converting
+what the Python worker sends) and the load average. Needs pyspark 4, dask[distributed,dataframe] and Java 17.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 
@@ -47,11 +50,30 @@ def make_inputs(corpus: Path, files: int, repeat: int, root: Path) -> list[str]:
     return paths
 
 
-def timed(run) -> float:
+BUSY: dict[int, list[float]] = {}
+
+
+def busy_seconds() -> float:
+    """The CPU seconds the whole machine has spent busy (every process: the JVM and the
+    Python workers are not this process's children), from /proc/stat; 0 elsewhere."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()[1:]
+    except OSError:
+        return 0.0
+    ticks = [int(x) for x in fields]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(run, slots: int) -> float:
     run()  # warm-up: the JVM's and the workers' first task, imports, caches
-    start = time.perf_counter()
+    busy, start = busy_seconds(), time.perf_counter()
     run()
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    # How many cores were busy on average: what a second slot can still add.
+    BUSY.setdefault(slots, []).append((busy_seconds() - busy) / wall)
+    return wall
 
 
 def spark_time(paths: list[str], slots: int, moves: bool) -> float:
@@ -78,7 +100,7 @@ def spark_time(paths: list[str], slots: int, moves: bool) -> float:
             .load()
         )
         assert df.rdd.getNumPartitions() == len(paths)
-        return timed(lambda: df.write.format("noop").mode("overwrite").save())
+        return timed(lambda: df.write.format("noop").mode("overwrite").save(), slots)
     finally:
         spark.stop()
 
@@ -101,7 +123,14 @@ class DaskClusters:
 
         client = self.clients[workers]
         frame = tabia.dask.read_pgn(paths, moves=moves)
-        return timed(lambda: client.compute(frame.map_partitions(len)).result().sum())
+
+        def run() -> int:
+            # A key of its own each run: the scheduler may still hold the last run's result
+            # (released a moment after `.result()`), and would hand it back in no time.
+            lengths = frame.map_partitions(len, token=f"len-{uuid.uuid4()}")
+            return client.compute(lengths).result().sum()
+
+        return timed(run, workers)
 
     def close(self) -> None:
         for client in self.clients.values():
@@ -144,7 +173,12 @@ def main() -> None:
             medians = {n: statistics.median(ts) for n, ts in times.items()}
             for n in (1, 2):
                 runs = " ".join(f"{t:.2f}" for t in times[n])
-                print(f"{engine} {n}: median {medians[n]:.2f} s ({runs})", flush=True)
+                cores = statistics.median(BUSY.pop(n, [0.0]))
+                print(
+                    f"{engine} {n}: median {medians[n]:.2f} s ({runs}); "
+                    f"cores busy {cores:.2f}",
+                    flush=True,
+                )
             print(f"{engine}: two/one speedup {medians[1] / medians[2]:.2f}x", flush=True)
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
 

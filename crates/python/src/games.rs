@@ -1,46 +1,163 @@
 //! `read_games`: the games of files as Python objects, parsed and replayed on all cores.
 
-use std::{collections::VecDeque, path::PathBuf};
+use std::{collections::VecDeque, path::PathBuf, sync::OnceLock};
 
 use pyo3::{
     exceptions::PyValueError,
     prelude::*,
-    types::{PyDict, PyList},
+    types::{PyDict, PyList, PyString},
 };
-use tabia::notation::pgn::{Move as Node, Score};
+use tabia::{
+    notation::{
+        pgn::{Move as Node, Origin, Outcome, RawGame, RawTag, Score, Skip, Visitor, Warning},
+        san::SanPlus,
+    },
+    position::{
+        Checker, MainlineReplayer, ReplayError, Replayed,
+        shakmaty::{CastlingMode, Move as ChessMove, Square, uci::UciMove},
+    },
+};
 
 use crate::{error::game_error, position::Position};
 
-/// A game read on a worker: the tree, and what its replay gave.
+/// A game read on a worker: its tags, its mainline as moves, what its replay gave, and its
+/// bytes, from which its tree is parsed when asked for (comments, NAGs, clocks, the PGN):
+/// no game tree is built for the headers and moves most users read, nor a string per move.
 pub(crate) struct Read {
-    game: tabia::Game,
     input: String,
     number: u64,
-    /// The UCI of each mainline move.
-    uci: Vec<String>,
+    /// The game's bytes and where they start in the input.
+    raw: RawGame,
+    /// The tags, in input order ([`Tags`]).
+    tags: Tags,
+    /// The mainline (`None`: a null move).
+    moves: Vec<Option<ChessMove>>,
+    /// The position before the first move.
+    start: tabia::Position,
     /// The position after the last mainline move.
     end: tabia::Position,
+    /// The movetext's termination marker.
+    result: Outcome,
     /// What the reader and the replay repaired or found odd, `LINE:COL: message`.
     warnings: Vec<String>,
 }
 
+/// A game's tags in one string: names and values decoded (escapes, Latin-1) one after the
+/// other, and where each ends (one allocation a game, not two a tag).
+#[derive(Default)]
+struct Tags {
+    text: String,
+    /// The end of each name and of its value in `text`.
+    ends: Vec<(usize, usize)>,
+    /// A name comes twice (the first counts).
+    repeated: bool,
+}
+
+impl Tags {
+    fn push(&mut self, name: &[u8], value: RawTag<'_>) {
+        let name = tabia::notation::decode(name);
+        self.repeated = self.repeated || self.iter().any(|(n, _)| n == name);
+        self.text.push_str(&name);
+        let name_end = self.text.len();
+        self.text.push_str(&value.decode());
+        self.ends.push((name_end, self.text.len()));
+    }
+
+    /// The tags, in input order.
+    fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut start = 0;
+        self.ends.iter().map(move |&(name_end, end)| {
+            let pair = (&self.text[start..name_end], &self.text[name_end..end]);
+            start = end;
+            pair
+        })
+    }
+}
+
+/// A [`MainlineReplayer`] that also keeps the tags and the result, and reads the variations
+/// (their syntax is checked, as the tree's would be) without replaying them.
+struct Flat<F> {
+    replayer: MainlineReplayer<F>,
+    tags: Tags,
+    result: Outcome,
+    /// How deep in variations the reader is (0: the mainline).
+    depth: usize,
+}
+
+impl<F: FnMut(&tabia::Position, Option<ChessMove>, u32)> Visitor for Flat<F> {
+    type Output = Result<Replayed, ReplayError>;
+
+    fn begin_game(&mut self, start: Origin) -> Skip {
+        self.replayer.begin_game(start)
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        self.tags.push(name, value);
+        self.replayer.tag(name, value);
+    }
+
+    fn begin_movetext(&mut self) -> Skip {
+        // Never skipped, even after a bad start position (the replayer would skip): a syntax
+        // error later in the game is the game's error, as when its tree is parsed.
+        let _ = self.replayer.begin_movetext();
+        Skip(false)
+    }
+
+    fn san(&mut self, san: SanPlus, at: Origin) {
+        if self.depth == 0 {
+            self.replayer.san(san, at);
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.depth += 1;
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.result = outcome;
+        self.replayer.outcome(outcome);
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.replayer.warning(warning);
+    }
+
+    fn end_game(&mut self) -> Result<Replayed, ReplayError> {
+        self.replayer.end_game()
+    }
+}
+
 /// Reads and replays one game on a worker.
 pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
-    let game = item.parse()?;
     let replay_error = |e| tabia::GameError::replay(item.input(), item.number(), e);
+    let syntax_error = |e| item.error(e);
     // The variations are replayed (and so checked) only when asked.
     if variations {
-        tabia::Replay::new(&game)
-            .variations(true)
-            .finish()
+        let mut checker = Checker::new();
+        item.raw()
+            .visit(&mut checker)
+            .map_err(syntax_error)?
             .map_err(replay_error)?;
     }
-    let mut replay = tabia::Replay::new(&game);
-    let mut uci = Vec::with_capacity(game.mainline.moves.len());
-    for played in replay.by_ref() {
-        uci.push(played.map_err(replay_error)?.uci());
-    }
-    let replayed = replay.finish().map_err(replay_error)?;
+    // About one move in 12 bytes of PGN (lichess with clocks: 15; bare games: 8).
+    let mut moves = Vec::with_capacity(item.raw().bytes.len() / 12);
+    let mut flat = Flat {
+        replayer: MainlineReplayer::new(|_: &tabia::Position, m, _| moves.push(m)),
+        tags: Tags::default(),
+        result: Outcome::Unknown,
+        depth: 0,
+    };
+    let replayed = item
+        .raw()
+        .visit(&mut flat)
+        .map_err(syntax_error)?
+        .map_err(replay_error)?;
+    let Flat { tags, result, .. } = flat;
     let warnings = replayed
         .warnings
         .iter()
@@ -52,10 +169,13 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
     Ok(Read {
         input: item.input().to_owned(),
         number: item.number(),
-        uci,
+        raw: item.raw().clone(),
+        tags,
+        moves,
+        start: replayed.start,
         end: replayed.end,
+        result,
         warnings,
-        game,
     })
 }
 
@@ -167,38 +287,110 @@ pub(crate) fn read_games(
 pub(crate) struct Game {
     read: Read,
     /// The SAN of each mainline move as python-chess writes it, made on first use.
-    san: std::sync::OnceLock<Vec<String>>,
+    san: OnceLock<Vec<String>>,
+    /// The game tree (comments, NAGs, variations), parsed from the bytes on first use.
+    tree: OnceLock<Result<tabia::Game, String>>,
+    /// `headers`, made on first use: the same dict at each access, as python-chess's.
+    headers: OnceLock<Py<PyDict>>,
 }
 
 impl From<Read> for Game {
     fn from(read: Read) -> Game {
         Game {
             read,
-            san: std::sync::OnceLock::new(),
+            san: OnceLock::new(),
+            tree: OnceLock::new(),
+            headers: OnceLock::new(),
         }
     }
 }
 
 impl Game {
     /// The SAN python-chess writes (canonical disambiguation and check marks), from the
-    /// position before each move; the game replayed without error on the worker.
+    /// position before each move.
     fn canonical_san(&self) -> &[String] {
         self.san.get_or_init(|| {
-            let game = &self.read.game;
-            let Ok(mut before) = tabia::position::start_position(game) else {
-                return Vec::new();
-            };
-            let mut sans = Vec::with_capacity(game.mainline.moves.len());
-            for played in tabia::Replay::new(game) {
-                let Ok(played) = played else { break };
-                sans.push(match &played.mv {
-                    Some(m) => before.san(*m).to_string(),
-                    None => "--".to_owned(),
-                });
-                before = played.position;
+            let mut before = self.read.start.clone();
+            let mut sans = Vec::with_capacity(self.read.moves.len());
+            for m in &self.read.moves {
+                match m {
+                    Some(m) => {
+                        sans.push(before.san(*m).to_string());
+                        before.play_unchecked(*m);
+                    }
+                    None => {
+                        sans.push("--".to_owned());
+                        before.play_null();
+                    }
+                }
             }
             sans
         })
+    }
+
+    /// The game tree, parsed on first use (the game was read without error on the worker).
+    fn tree(&self) -> PyResult<&tabia::Game> {
+        self.tree
+            .get_or_init(|| self.read.raw.parse().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| PyValueError::new_err(e.clone()))
+    }
+
+    /// The mainline's nodes (SAN as written, comments, NAGs).
+    fn nodes(&self) -> PyResult<&[Node]> {
+        Ok(&self.tree()?.mainline.moves)
+    }
+
+    /// The UCI of the mainline's moves (`0000` for a null move).
+    fn uci_moves(&self) -> impl Iterator<Item = Uci> + '_ {
+        let mode = self.read.start.castling_mode();
+        self.read.moves.iter().map(move |&m| Uci::of(m, mode))
+    }
+}
+
+/// A move in UCI, written in place (no string allocated a move).
+pub(crate) struct Uci {
+    bytes: [u8; 5],
+    len: usize,
+}
+
+impl Uci {
+    fn of(m: Option<ChessMove>, mode: CastlingMode) -> Uci {
+        let square = |sq: Square| [sq.file().char() as u8, sq.rank().char() as u8];
+        let mut bytes = [0; 5];
+        let len = match m.map(|m| m.to_uci(mode)) {
+            Some(UciMove::Normal {
+                from,
+                to,
+                promotion,
+            }) => {
+                bytes[..2].copy_from_slice(&square(from));
+                bytes[2..4].copy_from_slice(&square(to));
+                match promotion {
+                    Some(role) => {
+                        bytes[4] = role.char() as u8;
+                        5
+                    }
+                    None => 4,
+                }
+            }
+            Some(UciMove::Put { role, to }) => {
+                bytes[0] = role.upper_char() as u8;
+                bytes[1] = b'@';
+                bytes[2..4].copy_from_slice(&square(to));
+                4
+            }
+            Some(UciMove::Null) | None => {
+                bytes[..4].copy_from_slice(b"0000");
+                4
+            }
+        };
+        Uci { bytes, len }
+    }
+
+    fn as_str(&self) -> &str {
+        // ASCII letters and digits only.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("0000")
     }
 }
 
@@ -250,17 +442,21 @@ fn eval_parts(node: &Node) -> (Option<i32>, Option<i32>) {
 
 #[pymethods]
 impl Game {
-    /// The tag pairs, in input order, as a dict (python-chess's `game.headers`).
+    /// The tag pairs, in input order, as a dict (python-chess's `game.headers`: the same dict
+    /// at each access).
     #[getter]
     fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        if let Some(dict) = self.headers.get() {
+            return Ok(dict.bind(py).clone());
+        }
         let dict = PyDict::new(py);
-        for (name, value) in &self.read.game.tags {
+        for (name, value) in self.read.tags.iter() {
             // The first of a repeated tag is the one that counts, as for the tables.
-            if !dict.contains(name)? {
+            if !self.read.tags.repeated || !dict.contains(name)? {
                 dict.set_item(name, value)?;
             }
         }
-        Ok(dict)
+        Ok(self.headers.get_or_init(|| dict.unbind()).bind(py).clone())
     }
 
     /// The mainline in SAN, as python-chess writes it (the SAN as written, where it differs,
@@ -273,15 +469,18 @@ impl Game {
     /// The mainline in UCI.
     #[getter]
     fn uci<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.read.uci)
+        PyList::new(
+            py,
+            self.uci_moves().map(|uci| PyString::new(py, uci.as_str())),
+        )
     }
 
     /// The mainline's moves with their annotations.
-    fn mainline(&self) -> Vec<Move> {
-        let moves = &self.read.game.mainline.moves;
-        moves
+    fn mainline(&self) -> PyResult<Vec<Move>> {
+        let nodes = self.nodes()?;
+        Ok(nodes
             .iter()
-            .zip(&self.read.uci)
+            .zip(self.uci_moves())
             .zip(self.canonical_san())
             .zip(1..)
             .map(|(((node, uci), san), ply)| {
@@ -290,7 +489,7 @@ impl Game {
                     ply,
                     san: san.clone(),
                     written: node.san.to_string(),
-                    uci: uci.clone(),
+                    uci: uci.as_str().to_owned(),
                     comments: node.comments.clone(),
                     nags: node.nags.iter().map(|n| u16::from(n.0)).collect(),
                     clock: seconds(node.clock()),
@@ -299,51 +498,48 @@ impl Game {
                     eval_mate,
                 }
             })
-            .collect()
+            .collect())
     }
 
     /// `[%clk]` after each mainline move, in seconds (None where a move has none).
     #[getter]
-    fn clocks(&self) -> Vec<Option<f64>> {
-        let moves = &self.read.game.mainline.moves;
-        moves.iter().map(|m| seconds(m.clock())).collect()
+    fn clocks(&self) -> PyResult<Vec<Option<f64>>> {
+        Ok(self.nodes()?.iter().map(|m| seconds(m.clock())).collect())
     }
 
     /// `[%eval]` after each mainline move in centipawns, White's view (None where a move has
     /// none or the evaluation is a mate; see `mainline()` for mates).
     #[getter]
-    fn evals(&self) -> Vec<Option<i32>> {
-        let moves = &self.read.game.mainline.moves;
-        moves.iter().map(|m| eval_parts(m).0).collect()
+    fn evals(&self) -> PyResult<Vec<Option<i32>>> {
+        Ok(self.nodes()?.iter().map(|m| eval_parts(m).0).collect())
     }
 
     /// The NAGs of each mainline move.
     #[getter]
-    fn nags(&self) -> Vec<Vec<u16>> {
-        let moves = &self.read.game.mainline.moves;
-        moves
+    fn nags(&self) -> PyResult<Vec<Vec<u16>>> {
+        Ok(self
+            .nodes()?
             .iter()
             .map(|m| m.nags.iter().map(|n| u16::from(n.0)).collect())
-            .collect()
+            .collect())
     }
 
     /// The comments after each mainline move, as written.
     #[getter]
-    fn comments(&self) -> Vec<Vec<String>> {
-        let moves = &self.read.game.mainline.moves;
-        moves.iter().map(|m| m.comments.clone()).collect()
+    fn comments(&self) -> PyResult<Vec<Vec<String>>> {
+        Ok(self.nodes()?.iter().map(|m| m.comments.clone()).collect())
     }
 
     /// The comments before the first move.
     #[getter]
-    fn intro_comments(&self) -> Vec<String> {
-        self.read.game.mainline.comments.clone()
+    fn intro_comments(&self) -> PyResult<Vec<String>> {
+        Ok(self.tree()?.mainline.comments.clone())
     }
 
     /// The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
     #[getter]
     fn result(&self) -> &'static str {
-        self.read.game.result.as_str()
+        self.read.result.as_str()
     }
 
     /// What the reader and the replay repaired or found odd (`LINE:COL: message`).
@@ -367,21 +563,19 @@ impl Game {
     /// The byte offset where the game starts in its (decompressed) input.
     #[getter]
     fn offset(&self) -> u64 {
-        self.read.game.start.offset
+        self.read.raw.start.offset
     }
 
     /// The 1-based line where the game starts.
     #[getter]
     fn line(&self) -> u64 {
-        self.read.game.start.line
+        self.read.raw.start.line
     }
 
     /// The starting position (the `FEN` tag's, or the standard one), as python-chess's
     /// `game.board()`.
-    fn board(&self) -> PyResult<Position> {
-        tabia::position::start_position(&self.read.game)
-            .map(Position::from)
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+    fn board(&self) -> Position {
+        Position::from(self.read.start.clone())
     }
 
     /// The position after the last mainline move (python-chess's `game.end().board()`).
@@ -390,39 +584,52 @@ impl Game {
     }
 
     /// The position after each mainline move.
-    fn positions(&self) -> PyResult<Vec<Position>> {
-        tabia::Replay::new(&self.read.game)
-            .map(|played| {
-                played
-                    .map(|p| Position::from(p.position))
-                    .map_err(|e| PyValueError::new_err(e.to_string()))
+    fn positions(&self) -> Vec<Position> {
+        let mut pos = self.read.start.clone();
+        self.read
+            .moves
+            .iter()
+            .map(|m| {
+                match m {
+                    Some(m) => pos.play_unchecked(*m),
+                    None => {
+                        pos.play_null();
+                    }
+                }
+                Position::from(pos.clone())
             })
             .collect()
     }
 
     /// The opening, named by the positions the mainline reaches (transpositions count), by
     /// the embedded table; None when it reaches no named position.
-    fn opening(&self) -> Option<crate::eco::Opening> {
-        tabia::opening(&self.read.game).map(crate::eco::Opening::from)
+    fn opening(&self) -> PyResult<Option<crate::eco::Opening>> {
+        Ok(tabia::opening(self.tree()?).map(crate::eco::Opening::from))
     }
 
     /// The game in PGN export format.
-    fn pgn(&self) -> String {
-        self.read.game.to_string()
+    fn pgn(&self) -> PyResult<String> {
+        Ok(self.tree()?.to_string())
     }
 
-    fn __str__(&self) -> String {
+    fn __str__(&self) -> PyResult<String> {
         self.pgn()
     }
 
     fn __repr__(&self) -> String {
-        let tag = |name| self.read.game.tag(name).unwrap_or("?");
+        let tag = |name| {
+            self.read
+                .tags
+                .iter()
+                .find(|&(n, _)| n == name)
+                .map_or("?", |(_, v)| v)
+        };
         format!(
             "<tabia.Game {} vs {} {} ({} plies, {}:{})>",
             tag("White"),
             tag("Black"),
-            self.read.game.result.as_str(),
-            self.read.uci.len(),
+            self.read.result.as_str(),
+            self.read.moves.len(),
             self.read.input,
             self.read.number
         )

@@ -149,3 +149,34 @@ def test_opening_of_movetext():
     assert tabia.eco("1. a3 *") is not None
     with pytest.raises(ValueError):
         tabia.eco("1. e4 (((")
+
+
+def test_headers_are_one_dict_and_the_tree_is_read_when_asked(tmp_path: Path):
+    path = tmp_path / "g.pgn"
+    path.write_text(
+        '[White "A"]\n[White "B"]\n[Black "C"]\n\n'
+        "{intro} 1. e4 {a} e5 $1 (1... c5 {b} 2. Nf3) 2. Nf3 -- 3. Bc4 *\n\n"
+        "1. e4 e5 (1... c5 2. Nf3 Ke7) 2. Nf3 *\n\n"
+        "1. e4 e5 (1... c5 2. Nf3 \n\n[White \"next\"]\n\n1. d4 *\n"
+    )
+    first, second, *rest = list(tabia.read_games(path, errors="yield"))
+    # The same dict at each access, as python-chess's; the first of a repeated tag counts.
+    assert first.headers is first.headers
+    assert first.headers["White"] == "A" and list(first.headers) == ["White", "Black"]
+    # Moves and positions come from the flat mainline, a null move included.
+    assert first.uci == ["e2e4", "e7e5", "g1f3", "0000", "f1c4"]
+    assert first.san == ["e4", "e5", "Nf3", "--", "Bc4"]
+    assert len(first.positions()) == 5 and first.positions()[-1] == first.end_board()
+    # Comments, NAGs and the export come from the tree, parsed on first use.
+    assert first.intro_comments == ["intro"]
+    assert first.comments[:2] == [["a"], []]
+    assert first.nags[1] == [1]
+    assert "(1... c5 {b} 2. Nf3)" in first.pgn()
+    # A variation is not replayed unless asked: an illegal move there is an error only then.
+    assert second.uci == ["e2e4", "e7e5", "g1f3"]
+    (checked,) = [g for g in tabia.read_games(path, variations=True, errors="yield")][1:2]
+    assert isinstance(checked, tabia.GameError) and checked.kind == "replay"
+    assert "Ke7" in checked.message
+    # A syntax error in a variation is the game's error, as the tree's would be.
+    assert isinstance(rest[0], tabia.GameError) and rest[0].kind == "syntax"
+    assert rest[1].headers["White"] == "next"

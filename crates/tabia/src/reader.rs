@@ -83,8 +83,30 @@ impl Item<'_> {
         self.raw.parse().map_err(|error| self.error(error))
     }
 
-    /// `error` as this game's.
-    fn error(&self, error: tabia_notation::pgn::ReadError) -> GameError {
+    /// `error`, from reading this game's bytes (with a visitor of one's own,
+    /// [`RawGame::visit`]), as this game's error.
+    ///
+    /// ```
+    /// use tabia::notation::pgn::Visitor;
+    ///
+    /// struct Plies(usize);
+    /// impl Visitor for Plies {
+    ///     type Output = usize;
+    ///     fn san(&mut self, _: tabia::notation::san::SanPlus, _: tabia::notation::pgn::Origin) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn end_game(&mut self) -> usize {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// let plies = tabia::Reader::new([file])
+    ///     .map(|item| item.raw().visit(&mut Plies(0)).map_err(|e| item.error(e)))
+    ///     .collect::<Result<Vec<usize>, _>>()?;
+    /// assert_eq!(plies, [85]);
+    /// # Ok::<(), tabia::GameError>(())
+    /// ```
+    pub fn error(&self, error: tabia_notation::pgn::ReadError) -> GameError {
         let kind = match error {
             tabia_notation::pgn::ReadError::Syntax { error, .. } => GameErrorKind::Syntax(error),
             tabia_notation::pgn::ReadError::Io(error) => GameErrorKind::Io(error),
