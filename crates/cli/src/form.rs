@@ -18,6 +18,7 @@ use clap::ValueEnum;
 use tabia_collect::{
     Form,
     notation::{
+        UnknownValue,
         pgn::{CommandKind, Strip},
         san::Pieces,
     },
@@ -128,15 +129,15 @@ pub(crate) enum AddKind {
 pub(crate) struct DepthArg(pub(crate) Option<NonZeroUsize>);
 
 impl std::str::FromStr for DepthArg {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<DepthArg, String> {
+    fn from_str(s: &str) -> Result<DepthArg, UnknownValue> {
         if s == "all" {
             return Ok(DepthArg(None));
         }
         s.parse::<NonZeroUsize>()
             .map(|n| DepthArg(Some(n)))
-            .map_err(|_| format!("`{s}` is not a depth (a positive number)"))
+            .map_err(|_| UnknownValue::new("depth", s, "a positive number"))
     }
 }
 

@@ -9,7 +9,10 @@ use std::{
 };
 
 use siphasher::sip128::{Hasher128, SipHasher13};
-use tabia_notation::pgn::{Game, Line};
+use tabia_notation::{
+    UnknownValue,
+    pgn::{Game, Line},
+};
 use tabia_position::{
     Ply, Position, PositionKey, ReplayError, Replayed, check_game_with,
     shakmaty::{Move, Role},
@@ -48,10 +51,10 @@ impl fmt::Display for DedupBy {
 }
 
 impl FromStr for DedupBy {
-    type Err = String;
+    type Err = UnknownValue;
 
     /// `moves`, `position` or `fuzzy-depth N`.
-    fn from_str(s: &str) -> Result<DedupBy, String> {
+    fn from_str(s: &str) -> Result<DedupBy, UnknownValue> {
         match s {
             "moves" => Ok(DedupBy::Moves),
             "position" => Ok(DedupBy::Position),
@@ -59,7 +62,9 @@ impl FromStr for DedupBy {
                 .strip_prefix("fuzzy-depth ")
                 .and_then(|n| n.parse().ok())
                 .map(DedupBy::FuzzyDepth)
-                .ok_or_else(|| format!("`{s}`: expected moves, position or fuzzy-depth N")),
+                .ok_or_else(|| {
+                    UnknownValue::new("duplicate rule", s, "moves, position or fuzzy-depth N")
+                }),
         }
     }
 }
@@ -521,6 +526,9 @@ mod tests {
         for by in [DedupBy::Moves, DedupBy::Position, DedupBy::FuzzyDepth(12)] {
             assert_eq!(by.to_string().parse(), Ok(by));
         }
-        assert!("bogus".parse::<DedupBy>().is_err());
+        assert_eq!(
+            "bogus".parse::<DedupBy>().unwrap_err().to_string(),
+            "unknown duplicate rule `bogus` (expected moves, position or fuzzy-depth N)"
+        );
     }
 }

@@ -14,7 +14,7 @@ use std::{
 
 use siphasher::sip::SipHasher13;
 use tabia_eco::Table;
-use tabia_notation::pgn::Game;
+use tabia_notation::{UnknownValue, pgn::Game};
 
 /// How games are grouped into files.
 ///
@@ -58,10 +58,10 @@ impl fmt::Display for SplitBy {
 }
 
 impl FromStr for SplitBy {
-    type Err = String;
+    type Err = UnknownValue;
 
     /// `eco`, `year`, `month`, `event`, `white`, `black` or `tag:NAME`.
-    fn from_str(s: &str) -> Result<SplitBy, String> {
+    fn from_str(s: &str) -> Result<SplitBy, UnknownValue> {
         Ok(match s {
             "eco" => SplitBy::Eco,
             "year" => SplitBy::Year,
@@ -72,8 +72,10 @@ impl FromStr for SplitBy {
             _ => match s.strip_prefix("tag:") {
                 Some(name) if !name.is_empty() => SplitBy::Tag(name.to_owned()),
                 _ => {
-                    return Err(format!(
-                        "`{s}`: expected eco, year, month, event, white, black or tag:NAME"
+                    return Err(UnknownValue::new(
+                        "split key",
+                        s,
+                        "eco, year, month, event, white, black or tag:NAME",
                     ));
                 }
             },
@@ -515,6 +517,30 @@ impl Files {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_by_round_trips_and_says_what_it_takes() {
+        for by in [
+            SplitBy::Eco,
+            SplitBy::Year,
+            SplitBy::Month,
+            SplitBy::Event,
+            SplitBy::White,
+            SplitBy::Black,
+            SplitBy::Tag("Annotator".into()),
+        ] {
+            assert_eq!(by.to_string().parse(), Ok(by));
+        }
+        for bad in ["tag:", "day"] {
+            assert_eq!(
+                bad.parse::<SplitBy>().unwrap_err().to_string(),
+                format!(
+                    "unknown split key `{bad}` (expected eco, year, month, event, white, black \
+                     or tag:NAME)"
+                )
+            );
+        }
+    }
 
     #[test]
     fn stems_are_injective_and_safe() {

@@ -23,8 +23,10 @@
 #![deny(missing_docs)]
 
 mod error;
+mod value;
 
 pub use error::{Error, ErrorKind, Location, decode};
+pub use value::UnknownValue;
 
 // --- fen, epd, san: modules and re-exports (owned by the FEN/EPD/SAN work) ---
 

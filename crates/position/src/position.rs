@@ -14,6 +14,8 @@ use shakmaty::{
     zobrist::{Zobrist64, ZobristValue},
 };
 
+use tabia_notation::UnknownValue;
+
 use crate::{key::PositionKey, validate::Problem, write};
 
 /// Which en-passant square a FEN or EPD writer emits.
@@ -59,15 +61,17 @@ impl fmt::Display for EpRule {
 }
 
 impl FromStr for EpRule {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<EpRule, String> {
+    fn from_str(s: &str) -> Result<EpRule, UnknownValue> {
         match s {
             "always" => Ok(EpRule::Always),
             "legal" => Ok(EpRule::Legal),
             "pseudo" | "pseudo-legal" | "pseudolegal" => Ok(EpRule::PseudoLegal),
-            _ => Err(format!(
-                "unknown en-passant rule `{s}` (expected always, legal or pseudo)"
+            _ => Err(UnknownValue::new(
+                "en-passant rule",
+                s,
+                "always, legal or pseudo",
             )),
         }
     }
@@ -819,6 +823,9 @@ mod tests {
         for rule in [EpRule::Always, EpRule::Legal, EpRule::PseudoLegal] {
             assert_eq!(rule.to_string().parse::<EpRule>(), Ok(rule));
         }
-        assert!("sometimes".parse::<EpRule>().is_err());
+        assert_eq!(
+            "sometimes".parse::<EpRule>().unwrap_err().to_string(),
+            "unknown en-passant rule `sometimes` (expected always, legal or pseudo)"
+        );
     }
 }

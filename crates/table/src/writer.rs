@@ -32,6 +32,8 @@ use parquet::{
     schema::types::ColumnPath,
 };
 
+use tabia_notation::UnknownValue;
+
 use crate::{
     ReadOptions,
     rows::{PartitionKey, Tables},
@@ -59,13 +61,13 @@ impl FileFormat {
 }
 
 impl FromStr for FileFormat {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<FileFormat, String> {
+    fn from_str(s: &str) -> Result<FileFormat, UnknownValue> {
         match s {
             "parquet" => Ok(FileFormat::Parquet),
             "csv" => Ok(FileFormat::Csv),
-            _ => Err(format!("unknown format `{s}` (expected parquet or csv)")),
+            _ => Err(UnknownValue::new("format", s, "parquet or csv")),
         }
     }
 }
@@ -89,17 +91,15 @@ pub enum Partition {
 }
 
 impl FromStr for Partition {
-    type Err = String;
+    type Err = UnknownValue;
 
     /// `year`, `year,month` (or `none`).
-    fn from_str(s: &str) -> Result<Partition, String> {
+    fn from_str(s: &str) -> Result<Partition, UnknownValue> {
         match s {
             "none" => Ok(Partition::None),
             "year" => Ok(Partition::Year),
             "year,month" => Ok(Partition::YearMonth),
-            _ => Err(format!(
-                "unknown partitioning `{s}` (expected year or year,month)"
-            )),
+            _ => Err(UnknownValue::new("partitioning", s, "year or year,month")),
         }
     }
 }
@@ -1275,8 +1275,15 @@ mod tests {
         assert_eq!("year,month".parse(), Ok(Partition::YearMonth));
         assert_eq!("csv".parse(), Ok(FileFormat::Csv));
         assert_eq!(
-            "month".parse::<Partition>().unwrap_err(),
+            "month".parse::<Partition>().unwrap_err().to_string(),
             "unknown partitioning `month` (expected year or year,month)"
         );
+        assert_eq!(
+            "xls".parse::<FileFormat>().unwrap_err().to_string(),
+            "unknown format `xls` (expected parquet or csv)"
+        );
+        for format in [FileFormat::Parquet, FileFormat::Csv] {
+            assert_eq!(format.to_string().parse(), Ok(format));
+        }
     }
 }

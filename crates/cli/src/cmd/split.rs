@@ -78,7 +78,7 @@ pub(crate) enum Compress {
     Gz,
 }
 
-fn parse_by(s: &str) -> Result<SplitBy, String> {
+fn parse_by(s: &str) -> Result<SplitBy, tabia_collect::notation::UnknownValue> {
     s.parse()
 }
 
