@@ -14,7 +14,7 @@ use tabia_notation::{
     pgn::{Game, Line},
 };
 use tabia_position::{
-    Ply, Position, PositionKey, ReplayError, Replayed, check_game_with,
+    Ply, Position, PositionKey, ReplayError, Replayed, replay,
     shakmaty::{Move, Role},
 };
 
@@ -256,7 +256,7 @@ impl Digester {
     /// An illegal move or a bad start position.
     pub fn check(game: &Game, by: DedupBy) -> Result<(Digest, Replayed), ReplayError> {
         let mut digester = Digester::new(by);
-        let replayed = check_game_with(game, |ply| digester.ply(ply))?;
+        let replayed = replay(game, |ply| digester.ply(ply))?;
         Ok((digester.finish(&replayed), replayed))
     }
 

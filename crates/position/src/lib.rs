@@ -82,9 +82,8 @@ pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
 pub use position::{EpRule, Position, SetupError, ZobristTracker};
 pub use replay::{
-    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, check_game_with, epdlist,
-    repair_game, repair_game_with, replay, replay_mainline, start_position,
-    start_position_with_warnings,
+    Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, repair_game,
+    repair_game_with, replay, replay_mainline, start_position, start_position_with_warnings,
 };
 pub use shakmaty;
 pub use shakmaty::variant::Variant;

@@ -430,17 +430,7 @@ impl<'g> Walker<'g> {
 ///
 /// [`ReplayError`]: the first illegal move, or a bad start position.
 pub fn check_game(game: &Game) -> Result<Replayed, ReplayError> {
-    check_game_with(game, |_| {})
-}
-
-/// [`check_game`], calling `f` after every ply as [`replay`] does: one replay for the check
-/// and for what the caller computes (a digest of the mainline, say).
-///
-/// # Errors
-///
-/// As [`check_game`].
-pub fn check_game_with(game: &Game, f: impl FnMut(&Ply<'_>)) -> Result<Replayed, ReplayError> {
-    replay(game, f)
+    replay(game, |_| {})
 }
 
 /// The EPD after every mainline ply (Chess::PGN::EPD `epdlist`), from the tags' start

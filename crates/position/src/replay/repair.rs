@@ -36,8 +36,8 @@ pub fn repair_game(game: &mut Game) -> Result<Replayed, ReplayError> {
     repair_game_with(game, |_| {})
 }
 
-/// [`repair_game`], calling `f` after every ply as [`check_game_with`](super::check_game_with) does (one replay for
-/// the check, the repair and what the caller computes).
+/// [`repair_game`], calling `f` after every ply as [`replay`](super::replay) does (one replay
+/// for the check, the repair and what the caller computes).
 ///
 /// ```
 /// use tabia_notation::pgn::Game;
