@@ -158,7 +158,12 @@ impl Visitor for DigestExporter {
         Ok(Digested {
             checked,
             digest,
-            text: self.exporter.bytes().map(<[u8]>::to_vec),
+            text: self.exporter.bytes().map(|bytes| {
+                // Room for the separator the writer adds.
+                let mut text = Vec::with_capacity(bytes.len() + 2);
+                text.extend_from_slice(bytes);
+                text
+            }),
             tags_len: self.exporter.tags_len(),
         })
     }
