@@ -343,6 +343,7 @@ mod tests {
     /// `from_option` is the inverse of `Display`, for every kind of criterion.
     #[test]
     fn from_option_reads_what_display_writes() {
+        let mut messages = crate::golden::Messages::default();
         let texts = [
             "--tag Date>=2020",
             "--player Carlsen",
@@ -379,7 +380,8 @@ mod tests {
         .into_iter()
         .map(|(n, v)| Criterion::from_option(n, v).unwrap_err().to_string())
         .collect();
-        insta::assert_snapshot!(errors.join("\n"));
+        messages.push(errors.join("\n"));
+        messages.check("criterion-from_option_reads_what_display_writes");
     }
 
     #[test]

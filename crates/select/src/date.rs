@@ -260,9 +260,11 @@ mod tests {
 
     #[test]
     fn bad_dates() {
-        insta::assert_snapshot!("2020.13".parse::<PgnDate>().unwrap_err());
-        insta::assert_snapshot!("20".parse::<PgnDate>().unwrap_err());
-        insta::assert_snapshot!("2020..19x9".parse::<DateRange>().unwrap_err());
-        insta::assert_snapshot!("2021..2020".parse::<DateRange>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("2020.13".parse::<PgnDate>().unwrap_err());
+        messages.push("20".parse::<PgnDate>().unwrap_err());
+        messages.push("2020..19x9".parse::<DateRange>().unwrap_err());
+        messages.push("2021..2020".parse::<DateRange>().unwrap_err());
+        messages.check("date-bad_dates");
     }
 }

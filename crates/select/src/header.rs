@@ -295,10 +295,12 @@ mod tests {
 
     #[test]
     fn bad_values() {
-        insta::assert_snapshot!("1-1".parse::<ResultCriterion>().unwrap_err());
-        insta::assert_snapshot!("B19-A00".parse::<EcoRange>().unwrap_err());
-        insta::assert_snapshot!("A00-F19".parse::<EcoRange>().unwrap_err());
-        insta::assert_snapshot!("2500..x".parse::<EloRange>().unwrap_err());
-        insta::assert_snapshot!("".parse::<VariantName>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("1-1".parse::<ResultCriterion>().unwrap_err());
+        messages.push("B19-A00".parse::<EcoRange>().unwrap_err());
+        messages.push("A00-F19".parse::<EcoRange>().unwrap_err());
+        messages.push("2500..x".parse::<EloRange>().unwrap_err());
+        messages.push("".parse::<VariantName>().unwrap_err());
+        messages.check("header-bad_values");
     }
 }

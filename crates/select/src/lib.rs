@@ -61,3 +61,28 @@ pub use range::{Bounds, GameNumbers};
 pub use tabia_eco as eco;
 pub use tag::{TagCriterion, TagOp, close_tag_name};
 pub use text::{NamePattern, fold};
+
+/// The error messages the unit tests snapshot, against `tests/messages/<name>.txt`.
+#[cfg(test)]
+mod golden {
+    use std::fmt::Display;
+
+    /// Messages collected in order, each checked as one golden file.
+    #[derive(Default)]
+    pub(crate) struct Messages(Vec<String>);
+
+    impl Messages {
+        pub(crate) fn push(&mut self, message: impl Display) {
+            self.0.push(message.to_string());
+        }
+
+        /// Compares the messages (a blank line between two) with
+        /// `tests/messages/<name>.txt` (`TABIA_BLESS=1` writes it).
+        pub(crate) fn check(&self, name: &str) {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/messages")
+                .join(format!("{name}.txt"));
+            tabia_testkit::expect_file(&path, &format!("{}\n", self.0.join("\n\n")));
+        }
+    }
+}

@@ -342,8 +342,10 @@ mod tests {
 
     #[test]
     fn bad_material() {
-        insta::assert_snapshot!("RP".parse::<Material>().unwrap_err());
-        insta::assert_snapshot!("RX NB".parse::<Material>().unwrap_err());
-        insta::assert_snapshot!("RR NB".parse::<Material>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("RP".parse::<Material>().unwrap_err());
+        messages.push("RX NB".parse::<Material>().unwrap_err());
+        messages.push("RR NB".parse::<Material>().unwrap_err());
+        messages.check("material-bad_material");
     }
 }

@@ -555,10 +555,12 @@ mod tests {
 
     #[test]
     fn bad_patterns() {
-        insta::assert_snapshot!("*/*/*".parse::<FenPattern>().unwrap_err());
-        insta::assert_snapshot!("*/*/*/*/x*/*/*/*".parse::<FenPattern>().unwrap_err());
-        insta::assert_snapshot!("*/*/*/*/*/*/*/[KQ".parse::<FenPattern>().unwrap_err());
-        insta::assert_snapshot!("*/*/*/*/9/*/*/*".parse::<FenPattern>().unwrap_err());
-        insta::assert_snapshot!("*/*/*/*/7/*/*/*".parse::<FenPattern>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("*/*/*".parse::<FenPattern>().unwrap_err());
+        messages.push("*/*/*/*/x*/*/*/*".parse::<FenPattern>().unwrap_err());
+        messages.push("*/*/*/*/*/*/*/[KQ".parse::<FenPattern>().unwrap_err());
+        messages.push("*/*/*/*/9/*/*/*".parse::<FenPattern>().unwrap_err());
+        messages.push("*/*/*/*/7/*/*/*".parse::<FenPattern>().unwrap_err());
+        messages.check("pattern-bad_patterns");
     }
 }

@@ -359,23 +359,25 @@ mod tests {
 
     #[test]
     fn bad_criteria() {
-        insta::assert_snapshot!("1. e4 e5 2. Ke3".parse::<MoveSequence>().unwrap_err());
-        insta::assert_snapshot!(
+        let mut messages = crate::golden::Messages::default();
+        messages.push("1. e4 e5 2. Ke3".parse::<MoveSequence>().unwrap_err());
+        messages.push(
             "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR"
                 .parse::<PositionTarget>()
-                .unwrap_err()
+                .unwrap_err(),
         );
-        insta::assert_snapshot!(
+        messages.push(
             "8/8/8/8/8/8/8/8 w - - 0 1"
                 .parse::<PositionTarget>()
-                .unwrap_err()
+                .unwrap_err(),
         );
         // A syntax error in a full FEN is marked where it is, leading spaces counted.
-        insta::assert_snapshot!(
+        messages.push(
             " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"
                 .parse::<PositionTarget>()
-                .unwrap_err()
+                .unwrap_err(),
         );
-        insta::assert_snapshot!("xyz".parse::<Zobrist>().unwrap_err());
+        messages.push("xyz".parse::<Zobrist>().unwrap_err());
+        messages.check("position-bad_criteria");
     }
 }

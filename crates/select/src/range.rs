@@ -235,12 +235,14 @@ mod tests {
 
     #[test]
     fn bad_ranges() {
-        insta::assert_snapshot!("10..x".parse::<Bounds>().unwrap_err());
-        insta::assert_snapshot!("9..3".parse::<Bounds>().unwrap_err());
-        insta::assert_snapshot!("40-60".parse::<Bounds>().unwrap_err());
-        insta::assert_snapshot!("5,x-9".parse::<GameNumbers>().unwrap_err());
-        insta::assert_snapshot!("5,20-17".parse::<GameNumbers>().unwrap_err());
-        insta::assert_snapshot!("0".parse::<GameNumbers>().unwrap_err());
-        insta::assert_snapshot!("".parse::<Bounds>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("10..x".parse::<Bounds>().unwrap_err());
+        messages.push("9..3".parse::<Bounds>().unwrap_err());
+        messages.push("40-60".parse::<Bounds>().unwrap_err());
+        messages.push("5,x-9".parse::<GameNumbers>().unwrap_err());
+        messages.push("5,20-17".parse::<GameNumbers>().unwrap_err());
+        messages.push("0".parse::<GameNumbers>().unwrap_err());
+        messages.push("".parse::<Bounds>().unwrap_err());
+        messages.check("range-bad_ranges");
     }
 }

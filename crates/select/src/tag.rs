@@ -505,12 +505,13 @@ mod tests {
 
     #[test]
     fn bad_criteria_name_the_bad_part() {
-        insta::assert_snapshot!("White Kasparov".parse::<TagCriterion>().unwrap_err());
-        insta::assert_snapshot!("=Kasparov".parse::<TagCriterion>().unwrap_err());
-        insta::assert_snapshot!("Event~(Tata".parse::<TagCriterion>().unwrap_err());
-        insta::assert_snapshot!("Date>=last year".parse::<TagCriterion>().unwrap_err());
-        insta::assert_snapshot!("WhiteElo==2500".parse::<TagCriterion>().unwrap_err());
-        insta::assert_snapshot!("WhiteElo <> 2500".parse::<TagCriterion>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("White Kasparov".parse::<TagCriterion>().unwrap_err());
+        messages.push("=Kasparov".parse::<TagCriterion>().unwrap_err());
+        messages.push("Event~(Tata".parse::<TagCriterion>().unwrap_err());
+        messages.push("Date>=last year".parse::<TagCriterion>().unwrap_err());
+        messages.push("WhiteElo==2500".parse::<TagCriterion>().unwrap_err());
+        messages.push("WhiteElo <> 2500".parse::<TagCriterion>().unwrap_err());
         for mistyped in [
             "WhiteElo=>2500",
             "WhiteElo = =2500",
@@ -520,6 +521,7 @@ mod tests {
             let err = mistyped.parse::<TagCriterion>().unwrap_err();
             assert_eq!(err.kind(), &ParseErrorKind::UnknownOperator, "{mistyped}");
         }
+        messages.check("tag-bad_criteria_name_the_bad_part");
     }
 
     #[test]

@@ -208,7 +208,9 @@ mod tests {
 
     #[test]
     fn bad_patterns_name_the_bad_part() {
-        insta::assert_snapshot!("~(carlsen".parse::<NamePattern>().unwrap_err());
-        insta::assert_snapshot!("  ".parse::<NamePattern>().unwrap_err());
+        let mut messages = crate::golden::Messages::default();
+        messages.push("~(carlsen".parse::<NamePattern>().unwrap_err());
+        messages.push("  ".parse::<NamePattern>().unwrap_err());
+        messages.check("text-bad_patterns_name_the_bad_part");
     }
 }

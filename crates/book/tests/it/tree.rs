@@ -182,15 +182,7 @@ fn report_text_snapshot() {
         },
         tabia_eco::Table::embedded(),
     );
-    let expected = std::fs::read_to_string(fixture("games.tree.txt")).unwrap_or_default();
-    let text = report.to_text();
-    if std::env::var_os("TABIA_BLESS").is_some() {
-        std::fs::write(fixture("games.tree.txt"), &text).expect("bless");
-    }
-    assert_eq!(
-        text, expected,
-        "TABIA_BLESS=1 rewrites fixtures/book/games.tree.txt"
-    );
+    tabia_testkit::expect_file(&fixture("games.tree.txt"), &report.to_text());
     let json = serde_json::to_value(&report).expect("json");
     assert_eq!(json["games"], 9);
     assert_eq!(json["moves"][0]["san"], "e4");

@@ -233,12 +233,7 @@ fn bad_criteria_are_usage_errors_naming_the_bad_part() {
         all.push_str(err.lines().take(4).collect::<Vec<_>>().join("\n").as_str());
         all.push('\n');
     }
-    let expected = fs::read_to_string(dir().join("errors.txt")).unwrap_or_default();
-    if std::env::var_os("TABIA_BLESS").is_some() {
-        fs::write(dir().join("errors.txt"), &all).expect("bless");
-    } else {
-        assert_eq!(all, expected, "run with TABIA_BLESS=1 to accept");
-    }
+    tabia_testkit::expect_file(&dir().join("errors.txt"), &all);
 }
 
 /// `--raw` writes each selected game byte for byte as it stands in the input (from its first

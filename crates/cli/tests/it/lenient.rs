@@ -24,13 +24,7 @@ fn pgn(args: &[&str], stdin: Option<&[u8]>) -> (String, String, i32) {
 
 /// The expected text of `name` next to the lenient fixture (`TABIA_BLESS=1` rewrites it).
 fn expect(name: &str, actual: &str) {
-    let path = fixture("position/err").join(name);
-    if std::env::var_os("TABIA_BLESS").is_some() {
-        std::fs::write(&path, actual).expect("write expected output");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).expect("expected output");
-    assert_eq!(actual, expected, "{}", path.display());
+    tabia_testkit::expect_file(&fixture("position/err").join(name), actual);
 }
 
 #[test]

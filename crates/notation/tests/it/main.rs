@@ -40,16 +40,5 @@ pub(crate) fn fixtures(format: &str, kind: &str, ext: &str) -> Vec<PathBuf> {
 /// Compares `actual` with the file next to `input` with extension `ext` (`out` or `err`); with
 /// `TABIA_BLESS=1` writes it instead.
 pub(crate) fn expect_file(input: &Path, ext: &str, actual: &str) {
-    let path = input.with_extension(ext);
-    if std::env::var_os("TABIA_BLESS").is_some() {
-        fs::write(&path, actual).expect("writable fixture folder");
-        return;
-    }
-    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with TABIA_BLESS=1 to create it)",
-            path.display()
-        )
-    });
-    assert_eq!(actual, expected, "output differs from {}", path.display());
+    tabia_testkit::expect_file(&input.with_extension(ext), actual);
 }

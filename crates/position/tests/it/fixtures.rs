@@ -33,14 +33,7 @@ fn files(kind: &str, ext: &str) -> Vec<PathBuf> {
 }
 
 fn compare(input: &Path, ext: &str, actual: &str) {
-    let expected_path = input.with_extension(ext);
-    if std::env::var_os("TABIA_BLESS").is_some() {
-        std::fs::write(&expected_path, actual).expect("write expected output");
-        return;
-    }
-    let expected = std::fs::read_to_string(&expected_path)
-        .unwrap_or_else(|_| panic!("missing {}", expected_path.display()));
-    assert_eq!(actual, expected, "{}", input.display());
+    tabia_testkit::expect_file(&input.with_extension(ext), actual);
 }
 
 #[test]

@@ -70,28 +70,13 @@ const TEXT_FORMATS: [(RenderFormat, &str); 5] = [
 
 #[test]
 fn text_renderings_match_expected_files() {
-    let bless = std::env::var_os("TABIA_BLESS").is_some();
-    let mut mismatches = Vec::new();
     for (case, options) in cases() {
         let setup = setup_of(case);
         for (format, ext) in TEXT_FORMATS {
             let actual = String::from_utf8(render(&setup, format, &options).unwrap()).unwrap();
-            let path = fixtures().join(format!("{case}.{ext}"));
-            if bless {
-                fs::write(&path, &actual).unwrap();
-                continue;
-            }
-            let expected = fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e} (run with TABIA_BLESS=1)", path.display()));
-            if actual != expected {
-                mismatches.push(format!(
-                    "{}: rendering differs\n--- expected\n{expected}\n--- actual\n{actual}",
-                    path.display()
-                ));
-            }
+            tabia_testkit::expect_file(&fixtures().join(format!("{case}.{ext}")), &actual);
         }
     }
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
 #[test]

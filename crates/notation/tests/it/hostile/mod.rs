@@ -44,7 +44,7 @@ pub(crate) struct Cost {
 /// Runs `work` three times; gives the least time and the least peak. Other test threads share
 /// the CPU and the allocator, so they can only add to either: the least is the closest to the
 /// cost of `work` alone.
-pub(crate) fn cost<T>(mut work: impl FnMut() -> T) -> Cost {
+pub(crate) fn cost(work: &mut dyn FnMut()) -> Cost {
     let mut best = Cost {
         time: Duration::MAX,
         peak: usize::MAX,
@@ -52,65 +52,21 @@ pub(crate) fn cost<T>(mut work: impl FnMut() -> T) -> Cost {
     for _ in 0..3 {
         ALLOC.reset_peak_memory();
         let start = Instant::now();
-        let out = work();
+        work();
         let time = start.elapsed();
         let peak = ALLOC.get_peak_memory();
-        drop(out);
         best.time = best.time.min(time);
         best.peak = best.peak.min(peak);
     }
     best
 }
 
-/// Asserts that the work at 8× the size took less than 24× as long: linear, with room for
-/// noise (quadratic work would take 64×). Gives both costs. Pick `n` so that the small run
-/// takes a few milliseconds at least, or timer noise dominates. A ratio over the bound is
-/// measured again (twice at most): a busy machine can make one measurement slow, but not a
-/// quadratic algorithm fast. The ratio is only asserted under `cargo xtask timed` (release,
-/// one test at a time, `TABIA_TIMED` set); under `cargo test` both costs are measured and
-/// given (the memory bounds hold there too) but no time is asserted.
-pub(crate) fn assert_linear<T>(
-    what: &str,
-    mut work: impl FnMut(usize) -> T,
-    n: usize,
-) -> [Cost; 2] {
-    if std::env::var_os("TABIA_TIMED").is_none() {
-        return [cost(|| work(n)), cost(|| work(8 * n))];
-    }
-    // In release the small run can take a fraction of a millisecond, where timer and cache
-    // noise dominate: both sizes are run as many times as brings the small one to 10 ms.
-    let once = cost(|| work(n)).time.as_secs_f64().max(1e-6);
-    let reps = ((0.01 / once).ceil() as usize).clamp(1, 10_000);
-    let mut repeated = |size: usize| {
-        let mut out = None;
-        for _ in 0..reps {
-            out = Some(work(size));
-        }
-        out
-    };
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let small = cost(|| repeated(n));
-        let large = cost(|| repeated(8 * n));
-        let ratio = large.time.as_secs_f64() / small.time.as_secs_f64().max(1e-9);
-        if std::env::var_os("TABIA_HOSTILE_VERBOSE").is_some() {
-            eprintln!(
-                "{what}: {small:?} at {n}, {large:?} at {} ({ratio:.1}×)",
-                8 * n
-            );
-        }
-        if ratio < 24.0 {
-            return [small, large];
-        }
-        assert!(
-            attempt < 3,
-            "{what}: {:?} at size {n} but {:?} at size {} ({ratio:.1}×): not linear",
-            small.time,
-            large.time,
-            8 * n
-        );
-    }
+/// [`tabia_testkit::assert_linear_by`] with [`cost`]: the work at 8× the size took less than
+/// 24× as long (asserted under `cargo xtask timed` only), and both costs, for the memory bounds
+/// the tests assert everywhere. Pick `n` so that the small run takes a few milliseconds at
+/// least, or timer noise dominates.
+pub(crate) fn assert_linear<T>(what: &str, work: impl FnMut(usize) -> T, n: usize) -> [Cost; 2] {
+    tabia_testkit::assert_linear_by(what, work, n, cost, |c| c.time)
 }
 
 /// A mebibyte.
