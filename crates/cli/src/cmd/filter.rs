@@ -243,9 +243,12 @@ impl Args {
                 if line.is_empty() || line.starts_with('#') {
                     continue;
                 }
-                let read = criterion_line(line)
-                    .map_err(|err| anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1))?;
-                criteria.extend(read);
+                // As on the command line, the dashes optional: the library reads it
+                // (`Criterion::from_option`, what the Python bindings use too).
+                let criterion = line.parse::<Criterion>().map_err(|err| {
+                    anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1)
+                })?;
+                criteria.push(criterion);
             }
         }
         Ok(criteria)
@@ -326,31 +329,6 @@ impl Args {
             },
         )
     }
-}
-
-/// The criteria of one line of a criteria file: the line as command-line arguments (its first
-/// word an option, `--` optional; the rest its value), read by `filter`'s own parser.
-fn criterion_line(line: &str) -> Result<Vec<Criterion>, String> {
-    let (option, value) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let option = format!("--{}", option.trim_start_matches('-'));
-    let value = value.trim();
-    let mut argv = vec!["filter".to_owned(), option.clone()];
-    if !value.is_empty() {
-        argv.push(value.to_owned());
-    }
-    let command = <Args as clap::Args>::augment_args(clap::Command::new("filter"));
-    let matches = command.try_get_matches_from(argv).map_err(|err| {
-        let text = err.to_string();
-        let first = text.lines().next().unwrap_or_default();
-        first.strip_prefix("error: ").unwrap_or(first).to_owned()
-    })?;
-    let args = <Args as clap::FromArgMatches>::from_arg_matches(&matches)
-        .map_err(|err| err.to_string())?;
-    let criteria = args.query(Vec::new()).criteria().to_vec();
-    if criteria.is_empty() || !args.criteria_file.is_empty() {
-        return Err(format!("{option} is not a criterion"));
-    }
-    Ok(criteria)
 }
 
 /// What the run shares with every worker.
