@@ -245,9 +245,9 @@ impl Args {
                 }
                 // As on the command line, the dashes optional: the library reads it
                 // (`Criterion::from_option`, what the Python bindings use too).
-                let criterion = line.parse::<Criterion>().map_err(|err| {
-                    anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1)
-                })?;
+                let criterion = line
+                    .parse::<Criterion>()
+                    .map_err(|err| anyhow::anyhow!("{}:{}: {err}", path.display(), i + 1))?;
                 criteria.push(criterion);
             }
         }
