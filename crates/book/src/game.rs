@@ -20,6 +20,22 @@ pub enum AddGameError {
     Replay(ReplayError),
 }
 
+impl tabia_notation::Located for AddGameError {
+    fn message(&self) -> String {
+        match self {
+            AddGameError::Syntax(err) => err.message(),
+            AddGameError::Replay(err) => err.message(),
+        }
+    }
+
+    fn origin(&self) -> Option<tabia_notation::pgn::Origin> {
+        match self {
+            AddGameError::Syntax(err) => err.origin(),
+            AddGameError::Replay(err) => tabia_notation::Located::origin(err),
+        }
+    }
+}
+
 impl fmt::Display for AddGameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

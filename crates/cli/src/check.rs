@@ -1,7 +1,7 @@
 //! Reading one game for the commands that write games (`dedup`, `split`): parse it, check it
 //! as `tabia pgn` does (legal moves; warnings reported, not fatal), report what is wrong.
 
-use tabia_notation::pgn::{Game, Origin, RawGame};
+use tabia_notation::pgn::{Game, RawGame};
 use tabia_position::{Ply, Replayed, repair_game_with};
 
 use crate::{parallel::Sink, report::Diagnostic};
@@ -27,10 +27,7 @@ pub(crate) fn read_game(
         Ok(game) => game,
         Err(err) => {
             let diagnostic = match tabia_position::unsupported_variant(raw) {
-                Some(variant) => at(
-                    Diagnostic::new(name, variant.to_string()).game(number),
-                    variant.origin(),
-                ),
+                Some(variant) => Diagnostic::located(name, number, &variant),
                 None => Diagnostic::from_game_error(name, number, &err),
             };
             sink.error(&diagnostic);
@@ -54,20 +51,9 @@ pub(crate) fn read_game(
             })
         }
         Err(err) => {
-            let diagnostic = at(
-                Diagnostic::new(name, err.to_string()).game(number),
-                err.origin(),
-            );
+            let diagnostic = Diagnostic::located(name, number, &err);
             sink.error(&diagnostic);
             Err(diagnostic)
         }
-    }
-}
-
-/// The diagnostic placed at `origin` when it is known.
-pub(crate) fn at(diagnostic: Diagnostic, origin: Option<Origin>) -> Diagnostic {
-    match origin {
-        Some(o) if o.line > 0 => diagnostic.at(o.line, o.column),
-        _ => diagnostic,
     }
 }

@@ -48,16 +48,5 @@ pub(crate) fn read_tree(
 
 /// `FILE:LINE:COL: game N: message` for a game that could not be added.
 fn report(sink: &mut Sink, name: &str, number: u64, err: &AddGameError) {
-    let diagnostic = match err {
-        AddGameError::Syntax(err) => Diagnostic::from_game_error(name, number, err),
-        AddGameError::Replay(err) => {
-            let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-            match err.origin() {
-                Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
-                _ => diagnostic,
-            }
-        }
-        other => Diagnostic::new(name, other.to_string()).game(number),
-    };
-    sink.error(&diagnostic);
+    sink.error(&Diagnostic::located(name, number, err));
 }

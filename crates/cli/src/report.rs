@@ -28,6 +28,7 @@
 use std::{fmt, io::Write, ops::Range};
 
 use serde::Serialize;
+use tabia_notation::Located;
 use tabia_position::Level;
 
 use crate::{
@@ -83,14 +84,18 @@ impl Diagnostic {
         }
     }
 
-    /// The diagnostic of a syntax error: its message with the text found where the error is
-    /// (the line is not shown), and its line and column when the error has a location (errors
-    /// read from a game keep the absolute line of the input).
-    pub(crate) fn from_error(file: &str, err: &tabia_notation::Error) -> Diagnostic {
-        Diagnostic {
-            line: err.line(),
-            column: err.column(),
-            ..Diagnostic::new(file, err.brief())
+    /// The diagnostic of any problem with game `number` that has a place ([`Located`]: a
+    /// syntax error, an illegal move, a repair, an opening or output problem): its message,
+    /// and its line and column when known. Every such diagnostic is built here.
+    pub(crate) fn located(
+        file: &str,
+        number: u64,
+        problem: &(impl Located + ?Sized),
+    ) -> Diagnostic {
+        let diagnostic = Diagnostic::new(file, problem.message()).game(number);
+        match problem.origin() {
+            Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
+            _ => diagnostic,
         }
     }
 
@@ -101,27 +106,16 @@ impl Diagnostic {
         number: u64,
         err: &tabia_notation::pgn::ReadError,
     ) -> Diagnostic {
-        let diagnostic = match err.syntax() {
-            Some(error) => Diagnostic::from_error(file, error),
-            None => Diagnostic::new(file, err.to_string()),
-        };
-        diagnostic.game(number)
+        Diagnostic::located(file, number, err)
     }
 
-    /// The diagnostic of a warning about game `number`: its message, and its line and column
-    /// when known.
+    /// The diagnostic of a warning about game `number`, at its level.
     pub(crate) fn from_warning(
         file: &str,
         number: u64,
         warning: &tabia_position::ReplayWarning,
     ) -> Diagnostic {
-        let diagnostic = Diagnostic::new(file, warning.to_string())
-            .game(number)
-            .level(warning.level());
-        match warning.origin() {
-            Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
-            _ => diagnostic,
-        }
+        Diagnostic::located(file, number, warning).level(warning.level())
     }
 
     /// The line of this diagnostic as a warning: `FILE:LINE:COL: game N: warning: message`
@@ -440,7 +434,7 @@ mod tests {
         let err = Error::new(ErrorKind::InvalidColor, 16..17)
             .with_expected("`w` or `b`")
             .with_source(src);
-        let d = Diagnostic::from_error("f.fen", &err).game(1);
+        let d = Diagnostic::located("f.fen", 1, &err);
         assert_eq!(
             d.to_string(),
             "f.fen:1:17: game 1: invalid active colour `x` (expected `w` or `b`)"
@@ -456,14 +450,14 @@ mod tests {
         // The line is not shown, so the message says what stands at the caret.
         let src = "[Event \"x\"]\n\n1. e4 nc3 *\n";
         let err = Error::new(ErrorKind::InvalidSan, 19..22).with_source(src.as_bytes());
-        let d = Diagnostic::from_error("g.pgn", &err).game(1);
+        let d = Diagnostic::located("g.pgn", 1, &err);
         assert_eq!(d.to_string(), "g.pgn:3:7: game 1: invalid SAN move `nc3`");
         // A long token is cut.
         let src = format!("1. {} *", "Q".repeat(40));
         let err = Error::new(ErrorKind::InvalidSan, 3..43).with_source(src.as_bytes());
         assert_eq!(
-            Diagnostic::from_error("g.pgn", &err).to_string(),
-            format!("g.pgn:1:4: invalid SAN move `{}…`", "Q".repeat(24))
+            Diagnostic::located("g.pgn", 1, &err).to_string(),
+            format!("g.pgn:1:4: game 1: invalid SAN move `{}…`", "Q".repeat(24))
         );
         // Past the end of the input there is nothing to name.
         let src = b"[Event \"x\"";
@@ -471,8 +465,8 @@ mod tests {
             .with_expected("`]`")
             .with_source(src);
         assert_eq!(
-            Diagnostic::from_error("g.pgn", &err).to_string(),
-            "g.pgn:1:11: tag pair not closed by `]` (expected `]`)"
+            Diagnostic::located("g.pgn", 1, &err).to_string(),
+            "g.pgn:1:11: game 1: tag pair not closed by `]` (expected `]`)"
         );
     }
 

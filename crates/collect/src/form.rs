@@ -279,6 +279,16 @@ impl FormError {
     }
 }
 
+impl tabia_notation::Located for FormError {
+    fn message(&self) -> String {
+        self.to_string()
+    }
+
+    fn origin(&self) -> Option<Origin> {
+        FormError::origin(self)
+    }
+}
+
 impl fmt::Display for FormError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

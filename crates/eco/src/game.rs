@@ -33,6 +33,16 @@ impl ClassifyError {
     }
 }
 
+impl tabia_notation::Located for ClassifyError {
+    fn message(&self) -> String {
+        self.to_string()
+    }
+
+    fn origin(&self) -> Option<Origin> {
+        ClassifyError::origin(self)
+    }
+}
+
 impl fmt::Display for ClassifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

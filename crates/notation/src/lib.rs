@@ -23,9 +23,11 @@
 #![deny(missing_docs)]
 
 mod error;
+mod located;
 mod value;
 
 pub use error::{Error, ErrorKind, Location, decode};
+pub use located::Located;
 pub use value::UnknownValue;
 
 // --- fen, epd, san: modules and re-exports (owned by the FEN/EPD/SAN work) ---

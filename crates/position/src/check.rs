@@ -412,6 +412,19 @@ pub enum CheckError {
     Rules(ReplayError),
 }
 
+impl tabia_notation::Located for CheckError {
+    fn message(&self) -> String {
+        match self {
+            CheckError::Syntax(err) => tabia_notation::Located::message(err),
+            other => other.to_string(),
+        }
+    }
+
+    fn origin(&self) -> Option<Origin> {
+        CheckError::origin(self)
+    }
+}
+
 impl CheckError {
     /// Where the problem is, when known: the syntax error's, or the move's (or the game's,
     /// for a bad start position).

@@ -285,6 +285,16 @@ impl ReplayWarning {
     }
 }
 
+impl tabia_notation::Located for ReplayWarning {
+    fn message(&self) -> String {
+        self.to_string()
+    }
+
+    fn origin(&self) -> Option<Origin> {
+        self.at
+    }
+}
+
 impl fmt::Display for ReplayWarning {
     /// The message, without the location (see [`ReplayWarning::origin`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use tabia_eco::{
     Classification, ClassifyError, GameVisitor, Opening, Openings, Table, TableFormat, TagChanges,
 };
-use tabia_notation::pgn::{Both, Origin, PgnReader, RawGame, ReadError};
+use tabia_notation::pgn::{Both, PgnReader, RawGame, ReadError};
 use tabia_position::{Checker, ParsePositionError, Position};
 
 use crate::{
@@ -318,11 +318,7 @@ fn write_game(
 }
 
 fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-    match err.origin() {
-        Some(Origin { line, column, .. }) => diagnostic.at(line, column),
-        None => diagnostic,
-    }
+    Diagnostic::located(name, number, err)
 }
 
 /// `--tag`: the game in export format with its opening tags set; what was changed.

@@ -272,9 +272,5 @@ impl Writer<'_> {
 
 /// `FILE:LINE:COL: game N: message` for a game that could not be replayed.
 pub(crate) fn diagnostic(name: &str, number: u64, err: &tabia_position::ReplayError) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-    match err.origin() {
-        Some(at) if at.line > 0 => diagnostic.at(at.line, at.column),
-        _ => diagnostic,
-    }
+    Diagnostic::located(name, number, err)
 }

@@ -156,11 +156,7 @@ fn checked(
         }
         // A kind added later: its message, where it is.
         Err(other) => {
-            let diagnostic = Diagnostic::new(name, other.to_string()).game(number);
-            sink.error(&match other.origin() {
-                Some(at) => diagnostic.at(at.line, at.column),
-                None => diagnostic,
-            });
+            sink.error(&Diagnostic::located(name, number, other));
             return;
         }
     };
@@ -259,11 +255,7 @@ fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> boo
 /// A game that could not be written in the output form (only a game whose moves are not
 /// legal, which the check before has already turned away).
 pub(crate) fn form_error(name: &str, number: u64, err: &tabia_collect::FormError) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-    match err.origin() {
-        Some(at) => diagnostic.at(at.line, at.column),
-        None => diagnostic,
-    }
+    Diagnostic::located(name, number, err)
 }
 
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
@@ -282,9 +274,5 @@ fn check_game(name: &str, number: u64, game: &mut Game) -> Result<Vec<Diagnostic
 
 /// The diagnostic of a game that breaks a rule.
 fn replay_diagnostic(name: &str, number: u64, err: &ReplayError) -> Diagnostic {
-    let diagnostic = Diagnostic::new(name, err.to_string()).game(number);
-    match err.origin() {
-        Some(at) => diagnostic.at(at.line, at.column),
-        None => diagnostic,
-    }
+    Diagnostic::located(name, number, err)
 }

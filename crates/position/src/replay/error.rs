@@ -55,6 +55,16 @@ impl ReplayError {
     }
 }
 
+impl tabia_notation::Located for ReplayError {
+    fn message(&self) -> String {
+        self.to_string()
+    }
+
+    fn origin(&self) -> Option<Origin> {
+        self.at
+    }
+}
+
 impl fmt::Display for ReplayErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
