@@ -16,13 +16,7 @@ use std::{
 
 use zip::{CompressionMethod, ZipArchive};
 
-use crate::input::decompress_with;
-
-/// The first bytes of a zip archive: a local file header, or the end of the directory of an
-/// empty archive.
-pub(crate) fn is_zip(head: &[u8]) -> bool {
-    head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
-}
+use crate::compression::{decompress_with, is_zip};
 
 /// Whether `path` is a regular file that starts as a zip archive does (`false` when it cannot
 /// be read: opening it will say why). Only a regular file is looked at: a pipe

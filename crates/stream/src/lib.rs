@@ -72,6 +72,7 @@
 
 mod archive;
 mod chunk;
+mod compression;
 mod error;
 mod input;
 mod pipeline;
@@ -82,10 +83,9 @@ mod zstd_frames;
 
 pub use archive::ZipEntry;
 pub use chunk::Visited;
+pub use compression::{Compression, decompress, decompress_with};
 pub use error::{InputError, InputErrorKind};
-pub use input::{
-    BytesRead, Compression, Input, Source, decompress, decompress_with, expand_folders,
-};
+pub use input::{BytesRead, Input, Source, expand_folders};
 pub use pipeline::{BATCH_BYTES, Pipeline, Processed, Weigh};
 pub use range::{Span, ranges};
 pub use split::{SplitGames, TextLine, TextLines};

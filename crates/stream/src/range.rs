@@ -29,8 +29,9 @@ use tabia_notation::pgn::{Origin, PgnReader};
 
 use crate::{
     chunk::Visited,
+    compression::Compression,
     error::{InputError, InputErrorKind},
-    input::{Compression, Input},
+    input::Input,
     pipeline::Pipeline,
     split::SplitGames,
     work::{Bytes, fold},
