@@ -4,9 +4,7 @@
 use std::fmt;
 
 use tabia_eco::Opening;
-use tabia_notation::pgn::{Eval, Origin, RawGame};
-
-use crate::read::{Scratch, movetext, read_game};
+use tabia_notation::pgn::{Eval, Origin};
 
 /// What to read of each game beyond the games table's columns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -118,40 +116,6 @@ impl RowProblem {
 }
 
 impl GameRecord {
-    /// Reads game `number` of its input: parses it, replays its mainline, names its opening.
-    ///
-    /// ```
-    /// use tabia_notation::pgn::{Origin, RawGame};
-    /// use tabia_table::{GameRecord, ReadOptions};
-    ///
-    /// let raw = RawGame {
-    ///     bytes: b"[White \"a\"]\n[WhiteElo \"?\"]\n\n1. e4 { [%clk 0:03:00] } e5 1-0\n".to_vec(),
-    ///     start: Origin::default(),
-    /// };
-    /// let record = GameRecord::read(&raw, 1, ReadOptions { moves: true, ..ReadOptions::default() });
-    /// assert_eq!(record.plies, Some(2));
-    /// assert_eq!(record.movetext.as_deref(), Some("1. e4 { [%clk 0:03:00] } e5 1-0"));
-    /// assert_eq!(record.moves[0].uci, "e2e4");
-    /// assert_eq!(record.moves[0].clock_ms, Some(180_000));
-    /// assert!(record.errors.is_empty());
-    /// ```
-    pub fn read(raw: &RawGame, number: u64, options: ReadOptions) -> GameRecord {
-        let scratch = std::cell::RefCell::new(Scratch::default());
-        let mut record = read_game(
-            raw,
-            number,
-            options,
-            &scratch,
-            &mut Vec::new(),
-            &mut Vec::new(),
-        );
-        record.movetext = movetext(&raw.bytes);
-        if options.moves {
-            record.moves = scratch.borrow().records();
-        }
-        record
-    }
-
     /// The value of the first tag named `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -163,6 +127,8 @@ impl GameRecord {
 
 #[cfg(test)]
 mod tests {
+    use tabia_notation::pgn::RawGame;
+
     use super::*;
 
     fn raw(text: &str) -> RawGame {
@@ -174,21 +140,6 @@ mod tests {
                 column: 1,
             },
         }
-    }
-
-    #[test]
-    fn movetext_after_tags() {
-        use crate::read::movetext;
-        assert_eq!(
-            movetext(b"[A \"1\"]\n[B \"2\"]\n\n1. e4 e5\n2. Nf3 *\n").as_deref(),
-            Some("1. e4 e5\n2. Nf3 *")
-        );
-        assert_eq!(movetext(b"1. e4 *").as_deref(), Some("1. e4 *"));
-        assert_eq!(movetext(b"[A \"1\"]\n\n").as_deref(), None);
-        assert_eq!(
-            movetext(b"[A \"1\"]\n{ [%clk 0:00:01]\n[%eval 1] } *").as_deref(),
-            Some("{ [%clk 0:00:01]\n[%eval 1] } *")
-        );
     }
 
     #[test]

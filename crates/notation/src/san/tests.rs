@@ -1,5 +1,5 @@
-use super::*;
 use super::uci::uci;
+use super::*;
 
 fn normal(role: Role, file: Option<u8>, rank: Option<u8>, capture: bool, to: Square) -> San {
     San::Normal {
