@@ -14,9 +14,9 @@ use tabia_notation::{
 
 use crate::{
     edit::Editor,
+    error::{ReplayError, ReplayErrorKind},
     moves::MoveErrorKind,
     position::{EpRule, Position, SetupError},
-    replay::{ReplayError, ReplayErrorKind},
     validate::{Problem, validate_setup},
     variant::GameVariant,
     warning::{ReplayWarning, ReplayWarningKind},

@@ -49,6 +49,7 @@ mod arg;
 mod check;
 mod convert;
 mod edit;
+mod error;
 mod export;
 mod form;
 mod hasher;

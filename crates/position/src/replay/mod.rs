@@ -17,12 +17,11 @@ use crate::{
 };
 
 mod end;
-mod error;
 mod repair;
 mod start;
 
+pub use crate::error::{ReplayError, ReplayErrorKind};
 pub(crate) use end::{ResultWatch, game_end_warnings};
-pub use error::{ReplayError, ReplayErrorKind};
 pub(crate) use repair::{TagRepairs, set_tag};
 pub use repair::{repair_game, repair_game_with};
 pub use start::{StartTags, start_position, start_position_with_warnings};
