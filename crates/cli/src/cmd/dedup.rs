@@ -357,7 +357,7 @@ fn game(
         form.write_marked(game, &mut body, &mut marks)
     };
     if let Err(err) = written {
-        let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
+        let diagnostic = Diagnostic::located(name, number, &err);
         sink.error(&diagnostic);
         if json {
             entries.push(error_line(&diagnostic));

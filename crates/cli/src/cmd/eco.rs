@@ -212,7 +212,7 @@ fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<
         Err(ItemError::Game(err)) => {
             sink.reject(&Diagnostic::from_game_error(name, number, err), json);
         }
-        Err(ItemError::Classify(err)) => sink.reject(&classify_error(name, number, err), json),
+        Err(ItemError::Classify(err)) => sink.reject(&Diagnostic::located(name, number, err), json),
     }
 }
 
@@ -317,10 +317,6 @@ fn write_game(
     }
 }
 
-fn classify_error(name: &str, number: u64, err: &ClassifyError) -> Diagnostic {
-    Diagnostic::located(name, number, err)
-}
-
 /// `--tag`: the game in export format with its opening tags set; what was changed.
 fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGame) -> TagChanges {
     let mut game = match raw.parse() {
@@ -347,7 +343,7 @@ fn tag_game(name: &str, table: &Table, sink: &mut Sink, number: u64, raw: &RawGa
             changes
         }
         Err(err) => {
-            sink.error(&classify_error(name, number, &err));
+            sink.error(&Diagnostic::located(name, number, &err));
             TagChanges::default()
         }
     }

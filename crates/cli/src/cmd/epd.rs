@@ -131,7 +131,7 @@ fn game_streamed(name: &str, args: &Args, sink: &mut Sink, number: u64, raw: &Ra
             sink.out.extend_from_slice(&plies);
             sink.out.push(b'\n');
         }
-        Ok(Some(Err(err))) => sink.error(&diagnostic(name, number, &err)),
+        Ok(Some(Err(err))) => sink.error(&Diagnostic::located(name, number, &err)),
         Ok(None) => {}
         Err(err) => sink.error(&Diagnostic::from_game_error(name, number, &err)),
     }
@@ -179,7 +179,7 @@ fn game(
                 Some(start)
             }
             Err(err) => {
-                sink.reject(&diagnostic(name, number, &err), args.json);
+                sink.reject(&Diagnostic::located(name, number, &err), args.json);
                 return;
             }
         }
@@ -207,7 +207,7 @@ fn game(
             }
             sink.out.extend_from_slice(&out);
         }
-        Err(err) => sink.reject(&diagnostic(name, number, &err), args.json),
+        Err(err) => sink.reject(&Diagnostic::located(name, number, &err), args.json),
     }
 }
 
@@ -268,9 +268,4 @@ impl Writer<'_> {
             pos.write_epd(out, self.ep);
         }
     }
-}
-
-/// `FILE:LINE:COL: game N: message` for a game that could not be replayed.
-pub(crate) fn diagnostic(name: &str, number: u64, err: &tabia_position::ReplayError) -> Diagnostic {
-    Diagnostic::located(name, number, err)
 }

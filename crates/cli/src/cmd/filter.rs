@@ -398,7 +398,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             // movetext of a game that its tags rule out is skipped, never copied.
             let work = each(|sink: &mut Sink, number, game: Visited<'_, Matched>| {
                 let verdict = match game.output {
-                    Ok(out) => out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err)),
+                    Ok(out) => out.map_err(|err| Diagnostic::located("", 0, &err)),
                     Err(err) => Err(Diagnostic::from_game_error("", 0, &err)),
                 };
                 selected(&ctx, sink, number, game.bytes, game.start, verdict);
@@ -503,7 +503,7 @@ fn selected(
             .map(|w| Diagnostic::from_warning(ctx.name, number, w))
             .collect(),
         Err(err) => {
-            sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), json);
+            sink.reject(&Diagnostic::located(ctx.name, number, &err), json);
             return;
         }
     };
@@ -538,7 +538,7 @@ fn selected(
         ctx.form.write(game, &mut sink.out)
     };
     if let Err(err) = written {
-        sink.reject(&crate::cmd::pgn::form_error(ctx.name, number, &err), json);
+        sink.reject(&Diagnostic::located(ctx.name, number, &err), json);
     }
 }
 
@@ -550,7 +550,7 @@ fn export(ctx: &Context<'_>, sink: &mut Sink, number: u64, raw: &RawGame) -> boo
         let checked = match crate::input::visit(raw, exporter) {
             Ok(Ok(checked)) => checked,
             Ok(Err(err)) => {
-                sink.reject(&crate::cmd::epd::diagnostic(ctx.name, number, &err), false);
+                sink.reject(&Diagnostic::located(ctx.name, number, &err), false);
                 return true;
             }
             Err(err) => {
@@ -648,7 +648,7 @@ fn matched_on_reader<'a>(
             // limit counts the games selected, which is what reading has to stop on.
             *left -= 1;
         }
-        let verdict = out.map_err(|err| crate::cmd::epd::diagnostic("", 0, &err));
+        let verdict = out.map_err(|err| Diagnostic::located("", 0, &err));
         Some(Ok(Item { raw, verdict }))
     })
 }

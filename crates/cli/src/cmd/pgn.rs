@@ -17,7 +17,7 @@ use std::{io::Write as _, mem, path::PathBuf};
 
 use tabia_collect::Form;
 use tabia_notation::pgn::{Game, RawGame};
-use tabia_position::{CheckError, Checked, Checker, Level, ReplayError, check_reader};
+use tabia_position::{CheckError, Checked, Checker, Level, check_reader};
 use tabia_stream::Visited;
 
 use crate::{
@@ -146,17 +146,9 @@ fn checked(
 ) {
     let done = match result {
         Ok(done) => done,
-        Err(CheckError::Syntax(err)) => {
-            sink.error(&Diagnostic::from_game_error(name, number, err));
-            return;
-        }
-        Err(CheckError::Rules(err)) => {
-            sink.error(&replay_diagnostic(name, number, err));
-            return;
-        }
-        // A kind added later: its message, where it is.
-        Err(other) => {
-            sink.error(&Diagnostic::located(name, number, other));
+        // A syntax error or a broken rule, where it is.
+        Err(err) => {
+            sink.error(&Diagnostic::located(name, number, err));
             return;
         }
     };
@@ -180,7 +172,7 @@ fn exported(
 ) {
     match game.output {
         Err(err) => sink.reject(&Diagnostic::from_game_error(name, number, &err), false),
-        Ok((Err(err), _)) => sink.reject(&replay_diagnostic(name, number, &err), false),
+        Ok((Err(err), _)) => sink.reject(&Diagnostic::located(name, number, &err), false),
         Ok((Ok(checked), Some(text))) => {
             let warnings: Vec<Diagnostic> = checked
                 .warnings
@@ -217,7 +209,7 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
     }
     if args.json {
         if let Err(err) = record::game_json(&mut sink.out, name, number, game, form, &warnings) {
-            sink.reject(&form_error(name, number, &err), true);
+            sink.reject(&Diagnostic::located(name, number, &err), true);
         }
     } else if args.check {
         crate::input::give_back(game);
@@ -226,7 +218,7 @@ fn game(name: &str, args: &Args, form: &Form, sink: &mut Sink, number: u64, raw:
         let _ = write!(sink.out, "{game}\n\n");
         crate::input::give_back(game);
     } else if let Err(err) = form.write(game, &mut sink.out) {
-        sink.reject(&form_error(name, number, &err), false);
+        sink.reject(&Diagnostic::located(name, number, &err), false);
     }
 }
 
@@ -252,27 +244,16 @@ fn report_warnings(args: &Args, sink: &mut Sink, warnings: &[Diagnostic]) -> boo
     true
 }
 
-/// A game that could not be written in the output form (only a game whose moves are not
-/// legal, which the check before has already turned away).
-pub(crate) fn form_error(name: &str, number: u64, err: &tabia_collect::FormError) -> Diagnostic {
-    Diagnostic::located(name, number, err)
-}
-
 /// Checks of a well-formed game beyond its syntax: legality (every move of the mainline and
 /// of the variations, from the `FEN` tag's position), which makes the game bad when it fails;
 /// and the warnings (what was read leniently, a result that contradicts a mate on the board),
 /// which do not: the game is repaired where they say ([`tabia_position::repair_game`]).
 fn check_game(name: &str, number: u64, game: &mut Game) -> Result<Vec<Diagnostic>, Diagnostic> {
     let checked =
-        tabia_position::repair_game(game).map_err(|err| replay_diagnostic(name, number, &err))?;
+        tabia_position::repair_game(game).map_err(|err| Diagnostic::located(name, number, &err))?;
     Ok(checked
         .warnings
         .iter()
         .map(|warning| Diagnostic::from_warning(name, number, warning))
         .collect())
-}
-
-/// The diagnostic of a game that breaks a rule.
-fn replay_diagnostic(name: &str, number: u64, err: &ReplayError) -> Diagnostic {
-    Diagnostic::located(name, number, err)
 }

@@ -210,7 +210,7 @@ fn game(
         form.write(game, &mut body)
     };
     if let Err(err) = written {
-        let diagnostic = crate::cmd::pgn::form_error(name, number, &err);
+        let diagnostic = Diagnostic::located(name, number, &err);
         sink.error(&diagnostic);
         return bad(&diagnostic);
     }
