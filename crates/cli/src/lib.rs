@@ -13,7 +13,8 @@
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
 //! - `form`: the output-form options shared by the subcommands that write games;
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
-//! - `progress`, `report`: the progress meter and diagnostics.
+//! - `progress`, `report`: the progress meter and diagnostics;
+//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`).
 
 #![deny(missing_docs)]
 
@@ -23,6 +24,7 @@ mod cmd;
 mod form;
 mod grow;
 mod input;
+mod ops;
 mod output;
 mod parallel;
 mod progress;

@@ -1,0 +1,4 @@
+//! The work of the commands that is the command line's own (diagnostics, outputs, sinks), kept
+//! out of `cmd`, as cargo keeps `ops` apart from its `commands`: a file in `cmd` maps arguments
+//! to library calls and these functions, and results to output. What a library user would want
+//! lives in the library crates instead.
