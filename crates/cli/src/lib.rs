@@ -17,7 +17,8 @@
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
 //! - `progress`, `report`: the progress meter and diagnostics;
 //! - `ops`: the commands' work that is the command line's own (as cargo's `ops`): `ops::filter`
-//!   (matching on the reading thread, writing or reporting each selected game).
+//!   (matching on the reading thread, writing or reporting each selected game), `ops::show`
+//!   (where a rendering goes, `--last-move`).
 
 #![deny(missing_docs)]
 

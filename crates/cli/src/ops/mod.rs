@@ -4,3 +4,4 @@
 //! lives in the library crates instead.
 
 pub(crate) mod filter;
+pub(crate) mod show;
