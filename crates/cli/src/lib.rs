@@ -18,7 +18,8 @@
 //! - `progress`, `report`: the progress meter and diagnostics;
 //! - `ops`: the commands' work that is the command line's own (as cargo's `ops`): `ops::filter`
 //!   (matching on the reading thread, writing or reporting each selected game), `ops::show`
-//!   (where a rendering goes, `--last-move`).
+//!   (where a rendering goes, `--last-move`), `ops::split` (each game made into an entry for
+//!   the ordered stage, which hands it to `tabia_collect::Splitter`).
 
 #![deny(missing_docs)]
 

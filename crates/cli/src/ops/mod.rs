@@ -5,3 +5,4 @@
 
 pub(crate) mod filter;
 pub(crate) mod show;
+pub(crate) mod split;
