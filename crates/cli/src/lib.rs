@@ -12,15 +12,21 @@
 //!   `tabia-stream`'s ordered parallel pipeline;
 //! - `session`: one run over several inputs — output, diagnostics, summary, exit status;
 //! - `form`: the output-form options shared by the subcommands that write games;
+//! - `criteria`: the selection criteria as options (`CriteriaArgs`, flattened by `filter`),
+//!   made into a `tabia_select::Selection`;
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
 //! - `progress`, `report`: the progress meter and diagnostics;
-//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`).
+//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`): `ops::filter`
+//!   (matching on the reading thread, writing or reporting each selected game), `ops::show`
+//!   (where a rendering goes, `--last-move`), `ops::split` (each game made into an entry for
+//!   the ordered stage, which hands it to `tabia_collect::Splitter`).
 
 #![deny(missing_docs)]
 
 mod check;
 mod cli;
 mod cmd;
+mod criteria;
 mod form;
 mod grow;
 mod input;

@@ -13,7 +13,8 @@
 //!   digests and writes a game while the reader reads it, with no game tree.
 //! - Splitting: the key of a game ([`SplitBy`]), keys made safe and collision-free as file
 //!   names ([`file_stem`]), and [`Files`]: a folder of (compressed) files with a bounded
-//!   number open at once.
+//!   number open at once; [`Splitter`] writes each game to its file in input order (N
+//!   games a file, or by key; games in error apart).
 //!
 //! It sits above `tabia-eco` (for ECO tags by position) and under the `tabia` binary, which
 //! only parses arguments into these types.
@@ -25,12 +26,14 @@ mod exporter;
 mod form;
 mod keep;
 mod split;
+mod splitter;
 
 pub use dedup::{Best, DedupBy, Digest, DigestHasher, Digester, Place, Seen, annotations};
 pub use exporter::{DigestExporter, Digested};
 pub use form::{Form, FormError};
 pub use keep::{ChangedInput, Decided, Deduper, Duplicate, GameCopy, Keep};
 pub use split::{Existing, FileCompression, Files, SplitBy, UNKNOWN_STEM, file_stem};
+pub use splitter::Splitter;
 pub use tabia_eco as eco;
 pub use tabia_position as position;
 pub use tabia_position::notation;

@@ -416,6 +416,11 @@ impl Files {
         self.dir.join(format!("{stem}{}{suffix}", self.content))
     }
 
+    /// Whether the files hold NDJSON ([`Files::ndjson`]).
+    pub fn is_ndjson(&self) -> bool {
+        self.content == ".ndjson"
+    }
+
     /// How many files this run has written to.
     pub fn count(&self) -> usize {
         self.touched.len()

@@ -103,6 +103,7 @@ mod render;
 #[cfg(feature = "png")]
 pub use render::render_png;
 pub use render::{
-    LastMove, ParseRenderFormatError, RenderError, RenderFormat, RenderOptions, render,
-    render_ascii, render_html, render_latex, render_svg, render_unicode, svg_height, svg_width,
+    LastMove, ParseRenderFormatError, RenderError, RenderFormat, RenderOptions, diagram_setup,
+    render, render_ascii, render_html, render_latex, render_svg, render_unicode, svg_height,
+    svg_width,
 };

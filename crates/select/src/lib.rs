@@ -14,6 +14,13 @@
 //!   unread when they decide), position criteria while replaying, with incremental Polyglot
 //!   hashes and an early stop once the target can no longer be reached. It gives a [`Verdict`]
 //!   with the [`Hit`] that decided it (criterion, ply, FEN, place in the game tree).
+//! - Selecting as `tabia filter` does: [`Selection`] (a query, inverted or not, among some
+//!   game numbers) says which verdicts select their game; [`Query::mark`] marks where a game
+//!   matched (a `MatchPly` tag, a `{match: …}` comment) and [`MatchRecord`] describes it (it
+//!   serialises with serde); [`TagsSeen`] names the tags of `tag` criteria that no game had
+//!   ([`MissingTag`], with a close name); [`Criterion::parse_list`] reads criteria one a line
+//!   (a criteria file), its [`CriteriaError`] placed as every error is
+//!   ([`Located`](tabia_notation::Located)).
 //!
 //! ```
 //! use tabia_notation::pgn::PgnReader;
@@ -45,6 +52,7 @@ mod pattern;
 mod position;
 mod query;
 mod range;
+mod selection;
 mod tag;
 mod text;
 
@@ -58,6 +66,7 @@ pub use pattern::FenPattern;
 pub use position::{MoveSequence, PositionTarget, Zobrist};
 pub use query::{Options, Query};
 pub use range::{Bounds, GameNumbers};
+pub use selection::{CriteriaError, MatchRecord, MissingTag, Selection, TagsSeen};
 pub use tabia_eco as eco;
 pub use tag::{TagCriterion, TagOp, close_tag_name};
 pub use text::{NamePattern, fold};

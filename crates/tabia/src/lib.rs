@@ -22,6 +22,9 @@
 //! | the moves and positions of a game | [`Replay`] (an iterator; [`Played::epd`], [`Played::uci`]) |
 //! | its opening | [`opening`] ([`eco::Table`] for another table) |
 //! | the games that match criteria | [`Reader::select`] with a [`select::Query`]; [`Reader::select_map`] |
+//! | selecting, marking, recording as `tabia filter` does | [`select::Selection`], [`select::Query::mark`], [`select::MatchRecord`] |
+//! | a collection split into files | [`collect::Splitter`] over [`collect::Files`] |
+//! | a diagram of a position | [`position::diagram_setup`], [`position::render`] |
 //! | statistics of a collection | [`Reader::stats`] |
 //! | an opening tree, a Polyglot book | [`Reader::tree`], [`book::Book::from_tree`] |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |

@@ -1,25 +1,24 @@
 //! `tabia split`: write the games into files of N games each, or one file per key (ECO,
 //! year, month, event, player, any tag).
 //!
-//! Workers parse, check, key and format each game (on all cores), a batch's games handed on
-//! as [`Entry`]s; the ordered stage writes them, in input order, through a cache of open
-//! files ([`Files`]). Games in error go to `DIR/errors.pgn` as they were read.
+//! Workers parse, check, key and format each game (on all cores, `ops::split`), a batch's
+//! games handed on as [`Entry`]s; the ordered stage writes them, in input order, with
+//! `tabia-collect`'s [`Splitter`] through a cache of open files ([`Files`]). Games in error
+//! go to `DIR/errors.pgn` as they were read.
 
 use std::{io, num::NonZeroU64, path::PathBuf};
 
 use clap::ArgGroup;
-use tabia_collect::{FileCompression, Files, Form, SplitBy, UNKNOWN_STEM, eco::Table, file_stem};
+use tabia_collect::{FileCompression, Files, SplitBy, Splitter, eco::Table};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
-    check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
+    ops::split::{self, Entry, Keying},
     output::{self, ExistingArgs},
     parallel::{Sink, fold},
-    record,
-    report::Diagnostic,
     session::Session,
 };
 
@@ -82,53 +81,6 @@ fn parse_by(s: &str) -> Result<SplitBy, tabia_collect::notation::UnknownValue> {
     s.parse()
 }
 
-/// What a worker makes of one game for the ordered stage.
-enum Entry {
-    /// A good game's text, with its key (`None`: it has none, with `--by`).
-    Good { key: Option<String>, text: Vec<u8> },
-    /// A bad game, as it was read (or its `--json` error line).
-    Bad(Vec<u8>),
-}
-
-/// The ordered stage.
-struct Stage {
-    files: Files,
-    per_file: Option<u64>,
-    drop_errors: bool,
-    json: bool,
-    written: u64,
-}
-
-impl Stage {
-    /// Writes each game of a batch to its file, in input order.
-    fn write(&mut self, entries: Vec<Entry>) -> io::Result<()> {
-        for entry in entries {
-            match entry {
-                Entry::Bad(_) if self.drop_errors => {}
-                Entry::Bad(text) => {
-                    self.files.write("errors", &text)?;
-                    if !self.json {
-                        if !text.ends_with(b"\n") {
-                            self.files.write("errors", b"\n")?;
-                        }
-                        self.files.write("errors", b"\n")?;
-                    }
-                }
-                Entry::Good { key, text } => {
-                    let stem = match (self.per_file, key) {
-                        (Some(n), _) => format!("part-{:05}", self.written / n + 1),
-                        (None, None) => UNKNOWN_STEM.to_owned(),
-                        (None, Some(key)) => file_stem(&key),
-                    };
-                    self.written += 1;
-                    self.files.write(&stem, &text)?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Runs `tabia split`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
@@ -145,14 +97,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     } else {
         Files::new(&args.output, compression, existing, args.max_open)?
     };
-    let mut stage = Stage {
-        files,
-        per_file: args.games.map(NonZeroU64::get),
-        drop_errors: args.drop_errors,
-        json: args.json,
-        written: 0,
-    };
+    let mut splitter = Splitter::new(files, args.games).drop_errors(args.drop_errors);
     let table = args.eco_by_position.then(Table::embedded);
+    let keying = Keying {
+        by: args.by.as_ref(),
+        table,
+        form: &form,
+        json: args.json,
+    };
     let mut session = Session::with_output(io::sink(), &args.run, "games");
     let written = session.counter("written");
     for source in Source::from_args(&args.files) {
@@ -162,57 +114,21 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         let name = input.name.clone();
         let work = fold(
             |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
-                entries.push(game(&name, args, table, &form, sink, number, raw));
+                entries.push(split::entry(&name, keying, sink, number, raw));
             },
         );
-        session.games(input, &work, |entries| Ok(stage.write(entries)?))?;
-        session.add(written, std::mem::take(&mut stage.written));
+        let before = splitter.games();
+        session.games(input, &work, |entries| {
+            Ok(split::write(&mut splitter, entries)?)
+        })?;
+        session.add(written, splitter.games() - before);
+        // With --games, each input's games fill the parts from the first again, as they
+        // always have (so a part may hold N games of each input).
+        splitter.restart_parts();
     }
     let count = session.counter("files");
-    session.add(count, stage.files.count() as u64);
+    session.add(count, splitter.files().count() as u64);
     let status = session.finish()?;
-    stage.files.finish()?;
+    splitter.finish()?;
     Ok(status)
-}
-
-/// One game: parse, check, key, write in the output form, as an entry for the stage.
-fn game(
-    name: &str,
-    args: &Args,
-    table: Option<&Table>,
-    form: &Form,
-    sink: &mut Sink,
-    number: u64,
-    raw: &RawGame,
-) -> Entry {
-    let bad = |diagnostic: &Diagnostic| {
-        if args.json {
-            let mut line = Vec::new();
-            output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
-            Entry::Bad(line)
-        } else {
-            Entry::Bad(raw.bytes.clone())
-        }
-    };
-    let ReadGame { game, warnings, .. } = match read_game(name, number, raw, sink, |_| {}) {
-        Ok(read) => read,
-        Err(diagnostic) => return bad(&diagnostic),
-    };
-    // Without --by (N games a file) a game needs no key.
-    let key = match args.by.as_ref() {
-        Some(by) => by.key(&game, table),
-        None => Some(String::new()),
-    };
-    let mut body = Vec::new();
-    let written = if args.json {
-        record::game_json(&mut body, name, number, game, form, &warnings)
-    } else {
-        form.write(game, &mut body)
-    };
-    if let Err(err) = written {
-        let diagnostic = Diagnostic::located(name, number, &err);
-        sink.error(&diagnostic);
-        return bad(&diagnostic);
-    }
-    Entry::Good { key, text: body }
 }

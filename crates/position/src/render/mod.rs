@@ -319,6 +319,41 @@ pub fn render(
     })
 }
 
+/// The setup to draw for a position argument (`startpos`, a full or partial FEN, an EPD, as
+/// [`Editor::from_arg`](crate::Editor::from_arg) reads it), for [`render`]: any placement,
+/// legal or not (a composed diagram needs no kings). With a `variant`, `startpos` is the
+/// variant's start, and a Crazyhouse position without pockets gets empty ones (so that they
+/// are drawn).
+///
+/// ```
+/// use tabia_position::{diagram_setup, parse_variant, shakmaty::Setup};
+///
+/// assert_eq!(diagram_setup("startpos", None)?, Setup::initial());
+/// assert_eq!(diagram_setup("8/8/8/8/8/8/8/8", None)?.board.occupied().count(), 0);
+/// let zh = diagram_setup("startpos", Some(parse_variant("crazyhouse")?))?;
+/// assert!(zh.pockets.is_some());
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The syntax error of a text that is no position, as [`Editor::from_arg`](crate::Editor::from_arg)'s.
+pub fn diagram_setup(
+    text: &str,
+    variant: Option<crate::GameVariant>,
+) -> Result<Setup, tabia_notation::Error> {
+    if let Some(variant) = variant
+        && text.trim() == "startpos"
+    {
+        return Ok(crate::Position::new_variant(variant.variant).setup(crate::EpRule::Always));
+    }
+    let mut setup = crate::Editor::from_arg(text)?.setup();
+    if variant.is_some_and(|v| v.variant == crate::Variant::Crazyhouse) && setup.pockets.is_none() {
+        setup.pockets = Some(Default::default());
+    }
+    Ok(setup)
+}
+
 /// The squares of one displayed row, left to right, as drawn with `flip`; row 0 is the top.
 fn row_squares(row: u32, flip: bool) -> impl Iterator<Item = Square> {
     (0..8u32).map(move |col| display_square(row, col, flip))
@@ -400,6 +435,34 @@ mod tests {
         );
         assert!(LastMove::from(&m).contains(Square::C1));
         assert!(!LastMove::from(&m).contains(Square::A1));
+    }
+
+    #[test]
+    fn diagrams_of_position_arguments() {
+        assert_eq!(diagram_setup("startpos", None).unwrap(), Setup::initial());
+        assert_eq!(
+            diagram_setup(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                None
+            )
+            .unwrap(),
+            Setup::initial()
+        );
+        assert!(diagram_setup("rnbqkbnr/ppp", None).is_err());
+        // Illegal positions are drawn too.
+        let empty = diagram_setup("8/8/8/8/8/8/8/8", None).unwrap();
+        assert_eq!(empty.board.occupied().count(), 0);
+        let zh = crate::parse_variant("crazyhouse").unwrap();
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            diagram_setup(fen, Some(zh)).unwrap().pockets,
+            Some(Default::default())
+        );
+        let horde = crate::parse_variant("horde").unwrap();
+        assert_eq!(
+            diagram_setup("startpos", Some(horde)).unwrap().pockets,
+            None
+        );
     }
 
     #[test]
