@@ -215,14 +215,15 @@ pub(crate) fn matched_on_reader<'a>(
 ) -> impl Iterator<Item = anyhow::Result<Item>> + Send + 'a {
     let mut games = PgnReader::new(reader);
     let mut matcher = Matcher::new(selection.query());
-    let invert = selection.is_inverted();
+    // The number of the game read next (from 1, bad games counted), as the session numbers
+    // the items: `--game N` selects by it, inverted or not.
+    let mut number = 0;
     std::iter::from_fn(move || {
         if left.as_deref() == Some(&0) {
             return None;
         }
-        // Kept before its number is known, so with `--game` only: an inverted selection
-        // keeps the games that do not match, not the matching ones outside the numbers.
-        let keep = |out: &Matched| out.as_ref().is_ok_and(|verdict| verdict.matched != invert);
+        number += 1;
+        let keep = |out: &Matched| out.as_ref().is_ok_and(|v| selection.selects(number, v));
         let (out, raw) = match games.read_game_keeping(&mut matcher, keep) {
             Ok(Some(read)) => read,
             Ok(None) => return None,

@@ -384,6 +384,39 @@ fn games_by_number() {
         ));
 }
 
+#[test]
+fn games_by_number_inverted_are_the_same_on_one_job_and_two() {
+    // Odd games 1. e4, even ones 1. d4: `--invert --game 2-9 --moves "1. e4"` keeps every game
+    // but the odd ones from 3 to 9 (matched, with a number asked for).
+    let pgn: String = (1..=12)
+        .map(|i| {
+            let first = if i % 2 == 1 { "e4" } else { "d4" };
+            format!("[Event \"{i}\"]\n\n1. {first} *\n\n")
+        })
+        .collect();
+    for jobs in ["1", "2"] {
+        let out = tabia()
+            .args(["filter", "-q", "-j", jobs, "--invert", "--game", "2-9"])
+            .args(["--moves", "1. e4", "-"])
+            .write_stdin(pgn.clone())
+            .output()
+            .unwrap();
+        let events: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("[Event \"")
+                    .map(|e| e.trim_end_matches("\"]").to_owned())
+            })
+            .collect();
+        assert_eq!(
+            events,
+            ["1", "2", "4", "6", "8", "10", "11", "12"],
+            "-j {jobs}"
+        );
+    }
+}
+
 /// A `--tag` criterion naming a tag no game has is said so before the summary, with the
 /// close name: a misspelt tag otherwise looks like a selection that found nothing.
 #[test]
