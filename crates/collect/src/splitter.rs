@@ -36,10 +36,8 @@ pub struct Splitter {
     files: Files,
     per_file: Option<u64>,
     drop_errors: bool,
-    /// The games written.
+    /// The games written (over all inputs: the parts are numbered across them).
     games: u64,
-    /// `games` when the parts were last restarted ([`Splitter::restart_parts`]).
-    first: u64,
 }
 
 impl Splitter {
@@ -50,7 +48,6 @@ impl Splitter {
             per_file: per_file.map(NonZeroU64::get),
             drop_errors: false,
             games: 0,
-            first: 0,
         }
     }
 
@@ -70,7 +67,7 @@ impl Splitter {
     /// The file cannot be opened or written.
     pub fn write_game(&mut self, key: Option<&str>, text: &[u8]) -> io::Result<()> {
         let stem = match (self.per_file, key) {
-            (Some(n), _) => format!("part-{:05}", (self.games - self.first) / n + 1),
+            (Some(n), _) => format!("part-{:05}", self.games / n + 1),
             (None, None) => UNKNOWN_STEM.to_owned(),
             (None, Some(key)) => file_stem(key),
         };
@@ -96,13 +93,6 @@ impl Splitter {
             self.files.write(ERRORS, b"\n")?;
         }
         Ok(())
-    }
-
-    /// Numbers the parts from the first again for the games that follow (with N games a
-    /// file): their games are added to the parts already written. `tabia split` does so for
-    /// each of its inputs.
-    pub fn restart_parts(&mut self) {
-        self.first = self.games;
     }
 
     /// How many good games were written.
@@ -163,20 +153,18 @@ mod tests {
     }
 
     #[test]
-    fn parts_restart_and_ndjson_errors_are_lines() {
+    fn parts_of_n_and_ndjson_errors_are_lines() {
         let dir = dir("parts");
         let files = Files::ndjson(&dir, FileCompression::None, Existing::Refuse, 4).unwrap();
         let mut splitter = Splitter::new(files, NonZeroU64::new(2));
-        for text in ["1\n", "2\n", "3\n"] {
+        for text in ["1\n", "2\n", "3\n", "4\n"] {
             splitter.write_game(None, text.as_bytes()).unwrap();
         }
-        splitter.restart_parts();
-        splitter.write_game(None, b"4\n").unwrap();
         splitter.write_error(b"{\"error\":{}}\n").unwrap();
         assert_eq!(splitter.games(), 4);
         splitter.finish().unwrap();
-        assert_eq!(read(&dir, "part-00001.ndjson"), "1\n2\n4\n");
-        assert_eq!(read(&dir, "part-00002.ndjson"), "3\n");
+        assert_eq!(read(&dir, "part-00001.ndjson"), "1\n2\n");
+        assert_eq!(read(&dir, "part-00002.ndjson"), "3\n4\n");
         assert_eq!(read(&dir, "errors.ndjson"), "{\"error\":{}}\n");
         fs::remove_dir_all(&dir).unwrap();
     }

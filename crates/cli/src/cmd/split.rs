@@ -122,9 +122,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             Ok(split::write(&mut splitter, entries)?)
         })?;
         session.add(written, splitter.games() - before);
-        // With --games, each input's games fill the parts from the first again, as they
-        // always have (so a part may hold N games of each input).
-        splitter.restart_parts();
     }
     let count = session.counter("files");
     session.add(count, splitter.files().count() as u64);

@@ -136,6 +136,29 @@ fn by_count_then_concatenated_gives_the_input_games() {
 }
 
 #[test]
+fn by_count_over_two_inputs_numbers_the_parts_across_them() {
+    // Two inputs of 4 games: N games a part counts the games of both, so no part holds more
+    // than N (the parts once restarted from the first with each input).
+    let input = fixture("forms/input.pgn");
+    let whole = tabia().args(["pgn", "-q"]).arg(&input).output().unwrap();
+    let twice = String::from_utf8(whole.stdout).unwrap().repeat(2);
+    for (n, files) in [(1, 8), (3, 3), (10, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("parts");
+        tabia()
+            .args(["split", "-q", "--games", &n.to_string(), "-o"])
+            .arg(&out)
+            .args([&input, &input])
+            .assert()
+            .success();
+        let parts = names(&out);
+        assert_eq!(parts.len(), files, "{parts:?}");
+        let joined: String = parts.iter().map(|p| read(&out.join(p))).collect();
+        assert_eq!(joined, twice);
+    }
+}
+
+#[test]
 fn by_eco_year_month_compressed() {
     let dir = tempfile::tempdir().unwrap();
     let input = "[Date \"1959.04.01\"]\n[ECO \"C20\"]\n1. e4 c5 *\n\
