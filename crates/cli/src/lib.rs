@@ -14,7 +14,11 @@
 //! - `form`: the output-form options shared by the subcommands that write games;
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
 //! - `progress`, `report`: the progress meter and diagnostics;
-//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`).
+//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`), one module
+//!   per command that has some: `ops::eco` (the TSV and JSON lines, `--tag`'s counters,
+//!   `--position`'s lines), `ops::dedup` (the workers' entries, the ordered stage writing to
+//!   the output and `--duplicates`, `--keep most-annotated`'s first pass), `ops::book` (books
+//!   read from and written to files, `dump`'s lines, `probe`'s output).
 
 #![deny(missing_docs)]
 

@@ -23,7 +23,9 @@
 //! | its opening | [`opening`] ([`eco::Table`] for another table) |
 //! | the games that match criteria | [`Reader::select`] with a [`select::Query`]; [`Reader::select_map`] |
 //! | statistics of a collection | [`Reader::stats`] |
+//! | its opening and warnings, as it is read | [`eco::CheckingVisitor`] ([`eco::Classified`]) |
 //! | an opening tree, a Polyglot book | [`Reader::tree`], [`book::Book::from_tree`] |
+//! | a book's moves where moves lead | [`book::Book::probe_after`] ([`book::Probe`]) |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |
 //!
 //! The layers are re-exported as modules: [`notation`] (FEN, EPD, SAN, PGN syntax),
