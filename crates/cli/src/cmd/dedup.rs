@@ -1,7 +1,7 @@
 //! `tabia dedup`: keep one copy of each game, across inputs.
 //!
 //! Workers check and digest each game and write it in the output form (on all cores), a
-//! batch's games handed on as [`Entry`]s; the ordered stage ([`Stage`], in `ops::dedup`)
+//! batch's games handed on as [`Offer`]s; the ordered stage ([`Stage`], in `ops::dedup`)
 //! decides in input order ([`Deduper`]) and sends each game to the output or to
 //! `--duplicates`. Memory: one
 //! fixed-size entry per distinct game, whatever the input size.
@@ -22,7 +22,7 @@ use crate::{
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    ops::dedup::{Entry, Stage, Worker, rank},
+    ops::dedup::{Offer, Stage, Worker, rank},
     output::OutputArg,
     parallel::{Sink, fold},
     session::Session,
@@ -139,7 +139,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             // Each worker checks, digests and writes the games of its piece of the input as
             // it reads them: one pass over their bytes.
             let work = fold(
-                |sink: &mut Sink, entries: &mut Vec<Entry>, number, read: Visited<'_, _>| {
+                |sink: &mut Sink, entries: &mut Vec<Offer>, number, read: Visited<'_, _>| {
                     worker.streamed(sink, entries, number, read);
                 },
             );
@@ -147,7 +147,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             session.visit(input, exporter, &work, |entries| stage.write(entries))?;
         } else {
             let work = fold(
-                |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+                |sink: &mut Sink, entries: &mut Vec<Offer>, number, raw: &RawGame| {
                     worker.game(sink, entries, number, raw, most_annotated);
                 },
             );

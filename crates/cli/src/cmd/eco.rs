@@ -91,10 +91,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 let mut games = eco::OnePass::new(table, check);
                 let mut sink = Sink::default();
                 for number in 1.. {
-                    let Some(item) = games.read(&mut reader)? else {
+                    let Some(verdict) = games.read(&mut reader)? else {
                         break;
                     };
-                    eco::write_item(&name, json, &mut sink, number, &item);
+                    eco::write_verdict(&name, json, &mut sink, number, &verdict);
                     pass.done(&mut sink)?;
                 }
                 Ok(())
@@ -104,8 +104,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             // games (and with `--check` checks them as `tabia pgn --check` does, for the
             // warnings, in the same pass), so `-j` scales.
             let work = each(|sink: &mut Sink, number, raw: &RawGame| {
-                let item = eco::classify(table, raw, check);
-                eco::write_item(&name, json, sink, number, &item);
+                let verdict = eco::classify(table, raw, check);
+                eco::write_verdict(&name, json, sink, number, &verdict);
             });
             session.games(input, &work, |()| Ok(()))?;
         }

@@ -22,7 +22,7 @@ use crate::{
 };
 
 /// What a worker makes of one game for the ordered stage.
-pub(crate) enum Entry {
+pub(crate) enum Offer {
     /// A good game, digested and written.
     Game(GameCopy),
     /// The `--json` line of a bad game, written to the output as it is.
@@ -50,7 +50,7 @@ impl Worker<'_> {
     pub(crate) fn streamed(
         &self,
         sink: &mut Sink,
-        entries: &mut Vec<Entry>,
+        entries: &mut Vec<Offer>,
         number: u64,
         mut read: Visited<'_, Result<Digested, ReplayError>>,
     ) {
@@ -61,7 +61,7 @@ impl Worker<'_> {
             for warning in &digested.checked.warnings {
                 sink.warning(&Diagnostic::from_warning(self.name, number, warning));
             }
-            entries.push(Entry::Game(copy));
+            entries.push(Offer::Game(copy));
             return;
         }
         // Read again from its tree, which says the same of a bad game.
@@ -73,7 +73,7 @@ impl Worker<'_> {
     pub(crate) fn game(
         &self,
         sink: &mut Sink,
-        entries: &mut Vec<Entry>,
+        entries: &mut Vec<Offer>,
         number: u64,
         raw: &RawGame,
         score: bool,
@@ -112,7 +112,7 @@ impl Worker<'_> {
             }
             return;
         }
-        entries.push(Entry::Game(GameCopy {
+        entries.push(Offer::Game(GameCopy {
             digest,
             at: Place::new(self.index, number),
             score,
@@ -123,10 +123,10 @@ impl Worker<'_> {
 }
 
 /// The `--json` line of a bad game.
-fn error_line(diagnostic: &Diagnostic) -> Entry {
+fn error_line(diagnostic: &Diagnostic) -> Offer {
     let mut line = Vec::new();
     output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
-    Entry::Line(line)
+    Offer::Line(line)
 }
 
 /// The ordered stage: the decisions, the outputs.
@@ -172,14 +172,14 @@ impl Stage {
     }
 
     /// The second (or only) pass: each game to the output or the duplicates, in input order.
-    pub(crate) fn write(&mut self, entries: Vec<Entry>) -> anyhow::Result<()> {
+    pub(crate) fn write(&mut self, entries: Vec<Offer>) -> anyhow::Result<()> {
         for entry in entries {
             let copy = match entry {
-                Entry::Line(line) => {
+                Offer::Line(line) => {
                     self.out.write_all(&line)?;
                     continue;
                 }
-                Entry::Game(copy) => copy,
+                Offer::Game(copy) => copy,
             };
             let decided = self.deduper.decide(copy)?;
             if let Some(text) = decided.kept {
@@ -240,13 +240,13 @@ pub(crate) fn rank(
             json,
         };
         let work = fold(
-            |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
+            |sink: &mut Sink, entries: &mut Vec<Offer>, number, raw: &RawGame| {
                 worker.game(sink, entries, number, raw, true);
             },
         );
         session.games(input, &work, |entries| {
             for entry in entries {
-                if let Entry::Game(copy) = entry {
+                if let Offer::Game(copy) = entry {
                     stage.deduper.rank(copy);
                 }
             }

@@ -1,5 +1,5 @@
 //! `tabia eco`'s command-line work: loading `--table`, reading a game into what is written of
-//! it (an [`Item`]), writing its TSV or `--json` line or its diagnostics, `--tag`'s games and
+//! it (a [`Verdict`]), writing its TSV or `--json` line or its diagnostics, `--tag`'s games and
 //! counters, and `--position`'s lines. The classification is tabia-eco's
 //! ([`GameVisitor`], [`CheckingVisitor`], [`Table::set_opening_tags`]).
 
@@ -30,33 +30,33 @@ pub(crate) fn load_table(path: &Path) -> anyhow::Result<Table> {
 }
 
 /// What is written of one game: its classification and warnings, or why it is bad.
-pub(crate) type Item<'t> = Result<Classified<'t>, ItemError>;
+pub(crate) type Verdict<'t> = Result<Classified<'t>, BadGame>;
 
 /// Why a game has no classification.
-pub(crate) enum ItemError {
+pub(crate) enum BadGame {
     /// It cannot be read.
     Game(ReadError),
     /// A move of its opening is illegal.
     Classify(ClassifyError),
 }
 
-/// The item of a game read by one of the classifying visitors.
-fn item<'t, C: Into<Classified<'t>>>(
+/// The verdict on a game read by one of the classifying visitors.
+fn verdict<'t, C: Into<Classified<'t>>>(
     read: Result<Result<C, ClassifyError>, ReadError>,
-) -> Item<'t> {
+) -> Verdict<'t> {
     match read {
-        Ok(class) => class.map(Into::into).map_err(ItemError::Classify),
-        Err(err) => Err(ItemError::Game(err)),
+        Ok(class) => class.map(Into::into).map_err(BadGame::Classify),
+        Err(err) => Err(BadGame::Game(err)),
     }
 }
 
 /// Classifies one game; with `check`, also checks it to its end for its warnings
 /// ([`CheckingVisitor`]). Without it, the movetext after the opening is skipped unread.
-pub(crate) fn classify<'t>(table: &'t Table, raw: &RawGame, check: bool) -> Item<'t> {
+pub(crate) fn classify<'t>(table: &'t Table, raw: &RawGame, check: bool) -> Verdict<'t> {
     if check {
-        item(crate::input::visit(raw, &mut CheckingVisitor::new(table)))
+        verdict(crate::input::visit(raw, &mut CheckingVisitor::new(table)))
     } else {
-        item(crate::input::visit(raw, &mut GameVisitor::new(table)))
+        verdict(crate::input::visit(raw, &mut GameVisitor::new(table)))
     }
 }
 
@@ -78,7 +78,7 @@ impl<'t> OnePass<'t> {
         }
     }
 
-    /// The next game's item (`None` at the end of the input).
+    /// The next game's verdict (`None` at the end of the input).
     ///
     /// # Errors
     ///
@@ -86,27 +86,33 @@ impl<'t> OnePass<'t> {
     pub(crate) fn read<R: io::Read>(
         &mut self,
         reader: &mut PgnReader<R>,
-    ) -> io::Result<Option<Item<'t>>> {
+    ) -> io::Result<Option<Verdict<'t>>> {
         let read = if self.check {
             reader
                 .read_game(&mut self.checking)
-                .map(|g| g.map(|class| item(Ok(class))))
+                .map(|g| g.map(|class| verdict(Ok(class))))
         } else {
             reader
                 .read_game(&mut self.classifier)
-                .map(|g| g.map(|class| item(Ok(class))))
+                .map(|g| g.map(|class| verdict(Ok(class))))
         };
         match read {
-            Ok(item) => Ok(item),
+            Ok(verdict) => Ok(verdict),
             Err(ReadError::Io(err)) => Err(err),
-            Err(err) => Ok(Some(Err(ItemError::Game(err)))),
+            Err(err) => Ok(Some(Err(BadGame::Game(err)))),
         }
     }
 }
 
 /// Writes one game's line, or reports why it is bad (with `--json`, also as its line).
-pub(crate) fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, item: &Item<'_>) {
-    match item {
+pub(crate) fn write_verdict(
+    name: &str,
+    json: bool,
+    sink: &mut Sink,
+    number: u64,
+    verdict: &Verdict<'_>,
+) {
+    match verdict {
         Ok(Classified { class, warnings }) => {
             let warnings: Vec<Diagnostic> = warnings
                 .iter()
@@ -117,10 +123,10 @@ pub(crate) fn write_item(name: &str, json: bool, sink: &mut Sink, number: u64, i
             }
             write_game(&mut sink.out, name, json, number, *class, &warnings);
         }
-        Err(ItemError::Game(err)) => {
+        Err(BadGame::Game(err)) => {
             sink.reject(&Diagnostic::from_game_error(name, number, err), json);
         }
-        Err(ItemError::Classify(err)) => sink.reject(&Diagnostic::located(name, number, err), json),
+        Err(BadGame::Classify(err)) => sink.reject(&Diagnostic::located(name, number, err), json),
     }
 }
 
