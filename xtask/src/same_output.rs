@@ -200,9 +200,12 @@ const COMMANDS: &[&[&str]] = &[
         "dump",
         "{in}",
     ],
+    // What --max-nodes prunes depends on how the games fall to the workers: one job.
     &[
         "book",
         "build",
+        "-j",
+        "1",
         "--only",
         "white",
         "--weight",
