@@ -60,57 +60,72 @@ impl<'t> CheckingVisitor<'t> {
     }
 }
 
+// Inline: the reader's loop is instantiated in the caller's crate, as it would be over a
+// `Both` of the two, which is generic.
 impl<'t> Visitor for CheckingVisitor<'t> {
     type Output = Result<Classified<'t>, ClassifyError>;
 
+    #[inline]
     fn begin_game(&mut self, start: Origin) -> Skip {
         self.both.begin_game(start)
     }
 
+    #[inline]
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         self.both.tag(name, value);
     }
 
+    #[inline]
     fn begin_movetext(&mut self) -> Skip {
         self.both.begin_movetext()
     }
 
+    #[inline]
     fn san(&mut self, san: SanPlus, at: Origin) {
         self.both.san(san, at);
     }
 
+    #[inline]
     fn skip_rest(&mut self) -> Skip {
         self.both.skip_rest()
     }
 
+    #[inline]
     fn nag(&mut self, nag: Nag) {
         self.both.nag(nag);
     }
 
+    #[inline]
     fn partial_comment(&mut self, comment: RawComment<'_>) {
         self.both.partial_comment(comment);
     }
 
+    #[inline]
     fn comment(&mut self, comment: RawComment<'_>) {
         self.both.comment(comment);
     }
 
+    #[inline]
     fn begin_variation(&mut self) -> Skip {
         self.both.begin_variation()
     }
 
+    #[inline]
     fn end_variation(&mut self) {
         self.both.end_variation();
     }
 
+    #[inline]
     fn outcome(&mut self, outcome: Outcome) {
         self.both.outcome(outcome);
     }
 
+    #[inline]
     fn warning(&mut self, warning: Warning) {
         self.both.warning(warning);
     }
 
+    #[inline]
     fn end_game(&mut self) -> Self::Output {
         let (class, checked) = self.both.end_game();
         let warnings = checked.map(|c| c.warnings).unwrap_or_default();
