@@ -18,7 +18,9 @@ use std::{
 use anyhow::{Context, bail};
 
 /// The commands, as arguments before the input file; `{out}` is the binary's output folder
-/// and `{name}` the input's stem.
+/// and `{name}` the input's stem. A command that names the input (`{in}`) gets it there
+/// only, not at the end; `&&` runs the next command after it in the same folder (to probe
+/// the book a command wrote, say), the outputs of both compared.
 const COMMANDS: &[&[&str]] = &[
     &["pgn"],
     &["pgn", "--check"],
@@ -32,6 +34,199 @@ const COMMANDS: &[&[&str]] = &[
         "--position",
         "rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq -",
     ],
+    &["eco", "--json"],
+    &["eco", "--check"],
+    &["eco", "--check", "--json"],
+    &["eco", "-j", "1"],
+    &["eco", "-j", "1", "--check", "--json"],
+    &["eco", "--openings", "scid", "--json"],
+    &["eco", "--openings", "scid", "--tag"],
+    &["eco", "--tag", "-j", "1"],
+    &[
+        "eco",
+        "--position",
+        "startpos",
+        "--position",
+        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R b KQkq -",
+        "--position",
+        "no position",
+        "--position",
+        "8/8/8/8/8/8/8/K6k w - -",
+        "&&",
+        "eco",
+        "--json",
+        "--position",
+        "startpos",
+        "--position",
+        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R b KQkq -",
+        "--position",
+        "no position",
+        "&&",
+        "eco",
+        "--openings",
+        "scid",
+        "--position",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -",
+        "&&",
+        "eco",
+        "--table",
+        "{in}",
+        "--position",
+        "startpos",
+    ],
+    &["dedup"],
+    &["dedup", "-j", "1"],
+    &["dedup", "--json"],
+    &["dedup", "--duplicates", "{out}/{name}.dups", "{in}", "{in}"],
+    &[
+        "dedup",
+        "--json",
+        "--duplicates",
+        "{out}/{name}.dups",
+        "{in}",
+        "{in}",
+    ],
+    &[
+        "dedup",
+        "--by",
+        "position",
+        "--duplicates",
+        "{out}/{name}.dups",
+    ],
+    &[
+        "dedup",
+        "--fuzzy-depth",
+        "12",
+        "--duplicates",
+        "{out}/{name}.dups",
+    ],
+    &[
+        "dedup",
+        "--keep",
+        "most-annotated",
+        "--duplicates",
+        "{out}/{name}.dups",
+        "{in}",
+        "{in}",
+    ],
+    &[
+        "dedup",
+        "--keep",
+        "most-annotated",
+        "--json",
+        "{in}",
+        "{in}",
+    ],
+    &[
+        "dedup",
+        "--notation",
+        "uci",
+        "--strip",
+        "comments",
+        "--duplicates",
+        "{out}/{name}.dups",
+    ],
+    &[
+        "dedup",
+        "--line-length",
+        "0",
+        "--duplicates",
+        "{out}/{name}.dups",
+        "{in}",
+        "{in}",
+    ],
+    &["dedup", "-o", "{out}/{name}.pgn"],
+    &["tree"],
+    &["table", "--format", "csv", "-o", "{out}/{name}.csv"],
+    &["book", "build", "-o", "{out}/{name}.bin"],
+    &[
+        "book",
+        "build",
+        "--min-games",
+        "1",
+        "--max-ply",
+        "12",
+        "-o",
+        "{out}/{name}.bin",
+        "{in}",
+        "&&",
+        "book",
+        "probe",
+        "{out}/{name}.bin",
+        "startpos",
+        "&&",
+        "book",
+        "probe",
+        "--json",
+        "{out}/{name}.bin",
+        "startpos",
+        "e4",
+        "c5",
+        "&&",
+        "book",
+        "probe",
+        "{out}/{name}.bin",
+        "startpos",
+        "e4",
+        "e4",
+        "&&",
+        "book",
+        "probe",
+        "{out}/{name}.bin",
+        "8/8/8/8/8/8/8/K6k w - -",
+        "&&",
+        "book",
+        "probe",
+        "{out}/{name}.bin",
+        "no position",
+        "&&",
+        "book",
+        "dump",
+        "{out}/{name}.bin",
+        "&&",
+        "book",
+        "dump",
+        "--json",
+        "{out}/{name}.bin",
+        "&&",
+        "book",
+        "merge",
+        "{out}/{name}.bin",
+        "{out}/{name}.bin",
+        "-o",
+        "{out}/{name}.merged.bin",
+        "&&",
+        "book",
+        "dump",
+        "{in}",
+    ],
+    // What --max-nodes prunes depends on how the games fall to the workers: one job.
+    &[
+        "book",
+        "build",
+        "-j",
+        "1",
+        "--only",
+        "white",
+        "--weight",
+        "score",
+        "--max-nodes",
+        "2000",
+        "-o",
+        "{out}/{name}.bin",
+    ],
+    &[
+        "book",
+        "build",
+        "--only",
+        "black",
+        "--weight",
+        "wins",
+        "-o",
+        "{out}/{name}.bin",
+    ],
+    &["split", "--games", "1000", "-o", "{out}/{name}.split"],
+    &["split", "--by", "eco", "-o", "{out}/{name}.eco"],
     // The flags of `filter` whose work moved out of its command file (selection, marking,
     // match records, missing tags, each way of writing, one job and several).
     &["filter", "--json", "--tag", "Result=1-0"],
@@ -111,12 +306,6 @@ const COMMANDS: &[&[&str]] = &[
         "463b96181691fc9c",
         "--higher-rated-won",
     ],
-    &["dedup"],
-    &["tree"],
-    &["table", "--format", "csv", "-o", "{out}/{name}.csv"],
-    &["book", "build", "-o", "{out}/{name}.bin"],
-    &["split", "--games", "1000", "-o", "{out}/{name}.split"],
-    &["split", "--by", "eco", "-o", "{out}/{name}.eco"],
     &[
         "split",
         "--by",
@@ -281,19 +470,31 @@ fn run_one(
     }
     fs::create_dir_all(out)?;
     let folder = out.display().to_string();
+    let named = command.iter().any(|a| a.contains("{in}"));
+    let input_text = input.display().to_string();
     let args: Vec<String> = command
         .iter()
-        .map(|a| a.replace("{out}", &folder).replace("{name}", name))
+        .map(|a| {
+            a.replace("{out}", &folder)
+                .replace("{name}", name)
+                .replace("{in}", &input_text)
+        })
         .collect();
-    let done = Command::new(bin)
-        .args(&args)
-        .arg(input)
-        .output()
-        .with_context(|| format!("running {}", bin.display()))?;
-    let mut seen = format!("status {:?}\n", done.status.code()).into_bytes();
-    seen.extend(normalise(&done.stdout, &folder));
-    seen.extend(b"\n--stderr--\n");
-    seen.extend(normalise(&done.stderr, &folder));
+    let mut seen = Vec::new();
+    for part in args.split(|a| a == "&&") {
+        let mut run = Command::new(bin);
+        run.args(part);
+        if !named {
+            run.arg(input);
+        }
+        let done = run
+            .output()
+            .with_context(|| format!("running {}", bin.display()))?;
+        seen.extend(format!("status {:?}\n", done.status.code()).into_bytes());
+        seen.extend(normalise(&done.stdout, &folder));
+        seen.extend(b"\n--stderr--\n");
+        seen.extend(normalise(&done.stderr, &folder));
+    }
     let mut written: Vec<PathBuf> = Vec::new();
     collect_files(out, &mut written)?;
     written.sort();

@@ -14,7 +14,8 @@
 //!   a self-contained HTML page ([`html_page`]).
 //! - Polyglot books: [`Book`] (16-byte entries sorted by key), read with errors that name the
 //!   byte offset ([`BookError`]), written, probed ([`Book::probe`]), merged, and built from a
-//!   tree ([`Book::from_tree`], [`BookOptions`]). Moves use the Polyglot encoding
+//!   tree ([`Book::from_tree`], [`BookOptions`]); [`Book::probe_after`] probes the position
+//!   that moves reach from a start ([`Probe`], shown as text or JSON; [`ProbeError`]). Moves use the Polyglot encoding
 //!   ([`encode_move`], [`decode_move`]); keys are the Polyglot Zobrist hash of
 //!   [`tabia_position::Position::zobrist`].
 
@@ -25,6 +26,7 @@ mod game;
 mod grow;
 mod html;
 mod polyglot;
+mod probe;
 mod report;
 mod stats;
 mod tree;
@@ -36,6 +38,7 @@ pub use html::{HTML_POSITIONS, html_page};
 pub use polyglot::{
     Book, BookError, BookErrorKind, BookMove, BookOptions, ENTRY_BYTES, Entry, Weight, polyglot_key,
 };
+pub use probe::{Probe, ProbeError};
 pub use report::{Figures, MoveReport, Name, Others, TreeReport, TreeReportOptions};
 pub use stats::{GameInfo, GameResult, Tally};
 pub use tabia_position as position;

@@ -304,6 +304,22 @@ pub struct Place {
 }
 
 impl Place {
+    /// Game `game` of input `input` (0-based; an input past the 65,535th counts as that one:
+    /// a caller with more inputs refuses them first).
+    ///
+    /// ```
+    /// use tabia_collect::Place;
+    ///
+    /// assert_eq!(Place::new(2, 7), Place { input: 2, game: 7 });
+    /// assert_eq!(Place::new(70_000, 1).input, u16::MAX);
+    /// ```
+    pub fn new(input: usize, game: u64) -> Place {
+        Place {
+            input: u16::try_from(input).unwrap_or(u16::MAX),
+            game,
+        }
+    }
+
     fn pack(self) -> u64 {
         (u64::from(self.input) << 48) | (self.game & ((1 << 48) - 1))
     }

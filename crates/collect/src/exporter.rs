@@ -6,7 +6,7 @@ use tabia_notation::pgn::{
 };
 use tabia_position::{Checked, Exporter, ReplayError};
 
-use crate::{DedupBy, Digest, Digester};
+use crate::{DedupBy, Digest, Digester, GameCopy, Place};
 
 /// A PGN [`Visitor`] that does what an [`Exporter`] does (checks each game, writes it in export
 /// format, repaired) and also gives its [`Digest`], as [`Digester::check`] gives it from the
@@ -52,6 +52,45 @@ pub struct Digested {
     /// The length of the tag section of `text` (its tags, each with its line end): where a
     /// tag added to the game goes.
     pub tags_len: usize,
+}
+
+impl Digested {
+    /// The game as a copy for a [`Deduper`](crate::Deduper), found at `at`: its text (moved
+    /// out, not copied) ended by `separator` ([`Form::separator`](crate::Form::separator)),
+    /// with a duplicate's tag going after its last tag, as
+    /// [`Form::write_marked`](crate::Form::write_marked) marks it; it has no annotations to
+    /// rank by (score 0). `None` when the game has no text (it is to be written from its
+    /// tree); the warnings stay in [`Digested::checked`].
+    ///
+    /// ```
+    /// use tabia_collect::{DedupBy, DigestExporter, Place};
+    /// use tabia_notation::pgn::PgnReader;
+    ///
+    /// let pgn = "[White \"Tal\"]\n\n1. e4 e5 *\n";
+    /// let mut exporter = DigestExporter::new(DedupBy::Moves);
+    /// let mut game = PgnReader::new(pgn.as_bytes()).read_game(&mut exporter)?.expect("a game")?;
+    /// let copy = game.take_copy(Place::new(0, 1), "\n\n").expect("written");
+    /// assert_eq!((copy.digest, copy.at.game, copy.marks.len()), (game.digest, 1, 1));
+    /// assert!(game.text.is_none());
+    /// let text = String::from_utf8(copy.text)?;
+    /// assert!(text.ends_with("[White \"Tal\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n"));
+    /// // A duplicate's tag goes after the last tag.
+    /// assert_eq!(&text[copy.marks[0]..], "\n1. e4 e5 *\n\n");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn take_copy(&mut self, at: Place, separator: &str) -> Option<GameCopy> {
+        let mut text = self.text.take()?;
+        // Within the room the exporter left for it: no copy.
+        text.extend_from_slice(separator.as_bytes());
+        Some(GameCopy {
+            digest: self.digest,
+            at,
+            score: 0,
+            text,
+            marks: vec![self.tags_len],
+        })
+    }
 }
 
 impl DigestExporter {
@@ -232,5 +271,34 @@ mod tests {
             // The game with a NAG after a comment is written from its tree.
             assert_eq!(written, 6, "{by}");
         }
+    }
+
+    #[test]
+    fn a_copy_is_what_the_form_writes_from_the_tree() {
+        let mut reader = PgnReader::new(GAMES.as_bytes());
+        let mut exporter = DigestExporter::new(DedupBy::Moves);
+        let mut copies = 0;
+        while let Some(raw) = reader.read_raw_game().expect("readable") {
+            let Ok(mut streamed) = raw.visit(&mut exporter).expect("well-formed") else {
+                continue;
+            };
+            let at = Place::new(0, copies + 1);
+            let form = Form::default();
+            let had_text = streamed.text.is_some();
+            match streamed.take_copy(at, form.separator()) {
+                Some(copy) => {
+                    copies += 1;
+                    let mut game: Game = raw.parse().expect("well-formed");
+                    repair_game(&mut game).expect("legal");
+                    let (mut tree, mut marks) = (Vec::new(), Vec::new());
+                    form.write_marked(game, &mut tree, &mut marks).unwrap();
+                    assert_eq!((copy.text, copy.marks), (tree, marks));
+                    assert_eq!((copy.digest, copy.at, copy.score), (streamed.digest, at, 0));
+                    assert!(streamed.text.is_none());
+                }
+                None => assert!(!had_text),
+            }
+        }
+        assert_eq!(copies, 6);
     }
 }

@@ -47,6 +47,26 @@ impl<'t> Classification<'t> {
         }
     }
 
+    /// The classification in a word or two, as `tabia eco --json` writes it in its `status`
+    /// field: `named`, `unnamed`, `non-standard start` or `chess960`.
+    ///
+    /// ```
+    /// use tabia_eco::{Classification, Table, position::notation::pgn::Game};
+    ///
+    /// let game: Game = "1. e4 e5 *".parse()?;
+    /// assert_eq!(Table::embedded().classify_game(&game)?.status(), "named");
+    /// assert_eq!(Classification::NonStandardStart.status(), "non-standard start");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn status(self) -> &'static str {
+        match self {
+            Classification::Named(_) => "named",
+            Classification::Unnamed => "unnamed",
+            Classification::NonStandardStart => "non-standard start",
+            Classification::Chess960 => "chess960",
+        }
+    }
+
     /// Why the game is not named, in words (`None` when it is named).
     pub fn reason(self) -> Option<&'static str> {
         match self {

@@ -6,7 +6,7 @@ use std::fmt;
 use tabia_notation::pgn::{Game, Origin, RawTag, SanPlus, Skip, Visitor};
 use tabia_position::{MoveError, Position, StartTags, shakmaty::CastlingMode, variant_mode};
 
-use crate::{Classification, Classifier, Table};
+use crate::{Classification, Classifier, Table, TagChanges};
 
 /// Why a game could not be classified.
 #[non_exhaustive]
@@ -177,6 +177,31 @@ impl<'t> Visitor for GameVisitor<'t> {
 }
 
 impl Table {
+    /// Classifies a parsed game ([`Table::classify_game`]) and sets its opening tags from
+    /// the opening found ([`Opening::set_tags`](crate::Opening::set_tags)): what
+    /// `tabia eco --tag` does to each game. A game the table does not name keeps its tags.
+    ///
+    /// ```
+    /// use tabia_eco::{Table, TagChanges, position::notation::pgn::Game};
+    ///
+    /// let mut game: Game = "[ECO \"A00\"]\n\n1. e4 e6 2. d4 d5 *".parse()?;
+    /// let changes = Table::embedded().set_opening_tags(&mut game)?;
+    /// assert_eq!(game.tag("ECO"), Some("C00"));
+    /// assert_eq!(changes, TagChanges { added: 1, changed: 1, removed: 0 });
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A move before the classifier stops is illegal (the tags are left as they are).
+    pub fn set_opening_tags(&self, game: &mut Game) -> Result<TagChanges, ClassifyError> {
+        let class = self.classify_game(game)?;
+        Ok(class
+            .matched()
+            .map(|m| m.opening.set_tags(game))
+            .unwrap_or_default())
+    }
+
     /// Classifies a parsed game: Chess960 and set-up positions are not classified; otherwise
     /// the mainline is replayed by a [`Classifier`] (variations are not looked at).
     ///

@@ -13,7 +13,9 @@
 //!   fewer than [`MIN_PIECES`] pieces ([`Classification`], [`Match`]);
 //!   [`GameVisitor`] does it for the PGN reader of `tabia-notation`, [`Table::classify_game`]
 //!   for a parsed game, and [`Follower`] along a replay the caller runs anyway (shown each
-//!   position, it plays no move itself).
+//!   position, it plays no move itself). [`CheckingVisitor`] also checks the game to its end
+//!   in the same pass ([`Classified`]: the opening and the warnings);
+//!   [`Table::set_opening_tags`] writes the opening into a game's tags ([`TagChanges`]).
 //!
 //! ```
 //! use tabia_eco::Table;
@@ -28,6 +30,7 @@
 
 #![deny(missing_docs)]
 
+mod checked;
 mod classify;
 mod embedded;
 mod error;
@@ -37,6 +40,7 @@ mod load;
 mod opening;
 mod table;
 
+pub use checked::{CheckingVisitor, Classified};
 pub use classify::{Classification, Classifier, Follower, MAX_PLIES, MIN_PIECES, Match};
 pub use embedded::{Openings, UnknownOpenings};
 pub use error::{LoadError, LoadErrorKind};

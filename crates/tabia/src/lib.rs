@@ -26,7 +26,9 @@
 //! | a collection split into files | [`collect::Splitter`] over [`collect::Files`] |
 //! | a diagram of a position | [`position::diagram_setup`], [`position::render`] |
 //! | statistics of a collection | [`Reader::stats`] |
+//! | its opening and warnings, as it is read | [`eco::CheckingVisitor`] ([`eco::Classified`]) |
 //! | an opening tree, a Polyglot book | [`Reader::tree`], [`book::Book::from_tree`] |
+//! | a book's moves where moves lead | [`book::Book::probe_after`] ([`book::Probe`]) |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |
 //!
 //! The layers are re-exported as modules: [`notation`] (FEN, EPD, SAN, PGN syntax),

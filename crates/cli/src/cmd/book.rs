@@ -1,17 +1,18 @@
 //! `tabia book`: Polyglot `.bin` opening books — `build` one from games (through the same tree
 //! as `tabia tree`), `probe` a position, `dump` every entry, `merge` two books.
+//!
+//! tabia-book builds, probes and merges ([`Book`]); reading and writing the files and `dump`'s
+//! lines are `ops::book`'s.
 
-use std::{
-    io::Write,
-    path::{Path, PathBuf},
-};
+use std::path::PathBuf;
 
-use tabia_book::{Book, BookOptions, TreeOptions, Weight, code_text, polyglot_key};
-use tabia_position::{EpRule, Position, shakmaty::Color};
+use tabia_book::{Book, BookOptions, TreeOptions, Weight};
+use tabia_position::{Position, shakmaty::Color};
 
 use crate::{
     cli::{RunArgs, Status},
     grow::read_tree,
+    ops::book::{dump, read_book, write_book, write_probe},
     output::{self, ForceArg},
     session::Session,
 };
@@ -140,7 +141,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     match &args.action {
         Action::Build(args) => build(args),
         Action::Probe(args) => probe(args),
-        Action::Dump(args) => dump(args),
+        Action::Dump(args) => dump(&read_book(&args.book)?, args.json).map(|()| Status::Success),
         Action::Merge(args) => merge(args),
     }
 }
@@ -176,125 +177,15 @@ fn build(args: &BuildArgs) -> anyhow::Result<Status> {
     Ok(session.finish()?)
 }
 
-/// Reads a book; an unreadable or malformed one is an error naming the file (and the byte).
-fn read_book(path: &Path) -> anyhow::Result<Book> {
-    let bytes = std::fs::read(path)
-        .map_err(|err| anyhow::anyhow!("cannot open {}: {err}", path.display()))?;
-    Book::from_bytes(&bytes).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
-}
-
-/// Writes `book` into `file`, the output `path` claimed at the start.
-fn write_book(path: &Path, mut file: std::fs::File, book: &Book) -> anyhow::Result<()> {
-    file.write_all(&book.to_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|err| anyhow::anyhow!("cannot write {}: {err}", path.display()))
-}
-
-/// The `--json` object of `probe`.
-#[derive(serde::Serialize)]
-struct ProbeRecord<'a> {
-    position: String,
-    fen: String,
-    key: String,
-    moves: &'a [tabia_book::BookMove],
-}
-
 fn probe(args: &ProbeArgs) -> anyhow::Result<Status> {
     let book = read_book(&args.book)?;
-    let mut pos = match Position::from_arg(&args.position) {
-        Ok(pos) => pos,
-        Err(err) => anyhow::bail!("bad position: {err}"),
-    };
-    for (ply, text) in args.moves.iter().enumerate() {
-        match pos.parse_move(text) {
-            Ok(m) => pos.play_unchecked(m),
-            Err(err) => anyhow::bail!("move {}: {err}", ply + 1),
-        }
-    }
-    let moves = book.probe(&pos);
-    let Some(key) = polyglot_key(&pos).map(|key| format!("{key:016x}")) else {
-        anyhow::bail!(
-            "Polyglot books are for standard chess and Chess960, not {}",
-            pos.variant()
-        );
-    };
-    let mut out = output::stdout();
-    if args.json {
-        let record = ProbeRecord {
-            position: pos.key().to_string(),
-            fen: pos.fen(EpRule::Legal),
-            key,
-            moves: &moves,
-        };
-        serde_json::to_writer(&mut out, &record)?;
-        out.write_all(b"\n")?;
-    } else {
-        writeln!(out, "position  {}", pos.key())?;
-        writeln!(out, "key       {key}")?;
-        if moves.is_empty() {
-            writeln!(out, "no moves in the book")?;
-        } else {
-            let w = moves.iter().map(|m| m.san.len()).max().unwrap_or(0).max(4);
-            writeln!(
-                out,
-                "\n{:<w$}  {:<5}  {:>6}  {:>6}  {:>5}",
-                "move", "uci", "weight", "share", "learn"
-            )?;
-            for m in &moves {
-                writeln!(
-                    out,
-                    "{:<w$}  {:<5}  {:>6}  {:>5.1}%  {:>5}",
-                    m.san, m.uci, m.weight, m.percent, m.learn
-                )?;
-            }
-        }
-    }
-    out.flush()?;
-    Ok(Status::Success)
-}
-
-/// One `--json` line of `dump`.
-#[derive(serde::Serialize)]
-struct DumpRecord {
-    offset: u64,
-    key: String,
-    #[serde(rename = "move")]
-    uci: String,
-    code: u16,
-    weight: u16,
-    learn: u32,
-}
-
-fn dump(args: &DumpArgs) -> anyhow::Result<Status> {
-    let book = read_book(&args.book)?;
-    let mut out = output::stdout();
-    let mut line = Vec::with_capacity(128);
-    for (i, entry) in book.entries().iter().enumerate() {
-        line.clear();
-        let offset = (i * tabia_book::ENTRY_BYTES) as u64;
-        if args.json {
-            let record = DumpRecord {
-                offset,
-                key: format!("{:016x}", entry.key),
-                uci: code_text(entry.code),
-                code: entry.code,
-                weight: entry.weight,
-                learn: entry.learn,
-            };
-            output::json_line(&mut line, &record);
-        } else {
-            writeln!(
-                line,
-                "{:016x}  {:<5}  {:>5}  {}",
-                entry.key,
-                code_text(entry.code),
-                entry.weight,
-                entry.learn
-            )?;
-        }
-        out.write_all(&line)?;
-    }
-    out.flush()?;
+    let start =
+        Position::from_arg(&args.position).map_err(|err| anyhow::anyhow!("bad position: {err}"))?;
+    // The error's message says it all (no cause to repeat).
+    let probe = book
+        .probe_after(&start, &args.moves)
+        .map_err(|err| anyhow::anyhow!("{err}"))?;
+    write_probe(&probe, args.json)?;
     Ok(Status::Success)
 }
 

@@ -1,8 +1,9 @@
 //! `tabia dedup`: keep one copy of each game, across inputs.
 //!
 //! Workers check and digest each game and write it in the output form (on all cores), a
-//! batch's games handed on as [`Entry`]s; the ordered stage decides in input order
-//! ([`Deduper`]) and sends each game to the output or to `--duplicates`. Memory: one
+//! batch's games handed on as [`Offer`]s; the ordered stage ([`Stage`], in `ops::dedup`)
+//! decides in input order ([`Deduper`]) and sends each game to the output or to
+//! `--duplicates`. Memory: one
 //! fixed-size entry per distinct game, whatever the input size.
 //!
 //! In export format (no `--json`, no output form option, `--keep first`) each worker reads its
@@ -10,28 +11,20 @@
 //! with its exporter; a game whose export needs its tree, and a bad game, is parsed and read
 //! from its tree, as it is for the other forms.
 
-use std::{
-    io::{self, Write},
-    path::PathBuf,
-};
+use std::{io, path::PathBuf};
 
 use anyhow::bail;
-use tabia_collect::{
-    DedupBy, Deduper, DigestExporter, Digested, Digester, Form, GameCopy, Place, annotations,
-};
+use tabia_collect::{DedupBy, Deduper, DigestExporter};
 use tabia_notation::pgn::RawGame;
-use tabia_position::ReplayError;
 use tabia_stream::Visited;
 
 use crate::{
-    check::{ReadGame, read_game},
     cli::{RunArgs, Status},
     form::FormArgs,
     input::Source,
-    output::{self, OutputArg},
+    ops::dedup::{Offer, Stage, Worker, rank},
+    output::OutputArg,
     parallel::{Sink, fold},
-    record,
-    report::Diagnostic,
     session::Session,
 };
 
@@ -91,57 +84,6 @@ pub(crate) enum Keep {
     MostAnnotated,
 }
 
-/// What a worker makes of one game for the ordered stage.
-enum Entry {
-    /// A good game, digested and written.
-    Game(GameCopy),
-    /// The `--json` line of a bad game, written to the output as it is.
-    Line(Vec<u8>),
-}
-
-/// The ordered stage: the decisions, the outputs.
-struct Stage {
-    deduper: Deduper,
-    form: Form,
-    json: bool,
-    names: Vec<String>,
-    out: Box<dyn Write>,
-    duplicates: Option<Box<dyn Write>>,
-}
-
-impl Stage {
-    /// The second (or only) pass: each game to the output or the duplicates, in input order.
-    fn write(&mut self, entries: Vec<Entry>) -> anyhow::Result<()> {
-        for entry in entries {
-            let copy = match entry {
-                Entry::Line(line) => {
-                    self.out.write_all(&line)?;
-                    continue;
-                }
-                Entry::Game(copy) => copy,
-            };
-            let decided = self.deduper.decide(copy)?;
-            if let Some(text) = decided.kept {
-                self.out.write_all(&text)?;
-            }
-            if let (Some(duplicate), Some(out)) = (decided.duplicate, &mut self.duplicates) {
-                let name = self
-                    .names
-                    .get(usize::from(duplicate.of.input))
-                    .map_or("?", String::as_str);
-                let value = format!("{name}#{}", duplicate.of.game);
-                let tag = if self.json {
-                    format!(",\"duplicate_of\":{}", serde_json::to_string(&value)?)
-                } else {
-                    self.form.tag_text("DuplicateOf", &value)
-                };
-                duplicate.write_tagged(out, tag.as_bytes())?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Runs `tabia dedup`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
@@ -158,92 +100,55 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if most_annotated && sources.iter().any(|s| matches!(s, Source::Stdin)) {
         bail!("--keep most-annotated reads its inputs twice: name files, not standard input");
     }
-    // Both outputs are claimed before any input is read (refused when they exist already,
-    // unless --force or --append).
-    let out = args.out.open(&args.files)?;
-    let duplicates = args
-        .duplicates
-        .as_deref()
-        .map(|path| output::claim_file(path, args.out.existing.policy(), &args.files))
-        .transpose()?
-        .map(|file| Box::new(io::BufWriter::with_capacity(1 << 16, file)) as Box<dyn Write>);
     let json = args.json;
     let keep = match args.keep {
         Keep::First => tabia_collect::Keep::First,
         Keep::MostAnnotated => tabia_collect::Keep::MostAnnotated,
     };
-    let mut stage = Stage {
-        deduper: Deduper::new(keep),
-        form: form.clone(),
-        json,
-        names: Vec::new(),
-        out,
+    let deduper = Deduper::new(keep);
+    let duplicates = args.duplicates.as_deref();
+    let mut stage = Stage::open(
+        &args.out,
         duplicates,
-    };
+        &args.files,
+        deduper,
+        form.clone(),
+        json,
+    )?;
     if most_annotated {
-        let quiet = RunArgs {
-            quiet: true,
-            ..args.run.clone()
-        };
-        let mut session = Session::with_writers(io::sink(), io::sink(), &quiet, "games", false);
-        for (index, source) in sources.iter().enumerate() {
-            let Some(input) = session.open(source) else {
-                continue;
-            };
-            let name = input.name.clone();
-            let work = fold(
-                |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
-                    game(
-                        &name, index, by, &form, json, sink, entries, number, raw, true,
-                    );
-                },
-            );
-            session.games(input, &work, |entries| {
-                for entry in entries {
-                    if let Entry::Game(copy) = entry {
-                        stage.deduper.rank(copy);
-                    }
-                }
-                Ok(())
-            })?;
-        }
-        session.finish()?;
+        rank(&mut stage, &sources, &args.run, by, &form, json)?;
     }
     let mut session = Session::with_output(io::sink(), &args.run, "games");
     let kept = session.counter("kept");
     let dups = session.counter("duplicates");
     for (index, source) in sources.iter().enumerate() {
-        stage.names.push(source.name());
+        stage.begin_input(source.name());
         let Some(input) = session.open(source) else {
             continue;
         };
         let name = input.name.clone();
+        let worker = Worker {
+            name: &name,
+            index,
+            by,
+            form: &form,
+            json,
+        };
         let (kept_before, dups_before) = (stage.deduper.kept(), stage.deduper.duplicates());
         if form.is_export() && !json && !most_annotated {
             // Each worker checks, digests and writes the games of its piece of the input as
             // it reads them: one pass over their bytes.
             let work = fold(
-                |sink: &mut Sink, entries: &mut Vec<Entry>, number, read: Visited<'_, _>| {
-                    streamed(&name, index, by, &form, sink, entries, number, read);
+                |sink: &mut Sink, entries: &mut Vec<Offer>, number, read: Visited<'_, _>| {
+                    worker.streamed(sink, entries, number, read);
                 },
             );
             let exporter = || DigestExporter::new(by);
             session.visit(input, exporter, &work, |entries| stage.write(entries))?;
         } else {
             let work = fold(
-                |sink: &mut Sink, entries: &mut Vec<Entry>, number, raw: &RawGame| {
-                    game(
-                        &name,
-                        index,
-                        by,
-                        &form,
-                        json,
-                        sink,
-                        entries,
-                        number,
-                        raw,
-                        most_annotated,
-                    );
+                |sink: &mut Sink, entries: &mut Vec<Offer>, number, raw: &RawGame| {
+                    worker.game(sink, entries, number, raw, most_annotated);
                 },
             );
             session.games(input, &work, |entries| stage.write(entries))?;
@@ -252,130 +157,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         session.add(dups, stage.deduper.duplicates() - dups_before);
     }
     let status = session.finish()?;
-    stage.out.flush()?;
-    if let Some(d) = &mut stage.duplicates {
-        d.flush()?;
-    }
+    stage.flush()?;
     Ok(status)
-}
-
-/// One game that a [`DigestExporter`] checked, digested and wrote as it read it, as an entry
-/// for the stage; a bad game, or one whose export needs its tree, is read from its tree.
-#[allow(clippy::too_many_arguments)]
-fn streamed(
-    name: &str,
-    index: usize,
-    by: DedupBy,
-    form: &Form,
-    sink: &mut Sink,
-    entries: &mut Vec<Entry>,
-    number: u64,
-    read: Visited<'_, Result<Digested, ReplayError>>,
-) {
-    let Ok(Ok(Digested {
-        checked,
-        digest,
-        text: Some(mut text),
-        tags_len,
-        ..
-    })) = read.output
-    else {
-        // Read again from its tree, which says the same of a bad game.
-        game(
-            name,
-            index,
-            by,
-            form,
-            false,
-            sink,
-            entries,
-            number,
-            &read.to_raw(),
-            false,
-        );
-        return;
-    };
-    for warning in &checked.warnings {
-        sink.warning(&Diagnostic::from_warning(name, number, warning));
-    }
-    text.extend_from_slice(form.separator().as_bytes());
-    entries.push(Entry::Game(GameCopy {
-        digest,
-        at: place(index, number),
-        score: 0,
-        text,
-        // A duplicate's tag goes after the last tag, as `Form::write_marked` puts it.
-        marks: vec![tags_len],
-    }));
-}
-
-/// Where game `number` of input `index` is.
-fn place(index: usize, number: u64) -> Place {
-    Place {
-        input: u16::try_from(index).unwrap_or(u16::MAX),
-        game: number,
-    }
-}
-
-/// One game: parse, check, digest, write in the output form, as an entry for the stage.
-#[allow(clippy::too_many_arguments)]
-fn game(
-    name: &str,
-    index: usize,
-    by: DedupBy,
-    form: &Form,
-    json: bool,
-    sink: &mut Sink,
-    entries: &mut Vec<Entry>,
-    number: u64,
-    raw: &RawGame,
-    score: bool,
-) {
-    let mut digester = Digester::new(by);
-    let ReadGame {
-        game,
-        replayed,
-        warnings,
-    } = match read_game(name, number, raw, sink, |ply| digester.ply(ply)) {
-        Ok(read) => read,
-        Err(diagnostic) => {
-            if json {
-                entries.push(error_line(&diagnostic));
-            }
-            return;
-        }
-    };
-    let digest = digester.finish(&replayed);
-    let score = if score { annotations(&game) } else { 0 };
-    let mut body = Vec::new();
-    let mut marks = Vec::new();
-    let written = if json {
-        record::game_lines::<()>(
-            &mut body, &mut marks, name, number, game, form, &warnings, None,
-        )
-    } else {
-        form.write_marked(game, &mut body, &mut marks)
-    };
-    if let Err(err) = written {
-        let diagnostic = Diagnostic::located(name, number, &err);
-        sink.error(&diagnostic);
-        if json {
-            entries.push(error_line(&diagnostic));
-        }
-        return;
-    }
-    entries.push(Entry::Game(GameCopy {
-        digest,
-        at: place(index, number),
-        score,
-        text: body,
-        marks,
-    }));
-}
-
-/// The `--json` line of a bad game.
-fn error_line(diagnostic: &Diagnostic) -> Entry {
-    let mut line = Vec::new();
-    output::json_line(&mut line, &output::ErrorRecord::new(diagnostic));
-    Entry::Line(line)
 }

@@ -3,6 +3,9 @@
 //! to library calls and these functions, and results to output. What a library user would want
 //! lives in the library crates instead.
 
+pub(crate) mod book;
+pub(crate) mod dedup;
+pub(crate) mod eco;
 pub(crate) mod filter;
 pub(crate) mod show;
 pub(crate) mod split;
