@@ -2,3 +2,5 @@
 //! out of `cmd`, as cargo keeps `ops` apart from its `commands`: a file in `cmd` maps arguments
 //! to library calls and these functions, and results to output. What a library user would want
 //! lives in the library crates instead.
+
+pub(crate) mod table;
