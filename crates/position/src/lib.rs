@@ -16,7 +16,8 @@
 //!   reason why it is not a legal position, each with a message.
 //! - Game replay over the PGN tree of `tabia-notation`: [`replay()`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
-//!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
+//!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads;
+//!   [`EpdLines`] writes the EPD (or FEN) of every ply, one a line, either way.
 //!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
 //!   column; warnings ([`ReplayWarning`], in [`Replayed::warnings`]: the game was read, something was
 //!   repaired or looks wrong) likewise.
@@ -58,6 +59,7 @@ mod lenient;
 mod moves;
 mod outcome;
 mod parse;
+mod plies;
 mod position;
 mod replay;
 mod square;
@@ -81,6 +83,7 @@ pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
+pub use plies::EpdLines;
 pub use position::{EpRule, Position, SetupError, ZobristTracker};
 pub use replay::{
     Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, repair_game,
