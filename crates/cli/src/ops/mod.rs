@@ -3,4 +3,5 @@
 //! to library calls and these functions, and results to output. What a library user would want
 //! lives in the library crates instead.
 
+pub(crate) mod epd;
 pub(crate) mod table;
