@@ -24,7 +24,8 @@
 //! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
 //!   positions for the variations, no game tree), and [`check_reader`]: every game of an
 //!   input checked so, what `tabia pgn --check` runs; [`Exporter`]: the same checks, and the
-//!   game written in export format as it is read (what `tabia pgn` writes, with no tree).
+//!   game written in export format as it is read (what `tabia pgn` writes, with no tree);
+//!   [`Exporting`]: the same, the text handed over with the verdict ([`ExportedGame`]).
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -52,6 +53,7 @@ mod convert;
 mod edit;
 mod error;
 mod export;
+mod exporting;
 mod form;
 mod hasher;
 mod key;
@@ -77,6 +79,7 @@ pub use check::{
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use export::Exporter;
+pub use exporting::{ExportedGame, Exporting};
 pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use hasher::{BuildKeyHasher, KeyHasher, hash_of};
 pub use key::PositionKey;
