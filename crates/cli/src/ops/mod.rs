@@ -4,4 +4,5 @@
 //! lives in the library crates instead.
 
 pub(crate) mod epd;
+pub(crate) mod pgn;
 pub(crate) mod table;
