@@ -1,6 +1,6 @@
 //! Command-line arguments and exit statuses.
 
-use std::{num::NonZeroUsize, process::ExitCode};
+use std::{num::NonZeroUsize, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 
@@ -70,6 +70,16 @@ fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
         Ok(n) => NonZeroUsize::new(n).ok_or_else(|| "no worker thread".into()),
         Err(_) => Err("expected a number of worker threads, such as 4".into()),
     }
+}
+
+/// The PGN inputs of a subcommand that reads them: flatten into its `Args` with
+/// `#[command(flatten)] input: InputFiles`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct InputFiles {
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
+    #[arg(value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with

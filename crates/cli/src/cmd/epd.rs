@@ -9,13 +9,11 @@
 //! with `--json` carried in a `warnings` array on the game's first object. tabia-position's
 //! [`EpdLines`] writes the lines; the `--json` objects and the diagnostics are in `ops::epd`.
 
-use std::path::PathBuf;
-
 use tabia_notation::pgn::RawGame;
 use tabia_position::{EpdLines, Position};
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     cmd::fen::EpArg,
     input::Source,
     ops::epd,
@@ -27,10 +25,8 @@ use crate::{
 /// Arguments of `tabia epd` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// Print full FEN (with the clocks) instead of EPD.
     #[arg(long)]
     fen: bool,
@@ -66,8 +62,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         ep: args.ep.into(),
         start: args.start,
     };
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
-    for source in Source::from_args(&args.files) {
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };

@@ -14,14 +14,12 @@
 //! input as it reads it ([`check_reader`](tabia_position::check_reader): nothing to split
 //! and hand over). Writing and reporting each game is `ops::pgn`'s.
 
-use std::path::PathBuf;
-
 use tabia_notation::pgn::RawGame;
 use tabia_position::{Checker, Exporting};
 use tabia_stream::Visited;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     form::FormArgs,
     input::Source,
     ops::pgn::{Games, Verdict, checked_games},
@@ -33,10 +31,8 @@ use crate::{
 /// Arguments of `tabia pgn` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// Only check the games: write nothing on standard output, report each bad game on
     /// standard error and end with the summary.
     #[arg(long)]
@@ -65,8 +61,8 @@ pub(crate) struct Args {
 /// Runs `tabia pgn`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let form = args.form.form()?;
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
-    for source in Source::from_args(&args.files) {
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };

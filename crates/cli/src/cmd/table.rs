@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use tabia_table::{Columns, FileFormat, Partition, TableOptions, TableWriter};
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     input::Source,
     ops::table::{Encode, claim_outputs},
     output::ExistingArgs,
@@ -23,10 +23,8 @@ use crate::{
 /// Arguments of `tabia table` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// The games table: a file, or with --partition a folder. The moves table goes next to it
     /// (`games.parquet` → `games.moves.parquet`, `games/` → `games.moves/`).
     #[arg(short, long, value_name = "OUT")]
@@ -92,11 +90,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         },
         ..TableOptions::default()
     };
-    claim_outputs(&args.output, options, args.existing.policy(), &args.files)?;
+    claim_outputs(
+        &args.output,
+        options,
+        args.existing.policy(),
+        &args.input.files,
+    )?;
     let mut writer = TableWriter::create(&args.output, options)?;
     let encoder = writer.encoder().clone();
     let mut session = Session::new(&args.run, "games");
-    for source in Source::from_args(&args.files) {
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
