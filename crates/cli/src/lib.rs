@@ -14,7 +14,12 @@
 //! - `form`: the output-form options shared by the subcommands that write games;
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
 //! - `progress`, `report`: the progress meter and diagnostics;
-//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`).
+//! - `ops`: the commands' work that is the command line's own (as cargo's `ops`): per command
+//!   (`ops::pgn`, `ops::epd`, `ops::table`), its work on the pipeline, what it writes into a
+//!   batch's `Sink` and its diagnostics, over the library calls (`tabia_position::EpdLines`,
+//!   `tabia_position::Exporting`, `tabia_table::PieceEncoding`);
+//! - `cli`: the clap definition and the argument blocks the commands flatten (`InputFiles`,
+//!   `RunArgs`).
 
 #![deny(missing_docs)]
 
