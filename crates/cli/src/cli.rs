@@ -3,6 +3,7 @@
 use std::{num::NonZeroUsize, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
+use tabia_position::EpRule;
 
 use crate::{cmd, report::Warnings};
 
@@ -80,6 +81,28 @@ pub(crate) struct InputFiles {
     /// archives are recognised.
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+}
+
+/// The en-passant rule of the FEN and EPD writers, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum EpArg {
+    /// The square behind every double pawn push (the FEN standard).
+    #[default]
+    Always,
+    /// Only when an en-passant capture is legal (as position keys and lichess).
+    Legal,
+    /// Only when an enemy pawn stands next to the pushed pawn (X-FEN).
+    Pseudo,
+}
+
+impl From<EpArg> for EpRule {
+    fn from(arg: EpArg) -> EpRule {
+        match arg {
+            EpArg::Always => EpRule::Always,
+            EpArg::Legal => EpRule::Legal,
+            EpArg::Pseudo => EpRule::PseudoLegal,
+        }
+    }
 }
 
 /// The options of every subcommand that streams its inputs: flatten into its `Args` with

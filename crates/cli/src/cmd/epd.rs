@@ -13,8 +13,7 @@ use tabia_notation::pgn::RawGame;
 use tabia_position::{EpdLines, Position};
 
 use crate::{
-    cli::{InputFiles, RunArgs, Status},
-    cmd::fen::EpArg,
+    cli::{EpArg, InputFiles, RunArgs, Status},
     input::Source,
     ops::epd,
     output::OutputArg,
