@@ -171,7 +171,7 @@ mod tests {
         let options = TableOptions::default();
         let writer = TableWriter::create(&dir.path().join("g.parquet"), options).unwrap();
         let mut pieces = writer.encoder().start_pieces(1, 1);
-        let mut reader = PgnReader::new(&b"1. e4 e5 2. Ke3 *\n"[..]);
+        let reader = PgnReader::new(&b"1. e4 e5 2. Ke3 *\n"[..]);
         let raw = reader.raw_games().next().unwrap().unwrap();
         let record = pieces.read("g.pgn", &raw, 1);
         assert_eq!(record.errors.len(), 1);
