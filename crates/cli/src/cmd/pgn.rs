@@ -22,7 +22,7 @@ use crate::{
     cli::{InputFiles, RunArgs, Status},
     form::FormArgs,
     input::Source,
-    ops::pgn::{Games, Verdict, checked_games},
+    ops::pgn::{GameOutput, Verdict, checked_games},
     output::OutputArg,
     parallel::{Sink, each},
     session::Session,
@@ -67,7 +67,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             continue;
         };
         let name = input.name.clone();
-        let games = Games {
+        let games = GameOutput {
             name: &name,
             form: &form,
             json: args.json,

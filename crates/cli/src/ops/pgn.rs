@@ -20,7 +20,7 @@ use crate::{
 
 /// How the games of one input are written and reported: the command's options.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Games<'a> {
+pub(crate) struct GameOutput<'a> {
     /// The input's name.
     pub(crate) name: &'a str,
     /// The output form.
@@ -35,9 +35,9 @@ pub(crate) struct Games<'a> {
     pub(crate) strict_notes: bool,
 }
 
-impl Games<'_> {
+impl GameOutput<'_> {
     /// Reports what `--check` found in a game: its error, or its warnings (errors with
-    /// `--strict`), as [`Games::game`] does for the game tree.
+    /// `--strict`), as [`GameOutput::game`] does for the game tree.
     pub(crate) fn checked(
         &self,
         sink: &mut Sink,
@@ -56,8 +56,8 @@ impl Games<'_> {
         self.report_warnings(sink, &warnings);
     }
 
-    /// [`Games::checked`] for a game a worker's [`Checker`](tabia_position::Checker) checked
-    /// as it read it.
+    /// [`GameOutput::checked`] for a game that a worker's
+    /// [`Checker`](tabia_position::Checker) checked as it read it.
     pub(crate) fn visited(
         &self,
         sink: &mut Sink,
