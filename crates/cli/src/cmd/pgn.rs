@@ -2,12 +2,13 @@
 //!
 //! In export format (no `--json`, no output form option) each worker reads its piece of the
 //! input once with the [`Exporter`](tabia_position::Exporter) (as [`Exporting`]): each
-//! game is checked ([`check_game`](tabia_position::check_game)'s checks: legal moves) and written, repaired where its
-//! warnings say, as it is read, with no tree; its warnings are reported (what was read
-//! leniently, a result that contradicts the board), and `--strict` reports them as errors and
-//! drops the game. A game whose NAGs or comments the export puts elsewhere than the text is
-//! parsed and written from its tree, as every game is for `--json` and the other output forms
-//! (the input split into raw games, each parsed on any worker with its absolute line numbers).
+//! game is checked ([`check_game`](tabia_position::check_game)'s checks: legal moves) and
+//! written, repaired where its warnings say, as it is read, with no tree; its warnings are
+//! reported (what was read leniently, a result that contradicts the board), and `--strict`
+//! reports them as errors and drops the game. A game whose NAGs or comments the export puts
+//! elsewhere than the text is parsed and written from its tree, as every game is for `--json`
+//! and the other output forms (the input split into raw games, each parsed on any worker with
+//! its absolute line numbers).
 //!
 //! `--check` builds no game tree: [`Checker`] makes the same checks, with the same warnings,
 //! while the reader reads the game, on the workers; with one job the reader thread checks the
