@@ -1,8 +1,9 @@
 //! Command-line arguments and exit statuses.
 
-use std::{num::NonZeroUsize, process::ExitCode};
+use std::{num::NonZeroUsize, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
+use tabia_position::EpRule;
 
 use crate::{cmd, report::Warnings};
 
@@ -69,6 +70,38 @@ fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
         Ok(0) => Err("at least one worker thread is needed (leave -j out to use all cores)".into()),
         Ok(n) => NonZeroUsize::new(n).ok_or_else(|| "no worker thread".into()),
         Err(_) => Err("expected a number of worker threads, such as 4".into()),
+    }
+}
+
+/// The PGN inputs of a subcommand that reads them: flatten into its `Args` with
+/// `#[command(flatten)] input: InputFiles`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct InputFiles {
+    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
+    /// archives are recognised.
+    #[arg(value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+/// The en-passant rule of the FEN and EPD writers, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum EpArg {
+    /// The square behind every double pawn push (the FEN standard).
+    #[default]
+    Always,
+    /// Only when an en-passant capture is legal (as position keys and lichess).
+    Legal,
+    /// Only when an enemy pawn stands next to the pushed pawn (X-FEN).
+    Pseudo,
+}
+
+impl From<EpArg> for EpRule {
+    fn from(arg: EpArg) -> EpRule {
+        match arg {
+            EpArg::Always => EpRule::Always,
+            EpArg::Legal => EpRule::Legal,
+            EpArg::Pseudo => EpRule::PseudoLegal,
+        }
     }
 }
 

@@ -4,11 +4,8 @@
 
 use std::{cell::RefCell, io::BufRead};
 
-use tabia_notation::pgn::{
-    Game, Nag, Origin, Outcome, RawComment, RawGame, RawTag, ReadError, SanPlus, Skip, Visitor,
-    Warning,
-};
-use tabia_position::{Checked, Exporter, ReplayError};
+use tabia_notation::pgn::{Game, RawGame, ReadError, Visitor};
+use tabia_position::Exporter;
 use tabia_stream::{Compression, Input as Stream, SplitGames};
 pub(crate) use tabia_stream::{Source, TextLine, TextLines};
 
@@ -41,78 +38,6 @@ pub(crate) fn visit<V: Visitor>(raw: &RawGame, visitor: &mut V) -> Result<V::Out
         Ok(mut buffer) => raw.visit_in(visitor, &mut buffer),
         Err(_) => raw.visit(visitor),
     })
-}
-
-/// An [`Exporter`] whose verdict on each game carries the game's text: for a visitor that
-/// reads a piece of the input on a worker, whose games are written once the piece is read
-/// ([`Session::visit`](crate::session::Session::visit)).
-#[derive(Debug, Default)]
-pub(crate) struct Exporting(Exporter);
-
-/// The [`Exporter`]'s verdict on a game, and its text when it was written (`None`: the game's
-/// export needs its tree, see [`Exporter::text`]).
-pub(crate) type Exported = (Result<Checked, ReplayError>, Option<Vec<u8>>);
-
-impl Visitor for Exporting {
-    type Output = Exported;
-
-    fn begin_game(&mut self, start: Origin) -> Skip {
-        self.0.begin_game(start)
-    }
-
-    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        self.0.tag(name, value);
-    }
-
-    fn begin_movetext(&mut self) -> Skip {
-        self.0.begin_movetext()
-    }
-
-    fn san(&mut self, san: SanPlus, at: Origin) {
-        self.0.san(san, at);
-    }
-
-    fn skip_rest(&mut self) -> Skip {
-        self.0.skip_rest()
-    }
-
-    fn nag(&mut self, nag: Nag) {
-        self.0.nag(nag);
-    }
-
-    fn partial_comment(&mut self, comment: RawComment<'_>) {
-        self.0.partial_comment(comment);
-    }
-
-    fn comment(&mut self, comment: RawComment<'_>) {
-        self.0.comment(comment);
-    }
-
-    fn begin_variation(&mut self) -> Skip {
-        self.0.begin_variation()
-    }
-
-    fn end_variation(&mut self) {
-        self.0.end_variation();
-    }
-
-    fn outcome(&mut self, outcome: Outcome) {
-        self.0.outcome(outcome);
-    }
-
-    fn warning(&mut self, warning: Warning) {
-        self.0.warning(warning);
-    }
-
-    fn end_game(&mut self) -> Exported {
-        let verdict = self.0.end_game();
-        let text = verdict
-            .as_ref()
-            .ok()
-            .and_then(|_| self.0.bytes())
-            .map(<[u8]>::to_vec);
-        (verdict, text)
-    }
 }
 
 /// Parses a game, into the memory of the last game [given back](give_back) on this thread

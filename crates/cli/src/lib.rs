@@ -17,13 +17,18 @@
 //! - `output`: `-o FILE` (never one of the inputs), standard output, NDJSON and TSV helpers;
 //! - `progress`, `report`: the progress meter and diagnostics;
 //! - `ops`: the commands' work that is the command line's own (as cargo's `ops`), one module
-//!   per command that has some: `ops::eco` (the TSV and JSON lines, `--tag`'s counters,
-//!   `--position`'s lines), `ops::dedup` (the workers' entries, the ordered stage writing to
-//!   the output and `--duplicates`, `--keep most-annotated`'s first pass), `ops::book` (books
-//!   read from and written to files, `dump`'s lines, `probe`'s output), `ops::filter`
-//!   (matching on the reading thread, writing or reporting each selected game), `ops::show`
-//!   (where a rendering goes, `--last-move`), `ops::split` (each game made into an entry for
-//!   the ordered stage, which hands it to `tabia_collect::Splitter`).
+//!   per command that has some: `ops::pgn`, `ops::epd`, `ops::table` (each one's work on the
+//!   pipeline, what it writes into a batch's `Sink`, its diagnostics, over
+//!   `tabia_position::Exporting`, `tabia_position::EpdLines`, `tabia_table::PieceEncoding`),
+//!   `ops::eco` (the TSV and JSON lines, `--tag`'s counters, `--position`'s lines),
+//!   `ops::dedup` (the workers' entries, the ordered stage writing to the output and
+//!   `--duplicates`, `--keep most-annotated`'s first pass), `ops::book` (books read from and
+//!   written to files, `dump`'s lines, `probe`'s output), `ops::filter` (matching on the
+//!   reading thread, writing or reporting each selected game), `ops::show` (where a rendering
+//!   goes, `--last-move`), `ops::split` (each game made into an entry for the ordered stage,
+//!   which hands it to `tabia_collect::Splitter`);
+//! - `cli`: the clap definition and the argument blocks the commands flatten (`InputFiles`,
+//!   `RunArgs`).
 
 #![deny(missing_docs)]
 

@@ -402,7 +402,8 @@ impl Visitor for Checker {
     }
 }
 
-/// Why a game read by [`check_reader`] is bad: its syntax, or the rules.
+/// Why a game read by [`check_reader`] (or written by
+/// [`EpdLines::write_game`](crate::EpdLines::write_game)) is bad: its syntax, or the rules.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckError {

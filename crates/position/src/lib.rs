@@ -16,14 +16,16 @@
 //!   reason why it is not a legal position, each with a message.
 //! - Game replay over the PGN tree of `tabia-notation`: [`replay()`] (mainline and every
 //!   variation), [`replay_mainline`], [`check_game`] (legality, and a result that agrees with a
-//!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads.
+//!   mate on the board), [`epdlist`]; [`MainlineReplayer`] replays while the reader reads;
+//!   [`EpdLines`] writes the EPD (or FEN) of every ply, one a line, either way.
 //!   Errors ([`ReplayError`]: the game cannot be read) name the move, its ply and its line and
 //!   column; warnings ([`ReplayWarning`], in [`Replayed::warnings`]: the game was read, something was
 //!   repaired or looks wrong) likewise.
 //! - [`Checker`]: the checks of [`check_game`] made while the reader reads (a stack of
 //!   positions for the variations, no game tree), and [`check_reader`]: every game of an
 //!   input checked so, what `tabia pgn --check` runs; [`Exporter`]: the same checks, and the
-//!   game written in export format as it is read (what `tabia pgn` writes, with no tree).
+//!   game written in export format as it is read (what `tabia pgn` writes, with no tree);
+//!   [`Exporting`]: the same, the text handed over with the verdict ([`ExportedGame`]).
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
 //!   threefold and fivefold repetition ([`History`]).
 //!
@@ -51,6 +53,7 @@ mod convert;
 mod edit;
 mod error;
 mod export;
+mod exporting;
 mod form;
 mod hasher;
 mod key;
@@ -58,6 +61,7 @@ mod lenient;
 mod moves;
 mod outcome;
 mod parse;
+mod plies;
 mod position;
 mod replay;
 mod square;
@@ -75,12 +79,14 @@ pub use check::{
 pub use convert::variant_mode;
 pub use edit::Editor;
 pub use export::Exporter;
+pub use exporting::{ExportedGame, Exporting};
 pub use form::{MoveWriter, Notation, ParseNotationError, ReplayTags};
 pub use hasher::{BuildKeyHasher, KeyHasher, hash_of};
 pub use key::PositionKey;
 pub use moves::{MoveError, MoveErrorKind};
 pub use outcome::{History, Termination};
 pub use parse::ParsePositionError;
+pub use plies::EpdLines;
 pub use position::{EpRule, Position, SetupError, ZobristTracker};
 pub use replay::{
     Ply, ReplayError, ReplayErrorKind, Replayed, StartTags, check_game, epdlist, repair_game,

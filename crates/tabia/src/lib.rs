@@ -20,6 +20,7 @@
 //! | games, parsed on all cores | [`read`], [`Reader::games`] |
 //! | anything per game, on all cores | [`Reader::map`] |
 //! | the moves and positions of a game | [`Replay`] (an iterator; [`Played::epd`], [`Played::uci`]) |
+//! | the EPD or FEN of every ply, one a line | [`position::EpdLines`] |
 //! | its opening | [`opening`] ([`eco::Table`] for another table) |
 //! | the games that match criteria | [`Reader::select`] with a [`select::Query`]; [`Reader::select_map`] |
 //! | selecting, marking, recording as `tabia filter` does | [`select::Selection`], [`select::Query::mark`], [`select::MatchRecord`] |

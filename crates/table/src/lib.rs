@@ -7,6 +7,8 @@
 //!   it could not be read. A bad game still gives a record, so every game read has its row.
 //! - [`Rows`]: records accumulated into Arrow builders (on worker threads), finished into
 //!   [`Tables`]: the games table and the moves table (or the moves nested in the games).
+//! - [`PieceEncoding`] ([`Encoder::start_pieces`]): a batch of games read into columns and
+//!   encoded into its row groups a piece at a time on a worker thread, as `tabia table` does.
 //! - [`TableWriter`]: writes the tables to Parquet (zstd, row groups flushed as they fill) or
 //!   CSV (RFC 4180), one file or a hive-partitioned folder (`year=YYYY/month=MM/part-N`).
 //! - The schema ([`games_schema`], [`moves_schema`]) is documented and versioned in one place:
@@ -54,6 +56,6 @@ pub use schema::{
     Columns, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TABLE_KEY, games_schema, moves_schema,
 };
 pub use writer::{
-    Encoded, Encoder, Encoding, FileFormat, Partition, TableError, TableOptions, TableWriter,
-    Written, moves_path,
+    Encoded, Encoder, Encoding, FileFormat, Partition, PieceEncoding, TableError, TableOptions,
+    TableWriter, Written, moves_path,
 };

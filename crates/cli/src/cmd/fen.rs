@@ -4,29 +4,7 @@ use std::io::Write;
 
 use tabia_position::{EpRule, GameVariant, Position};
 
-use crate::cli::Status;
-
-/// The en-passant rule of the FEN and EPD writers, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub(crate) enum EpArg {
-    /// The square behind every double pawn push (the FEN standard).
-    #[default]
-    Always,
-    /// Only when an en-passant capture is legal (as position keys and lichess).
-    Legal,
-    /// Only when an enemy pawn stands next to the pushed pawn (X-FEN).
-    Pseudo,
-}
-
-impl From<EpArg> for EpRule {
-    fn from(arg: EpArg) -> EpRule {
-        match arg {
-            EpArg::Always => EpRule::Always,
-            EpArg::Legal => EpRule::Legal,
-            EpArg::Pseudo => EpRule::PseudoLegal,
-        }
-    }
-}
+use crate::cli::{EpArg, Status};
 
 /// Arguments of `tabia fen`.
 #[derive(Debug, clap::Args)]

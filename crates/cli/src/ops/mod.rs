@@ -6,6 +6,9 @@
 pub(crate) mod book;
 pub(crate) mod dedup;
 pub(crate) mod eco;
+pub(crate) mod epd;
 pub(crate) mod filter;
+pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
+pub(crate) mod table;

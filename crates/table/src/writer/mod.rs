@@ -43,12 +43,14 @@ use crate::{
 mod encode;
 mod options;
 mod output;
+mod pieces;
 
 use encode::*;
 pub use encode::{Encoded, Encoder, Encoding};
 pub use options::{FileFormat, Partition, TableError, TableOptions, Written};
 pub use output::moves_path;
 use output::*;
+pub use pieces::PieceEncoding;
 
 /// The most files of one table open at once when partitioning; the least recently used is
 /// closed when another is needed (its partition then gets a new part file if more games come).

@@ -20,6 +20,23 @@ impl FileFormat {
             FileFormat::Csv => "csv",
         }
     }
+
+    /// The format a path's extension names: CSV for `.csv`, else Parquet (the default).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tabia_table::FileFormat;
+    ///
+    /// assert_eq!(FileFormat::for_path(Path::new("games.csv")), FileFormat::Csv);
+    /// assert_eq!(FileFormat::for_path(Path::new("games")), FileFormat::Parquet);
+    /// ```
+    pub fn for_path(path: &Path) -> FileFormat {
+        if path.extension().is_some_and(|e| e == "csv") {
+            FileFormat::Csv
+        } else {
+            FileFormat::Parquet
+        }
+    }
 }
 
 impl FromStr for FileFormat {
@@ -143,6 +160,25 @@ impl TableOptions {
             usize::try_from(size / (jobs.max(1) as u64 * 64)).unwrap_or(usize::MAX)
         });
         share.clamp(self.batch_bytes, self.max_batch_bytes.max(self.batch_bytes))
+    }
+
+    /// How many bytes of a batch of `batch` bytes are read before they are encoded
+    /// ([`Encoder::start_pieces`]): [`TableOptions::piece_bytes`], or no limit when the batch
+    /// is not larger (it is then encoded whole at its end, as one piece).
+    ///
+    /// ```
+    /// use tabia_table::TableOptions;
+    ///
+    /// let options = TableOptions::default();
+    /// assert_eq!(options.piece_bytes_for(32 << 20), 2 << 20);
+    /// assert_eq!(options.piece_bytes_for(2 << 20), usize::MAX);
+    /// ```
+    pub fn piece_bytes_for(&self, batch: usize) -> usize {
+        if batch <= self.piece_bytes {
+            usize::MAX
+        } else {
+            self.piece_bytes
+        }
     }
 
     /// What [`GameRecord::read`](crate::GameRecord::read) must read for these tables.
