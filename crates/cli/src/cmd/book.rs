@@ -10,7 +10,7 @@ use tabia_book::{Book, BookOptions, TreeOptions, Weight};
 use tabia_position::{Position, shakmaty::Color};
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     grow::read_tree,
     ops::book::{dump, read_book, write_book, write_probe},
     output::{self, ForceArg},
@@ -40,10 +40,8 @@ enum Action {
 /// `tabia book build`.
 #[derive(Debug, clap::Args)]
 struct BuildArgs {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// The book to write.
     #[arg(short, long, value_name = "BOOK")]
     output: PathBuf,
@@ -130,7 +128,7 @@ impl Args {
     /// The PGN files named and the run's options, for `tabia book build`.
     pub(crate) fn inputs_mut(&mut self) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)> {
         match &mut self.action {
-            Action::Build(args) => Some((&mut args.files, &mut args.run)),
+            Action::Build(args) => Some((&mut args.input.files, &mut args.run)),
             _ => None,
         }
     }
@@ -148,13 +146,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 
 fn build(args: &BuildArgs) -> anyhow::Result<Status> {
     // Claimed before the games are read, not after reading them for an hour.
-    let file = output::claim_file(&args.output, args.existing.policy(), &args.files)?;
+    let file = output::claim_file(&args.output, args.existing.policy(), &args.input.files)?;
     let mut session = Session::new(&args.run, "games");
     let options = TreeOptions {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
     };
-    let tree = read_tree(&mut session, &args.files, &args.run, options)?;
+    let tree = read_tree(&mut session, &args.input.files, &args.run, options)?;
     let book = Book::from_tree(
         &tree,
         BookOptions {

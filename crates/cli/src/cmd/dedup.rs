@@ -19,7 +19,7 @@ use tabia_notation::pgn::RawGame;
 use tabia_stream::Visited;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     form::FormArgs,
     input::Source,
     ops::dedup::{Offer, Stage, Worker, rank},
@@ -31,10 +31,8 @@ use crate::{
 /// Arguments of `tabia dedup` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// The kept games: standard output, or `-o FILE` (with `--force` and `--append`, which
     /// apply to `--duplicates` too).
     #[command(flatten)]
@@ -92,7 +90,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         (None, By::Moves) => DedupBy::Moves,
         (None, By::Position) => DedupBy::Position,
     };
-    let sources = Source::from_args(&args.files);
+    let sources = Source::from_args(&args.input.files);
     if sources.len() > usize::from(u16::MAX) {
         bail!("at most {} inputs", u16::MAX);
     }
@@ -110,7 +108,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let mut stage = Stage::open(
         &args.out,
         duplicates,
-        &args.files,
+        &args.input.files,
         deduper,
         form.clone(),
         json,

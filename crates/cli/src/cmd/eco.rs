@@ -12,7 +12,7 @@ use tabia_notation::pgn::{PgnReader, RawGame};
 use tabia_position::Position;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     input::Source,
     ops::eco,
     output::OutputArg,
@@ -23,10 +23,8 @@ use crate::{
 /// Arguments of `tabia eco`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// One JSON object per game (or position) instead of TSV.
     #[arg(long, conflicts_with = "tag")]
     json: bool,
@@ -69,10 +67,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if !args.position.is_empty() {
         return positions(args, table);
     }
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
     let counters = args.tag.then(|| eco::TagCounters::new(&mut session));
     let (check, json) = (args.check, args.json);
-    for source in Source::from_args(&args.files) {
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
@@ -115,7 +113,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
 
 /// `--position`: names each position given.
 fn positions(args: &Args, table: &Table) -> anyhow::Result<Status> {
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "positions")?;
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "positions")?;
     for (i, text) in args.position.iter().enumerate() {
         let number = i as u64 + 1;
         match Position::from_arg(text) {

@@ -12,13 +12,13 @@
 //! read with `--raw` (`ops::filter`). The criteria are `CriteriaArgs`, which make the
 //! [`Selection`](tabia_select::Selection).
 
-use std::{num::NonZeroU64, path::PathBuf};
+use std::num::NonZeroU64;
 
 use tabia_select::{Matcher, TagsSeen};
 use tabia_stream::Visited;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     criteria::CriteriaArgs,
     form::FormArgs,
     input::Source,
@@ -38,10 +38,8 @@ const BATCH_BYTES: usize = 1 << 20;
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Criteria on tags")]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE", help_heading = "Input and progress")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten, next_help_heading = "Input and progress")]
+    pub(crate) input: InputFiles,
     #[command(flatten)]
     criteria: CriteriaArgs,
     /// Stop after N matches (and stop reading).
@@ -75,7 +73,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     if args.raw && !form.is_export() {
         anyhow::bail!("--raw writes the games as they were read: it takes no output form option");
     }
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
     session.prefer_batch_bytes(BATCH_BYTES);
     let matched = session.counter("matched");
     let mut left = args.limit.map(NonZeroU64::get);
@@ -86,7 +84,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         json: args.json,
         mark: args.mark,
     };
-    for source in Source::from_args(&args.files) {
+    for source in Source::from_args(&args.input.files) {
         if left == Some(0) {
             break;
         }

@@ -48,15 +48,15 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
 fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)> {
     match command {
         Command::Pgn(args) => Some((&mut args.input.files, &mut args.run)),
-        Command::Dedup(args) => Some((&mut args.files, &mut args.run)),
-        Command::Split(args) => Some((&mut args.files, &mut args.run)),
+        Command::Dedup(args) => Some((&mut args.input.files, &mut args.run)),
+        Command::Split(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Epd(args) => Some((&mut args.input.files, &mut args.run)),
-        Command::Eco(args) => Some((&mut args.files, &mut args.run)),
+        Command::Eco(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Table(args) => Some((&mut args.input.files, &mut args.run)),
-        Command::Tree(args) => Some((&mut args.files, &mut args.run)),
+        Command::Tree(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Book(args) => args.inputs_mut(),
-        Command::Filter(args) => Some((&mut args.files, &mut args.run)),
-        Command::Stats(args) => Some((&mut args.files, &mut args.run)),
+        Command::Filter(args) => Some((&mut args.input.files, &mut args.run)),
+        Command::Stats(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Fen(_) | Command::Validate(_) | Command::Show(_) => None,
     }
 }

@@ -13,7 +13,7 @@ use tabia_collect::{FileCompression, Files, SplitBy, Splitter, eco::Table};
 use tabia_notation::pgn::RawGame;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     form::FormArgs,
     input::Source,
     ops::split::{self, Entry, Keying},
@@ -26,10 +26,8 @@ use crate::{
 #[derive(Debug, clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["games", "by"])))]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// The folder to write to (created if needed).
     #[arg(short, long, value_name = "DIR", required = true)]
     pub(crate) output: PathBuf,
@@ -90,7 +88,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         Some(Compress::Gz) => FileCompression::Gzip,
     };
     let policy = args.existing.policy();
-    output::claim_folder(&args.output, policy, &args.files)?;
+    output::claim_folder(&args.output, policy, &args.input.files)?;
     let existing = policy.existing;
     let files = if args.json {
         Files::ndjson(&args.output, compression, existing, args.max_open)?
@@ -107,7 +105,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let mut session = Session::with_output(io::sink(), &args.run, "games");
     let written = session.counter("written");
-    for source in Source::from_args(&args.files) {
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };

@@ -7,14 +7,14 @@
 //! reader: no splitting into raw games first). Bad games and warnings are reported on standard
 //! error like everywhere else.
 
-use std::{path::PathBuf, time::Instant};
+use std::time::Instant;
 
 use tabia_notation::pgn::{PgnReader, ReadError, Warning};
 use tabia_stats::{FactsVisitor, Stats};
 use tabia_stream::Visited;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     input::Source,
     output::OutputArg,
     parallel::{Sink, fold},
@@ -25,10 +25,8 @@ use crate::{
 /// Arguments of `tabia stats` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// One JSON object instead of the text (its fields: docs/schema.md).
     #[arg(long)]
     json: bool,
@@ -41,9 +39,9 @@ pub(crate) struct Args {
 /// Runs `tabia stats`.
 pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     let started = Instant::now();
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
     let mut total = Stats::new();
-    for source in Source::from_args(&args.files) {
+    for source in Source::from_args(&args.input.files) {
         let Some(input) = session.open(&source) else {
             continue;
         };

@@ -12,7 +12,7 @@ use tabia_eco::{Openings, Table};
 use tabia_position::PositionArg;
 
 use crate::{
-    cli::{RunArgs, Status},
+    cli::{InputFiles, RunArgs, Status},
     grow::read_tree,
     output::{self, ForceArg, OutputArg},
     session::Session,
@@ -21,10 +21,8 @@ use crate::{
 /// Arguments of `tabia tree` (its examples are in `cli.rs`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// PGN files, or folders of them (none, or `-`: standard input); compressed files and zip
-    /// archives are recognised.
-    #[arg(value_name = "FILE")]
-    pub(crate) files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: InputFiles,
     /// The opening table that names the positions: `lichess` (lichess's names) or `scid`.
     #[arg(long, value_name = "TABLE", default_value = "lichess")]
     openings: Openings,
@@ -80,11 +78,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             let policy = ForceArg {
                 force: args.out.existing.force,
             };
-            output::claim_file(path, policy.policy(), &args.files)
+            output::claim_file(path, policy.policy(), &args.input.files)
         })
         .transpose()?;
-    let mut session = Session::to_output(&args.run, &args.out, &args.files, "games")?;
-    let tree = read_tree(&mut session, &args.files, &args.run, options)?;
+    let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
+    let tree = read_tree(&mut session, &args.input.files, &args.run, options)?;
     let table = Table::builtin(args.openings);
     let depth = args
         .depth
