@@ -48,6 +48,7 @@ pub(crate) enum Command {
     #[command(after_help = SHOW_EXAMPLES)]
     Show(cmd::show::Args),
     /// Games (and moves) as Parquet or CSV tables for DuckDB, Polars, pandas, Spark.
+    #[cfg(feature = "table")]
     #[command(after_help = TABLE_EXAMPLES)]
     Table(cmd::table::Args),
     /// The opening tree of games: every move from a position, how often, how it scored.
@@ -238,6 +239,7 @@ Examples:
   tabia show startpos --format unicode --flip
   tabia show startpos --format png --last-move e2e4 -o board.png";
 
+#[cfg(feature = "table")]
 const TABLE_EXAMPLES: &str = "\
 Examples:
   tabia table games.pgn.zst -o games.parquet          one row per game (lichess columns first)

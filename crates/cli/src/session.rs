@@ -245,6 +245,7 @@ impl<'a> Session<'a> {
     }
 
     /// How many bytes of input make one batch of the pipeline.
+    #[cfg(feature = "table")]
     pub(crate) fn batch_bytes(&self) -> usize {
         self.config.batch_bytes()
     }

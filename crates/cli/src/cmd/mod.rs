@@ -10,6 +10,7 @@ pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
 pub(crate) mod stats;
+#[cfg(feature = "table")]
 pub(crate) mod table;
 pub(crate) mod tree;
 pub(crate) mod validate;
@@ -36,6 +37,7 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Eco(args) => eco::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Show(args) => show::run(&args),
+        #[cfg(feature = "table")]
         Command::Table(args) => table::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Book(args) => book::run(&args),
@@ -52,6 +54,7 @@ fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)
         Command::Split(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Epd(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Eco(args) => Some((&mut args.input.files, &mut args.run)),
+        #[cfg(feature = "table")]
         Command::Table(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Tree(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Book(args) => args.inputs_mut(),

@@ -11,4 +11,5 @@ pub(crate) mod filter;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
+#[cfg(feature = "table")]
 pub(crate) mod table;

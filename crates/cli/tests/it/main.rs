@@ -21,6 +21,7 @@ mod split;
 mod stats;
 mod streaming;
 mod support;
+#[cfg(feature = "table")]
 mod table;
 mod tree;
 mod validate;
