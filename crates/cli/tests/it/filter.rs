@@ -353,6 +353,17 @@ fn a_comment_never_closed_is_an_error_whatever_the_query() {
     }
 }
 
+/// The `Event` tags of the games written, in order.
+fn events(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Event \"")
+                .map(|e| e.trim_end_matches("\"]").to_owned())
+        })
+        .collect()
+}
+
 #[test]
 fn games_by_number() {
     let pgn: String = (1..=25)
@@ -364,14 +375,7 @@ fn games_by_number() {
             .write_stdin(pgn.clone())
             .output()
             .unwrap();
-        let events: Vec<String> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .filter_map(|l| {
-                l.strip_prefix("[Event \"")
-                    .map(|e| e.trim_end_matches("\"]").to_owned())
-            })
-            .collect();
+        let events = events(&out.stdout);
         assert_eq!(events, ["5", "17", "18", "19", "20"], "-j {jobs}");
     }
     tabia()
@@ -401,14 +405,7 @@ fn games_by_number_inverted_are_the_same_on_one_job_and_two() {
             .write_stdin(pgn.clone())
             .output()
             .unwrap();
-        let events: Vec<String> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .filter_map(|l| {
-                l.strip_prefix("[Event \"")
-                    .map(|e| e.trim_end_matches("\"]").to_owned())
-            })
-            .collect();
+        let events = events(&out.stdout);
         assert_eq!(
             events,
             ["1", "2", "4", "6", "8", "10", "11", "12"],
