@@ -1,6 +1,6 @@
 //! The selection criteria as command-line options: [`CriteriaArgs`], flattened by `tabia
 //! filter` (as `FormArgs` is by the commands that write games), and the
-//! [`Selection`](tabia_select::Selection) they make — the criteria of the options in their
+//! [`Selection`] they make — the criteria of the options in their
 //! order, then those of each `--criteria-file`, with the query's options, `--invert` and
 //! `--game`. The criteria themselves are `tabia-select`'s types, read by clap with their
 //! `FromStr`.

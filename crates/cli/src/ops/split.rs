@@ -1,7 +1,7 @@
 //! `tabia split`'s command-line work: what a worker makes of one game ([`entry`]: parsed,
 //! checked and reported, keyed, written in the output form or as an NDJSON line) and the
 //! ordered stage that hands each batch's entries to `tabia-collect`'s
-//! [`Splitter`] ([`write`]).
+//! [`Splitter`] ([`write()`]).
 
 use std::io;
 
