@@ -36,14 +36,7 @@ pub(crate) fn read_game(
     };
     match repair_game_with(&mut game, f) {
         Ok(replayed) => {
-            let warnings: Vec<Diagnostic> = replayed
-                .warnings
-                .iter()
-                .map(|warning| Diagnostic::from_warning(name, number, warning))
-                .collect();
-            for warning in &warnings {
-                sink.warning(warning);
-            }
+            let warnings = sink.replay_warnings(name, number, &replayed.warnings);
             Ok(ReadGame {
                 game,
                 replayed,

@@ -16,7 +16,7 @@ use std::{
     sync::{Mutex, PoisonError},
 };
 
-use tabia_position::Level;
+use tabia_position::{Level, ReplayWarning};
 use tabia_stream::Pipeline;
 pub(crate) use tabia_stream::Weigh;
 
@@ -128,6 +128,24 @@ impl Sink {
         self.this_bad = true;
         // Writing to a Vec cannot fail.
         let _ = writeln!(self.diagnostics, "{diagnostic}");
+    }
+
+    /// Reports each warning of a replayed game (game `number` of `file`, as
+    /// [`Sink::warning`] does) and gives their diagnostics, for an output that lists them.
+    pub(crate) fn replay_warnings(
+        &mut self,
+        file: &str,
+        number: u64,
+        warnings: &[ReplayWarning],
+    ) -> Vec<Diagnostic> {
+        let diagnostics: Vec<Diagnostic> = warnings
+            .iter()
+            .map(|warning| Diagnostic::from_warning(file, number, warning))
+            .collect();
+        for diagnostic in &diagnostics {
+            self.warning(diagnostic);
+        }
+        diagnostics
     }
 
     /// Reports a warning or a note about the current item (`FILE:LINE:COL: game N: warning:

@@ -58,9 +58,7 @@ impl Worker<'_> {
             && let Some(copy) =
                 digested.take_copy(Place::new(self.index, number), self.form.separator())
         {
-            for warning in &digested.checked.warnings {
-                sink.warning(&Diagnostic::from_warning(self.name, number, warning));
-            }
+            sink.replay_warnings(self.name, number, &digested.checked.warnings);
             entries.push(Offer::Game(copy));
             return;
         }

@@ -114,13 +114,7 @@ pub(crate) fn write_verdict(
 ) {
     match verdict {
         Ok(Classified { class, warnings }) => {
-            let warnings: Vec<Diagnostic> = warnings
-                .iter()
-                .map(|w| Diagnostic::from_warning(name, number, w))
-                .collect();
-            for warning in &warnings {
-                sink.warning(warning);
-            }
+            let warnings = sink.replay_warnings(name, number, warnings);
             write_game(&mut sink.out, name, json, number, *class, &warnings);
         }
         Err(BadGame::Game(err)) => {
@@ -253,9 +247,7 @@ pub(crate) fn tag_game(
         }
     };
     if let Ok(checked) = tabia_position::repair_game(&mut game) {
-        for warning in &checked.warnings {
-            sink.warning(&Diagnostic::from_warning(name, number, warning));
-        }
+        sink.replay_warnings(name, number, &checked.warnings);
     }
     match table.set_opening_tags(&mut game) {
         Ok(changes) => {

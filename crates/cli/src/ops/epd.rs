@@ -35,9 +35,7 @@ struct Record<'a> {
 pub(crate) fn streamed(name: &str, lines: &EpdLines, sink: &mut Sink, number: u64, raw: &RawGame) {
     match lines.write_game(raw, &mut sink.out) {
         Ok(Some(replayed)) => {
-            for warning in &replayed.warnings {
-                sink.warning(&Diagnostic::from_warning(name, number, warning));
-            }
+            sink.replay_warnings(name, number, &replayed.warnings);
         }
         Ok(None) => {}
         Err(CheckError::Syntax(err)) => {
@@ -78,14 +76,7 @@ pub(crate) fn replayed(
     });
     match replayed {
         Ok(replayed) => {
-            let warnings: Vec<Diagnostic> = replayed
-                .warnings
-                .iter()
-                .map(|warning| Diagnostic::from_warning(name, number, warning))
-                .collect();
-            for warning in &warnings {
-                sink.warning(warning);
-            }
+            let warnings = sink.replay_warnings(name, number, &replayed.warnings);
             if !json {
                 out.push(b'\n');
             } else if !warnings.is_empty() {

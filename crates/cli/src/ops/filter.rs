@@ -182,9 +182,7 @@ impl Context<'_> {
             let Some(text) = exporter.bytes() else {
                 return false;
             };
-            for warning in &checked.warnings {
-                sink.warning(&Diagnostic::from_warning(self.name, number, warning));
-            }
+            sink.replay_warnings(self.name, number, &checked.warnings);
             sink.bump(self.matched);
             sink.out.extend_from_slice(text);
             sink.out.extend_from_slice(b"\n\n");
