@@ -1,0 +1,629 @@
+//! [`Index`]: an index opened to read: explorer answers, the games of a position, a game's
+//! PGN, a player's view.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
+
+use redb::{ReadOnlyDatabase, ReadOnlyTable, ReadableDatabase};
+use serde::Serialize;
+use tabia_eco::Table;
+use tabia_position::{Position, shakmaty::Color};
+
+use crate::{
+    Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName,
+    Player, PlayerExplorer, PlayerMove, PosKey, Request,
+    entry::{Entry, Occurrence, Ref},
+    game::{Outcome, ungroup},
+    key::{NO_MOVE, decode_move, uci},
+    store::{self, BLOCK, BLOCKS, INFOS, META, Meta, PLAYERS, POSITIONS, decode_block, decode_ids, player_key},
+};
+
+/// How much of an answer to give: lichess's `moves`, `topGames`, `recentGames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Moves listed (lichess: 12).
+    pub moves: usize,
+    /// Best rated games listed (lichess: 4 in `/lichess`, 15 in `/masters`).
+    pub top_games: usize,
+    /// Most recent games listed (lichess: 4).
+    pub recent_games: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            moves: 12,
+            top_games: 4,
+            recent_games: 4,
+        }
+    }
+}
+
+/// What `tabia index info` tells of an index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IndexInfo {
+    /// The index's folder.
+    pub path: PathBuf,
+    /// The format of its values.
+    pub format: u32,
+    /// The plies indexed of each game (`None`: all).
+    pub max_ply: Option<u32>,
+    /// Games.
+    pub games: u64,
+    /// Distinct positions.
+    pub positions: u64,
+    /// The size of the file, in bytes.
+    pub bytes: u64,
+}
+
+/// A page of the games that reached a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GamesPage {
+    /// Games that reached the position and pass the filter, in all.
+    pub total: usize,
+    /// The page asked for, in the order they were indexed: id and info.
+    pub games: Vec<(u32, GameInfo)>,
+}
+
+/// An index opened to read. Any number of processes may read an index while one writes it;
+/// each call sees the index as its last commit left it.
+///
+/// ```
+/// use tabia_index::{Filter, Index, IndexOptions, Limits, Request};
+///
+/// let dir = tempfile::tempdir()?;
+/// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+/// Index::build(dir.path(), &[file.into()], IndexOptions::default(), 1)?;
+/// let index = Index::open(dir.path())?;
+/// let answer = index.explore(&Request::start(), &Filter::default(), Limits::default())?;
+/// assert_eq!(answer.games, 1);
+/// assert_eq!(answer.moves.len(), 1);
+/// let pgn = index.pgn(1)?.expect("game 1");
+/// assert!(pgn.starts_with("[Event "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Index {
+    db: ReadOnlyDatabase,
+    path: PathBuf,
+    meta: Meta,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("path", &self.path)
+            .field("meta", &self.meta)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Index {
+    /// Opens the index in `dir` to read.
+    ///
+    /// # Errors
+    ///
+    /// [`IndexError::Missing`], [`IndexError::Version`], or an error of the storage.
+    pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        let file = store::file(dir);
+        if !file.exists() {
+            return Err(IndexError::Missing(dir.to_owned()));
+        }
+        let db = match store::builder().open_read_only(&file) {
+            Ok(db) => db,
+            // A writer killed mid-way leaves a file to recover: opening it to write recovers
+            // it (its last commit), when no other writer has it.
+            Err(redb::DatabaseError::RepairAborted | redb::DatabaseError::Storage(_)) => {
+                drop(store::builder().open(&file)?);
+                store::builder().open_read_only(&file)?
+            }
+            Err(err) => return Err(err.into()),
+        };
+        let meta = {
+            let txn = db.begin_read()?;
+            let table = txn
+                .open_table(META)
+                .map_err(|_| IndexError::Missing(dir.to_owned()))?;
+            store::read_meta(&table, dir)?
+        };
+        Ok(Index {
+            db,
+            path: dir.to_owned(),
+            meta,
+        })
+    }
+
+    /// The plies indexed of each game (`None`: all).
+    pub fn max_ply(&self) -> Option<u32> {
+        self.meta.max_ply
+    }
+
+    /// The index's counts, as its last commit left them.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage.
+    pub fn info(&self) -> Result<IndexInfo, IndexError> {
+        let txn = self.db.begin_read()?;
+        let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
+        let bytes = std::fs::metadata(store::file(&self.path))
+            .map_err(|err| IndexError::Io(self.path.clone(), err))?
+            .len();
+        Ok(IndexInfo {
+            path: self.path.clone(),
+            format: meta.format,
+            max_ply: meta.max_ply,
+            games: meta.games,
+            positions: meta.positions,
+            bytes,
+        })
+    }
+
+    /// What the index keeps of game `id`.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged value.
+    pub fn game_info(&self, id: u32) -> Result<Option<GameInfo>, IndexError> {
+        let txn = self.db.begin_read()?;
+        let infos = txn.open_table(INFOS)?;
+        load_info(&infos, id)
+    }
+
+    /// Game `id` in the export form, as `tabia pgn` writes it.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged block.
+    pub fn pgn(&self, id: u32) -> Result<Option<String>, IndexError> {
+        let txn = self.db.begin_read()?;
+        let blocks = txn.open_table(BLOCKS)?;
+        let Some(bytes) = blocks.get(id / BLOCK)? else {
+            return Ok(None);
+        };
+        let texts = decode_block(bytes.value())?;
+        Ok(texts
+            .into_iter()
+            .nth((id % BLOCK) as usize)
+            .filter(|t| !t.is_empty()))
+    }
+
+    /// The explorer's answer for a position: the moves played from it with their results, the
+    /// best rated and most recent games, the opening, counting the games `filter` admits.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged value.
+    pub fn explore(
+        &self,
+        request: &Request,
+        filter: &Filter,
+        limits: Limits,
+    ) -> Result<Explorer, IndexError> {
+        let txn = self.db.begin_read()?;
+        let positions = txn.open_table(POSITIONS)?;
+        let infos = txn.open_table(INFOS)?;
+        let key = PosKey::of(&request.position);
+        let entry = match positions.get(&key.0[..])? {
+            Some(bytes) => Some(decode(bytes.value(), false)?),
+            None => None,
+        };
+        let mut moves: HashMap<u16, Tally> = HashMap::new();
+        let mut refs: Vec<Ref> = Vec::new();
+        let mut games = 0;
+        match entry {
+            None => {}
+            Some(Entry::One(Occurrence { game, mv })) => {
+                if let Some(info) = load_info(&infos, game)?
+                    && filter.admits(info.speed, info.band(), info.month())
+                {
+                    let facts = info.facts();
+                    games += 1;
+                    moves.entry(mv).or_default().add(info.outcome, facts.rating, 1);
+                    refs.push(Ref {
+                        month: facts.month,
+                        group: facts.group,
+                        game,
+                        rating: facts.rating.unwrap_or(0),
+                        mv,
+                    });
+                }
+            }
+            Some(Entry::Many(many)) => {
+                for cell in &many.cells {
+                    if admits(filter, cell.month, cell.group) {
+                        games += cell.games();
+                        let tally = moves.entry(cell.mv).or_default();
+                        tally.white += u64::from(cell.white);
+                        tally.draws += u64::from(cell.draws);
+                        tally.black += u64::from(cell.black);
+                        tally.other += u64::from(cell.other);
+                        tally.rating_sum += cell.rating_sum;
+                        tally.rated += u64::from(cell.rated);
+                    }
+                }
+                refs.extend(
+                    many.refs
+                        .iter()
+                        .filter(|r| admits(filter, r.month, r.group))
+                        .copied(),
+                );
+            }
+        }
+        let pos = &request.position;
+        let mut listed: Vec<(u16, Tally)> =
+            moves.into_iter().filter(|(mv, _)| *mv != NO_MOVE).collect();
+        listed.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+        let (mut white, mut draws, mut black) = (0, 0, 0);
+        let mut out_moves = Vec::new();
+        for (mv, tally) in &listed {
+            white += tally.white;
+            draws += tally.draws;
+            black += tally.black;
+            if out_moves.len() >= limits.moves {
+                continue;
+            }
+            let Some(m) = decode_move(pos, *mv) else {
+                continue;
+            };
+            let game = match (tally.games(), refs.iter().find(|r| r.mv == *mv)) {
+                (1, Some(r)) => summary(&infos, pos, r)?,
+                _ => None,
+            };
+            out_moves.push(ExplorerMove {
+                uci: uci(pos, m),
+                san: pos.san(m).to_string(),
+                average_rating: tally.average(),
+                white: tally.white,
+                draws: tally.draws,
+                black: tally.black,
+                game,
+            });
+        }
+        let mut top = refs.clone();
+        top.sort_by_key(|r| (std::cmp::Reverse(r.rating), std::cmp::Reverse(r.game)));
+        let top_games = summaries(&infos, pos, top.iter().take(limits.top_games))?;
+        let mut recent = refs;
+        recent.sort_by_key(|r| std::cmp::Reverse(r.game));
+        let recent_games = summaries(&infos, pos, recent.iter().take(limits.recent_games))?;
+        Ok(Explorer {
+            white,
+            draws,
+            black,
+            moves: out_moves,
+            top_games,
+            recent_games,
+            opening: opening(request),
+            games,
+        })
+    }
+
+    /// The games that reached the position of `request` (by any move order, within the
+    /// indexed plies) and that `filter` admits, in the order they were indexed: `limit` of
+    /// them from `offset`.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged value.
+    pub fn games(
+        &self,
+        position: &Position,
+        filter: &Filter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<GamesPage, IndexError> {
+        let txn = self.db.begin_read()?;
+        let positions = txn.open_table(POSITIONS)?;
+        let infos = txn.open_table(INFOS)?;
+        let key = PosKey::of(position);
+        let ids = match positions.get(&key.0[..])? {
+            None => Vec::new(),
+            Some(bytes) => match decode(bytes.value(), true)? {
+                Entry::One(o) => vec![o.game],
+                Entry::Many(many) => many.games,
+            },
+        };
+        if filter.is_all() {
+            let mut games = Vec::new();
+            for &id in ids.iter().skip(offset).take(limit) {
+                if let Some(info) = load_info(&infos, id)? {
+                    games.push((id, info));
+                }
+            }
+            return Ok(GamesPage {
+                total: ids.len(),
+                games,
+            });
+        }
+        let mut total = 0;
+        let mut games = Vec::new();
+        for id in ids {
+            let Some(info) = load_info(&infos, id)? else {
+                continue;
+            };
+            if filter.admits(info.speed, info.band(), info.month()) {
+                if total >= offset && games.len() < limit {
+                    games.push((id, info));
+                }
+                total += 1;
+            }
+        }
+        Ok(GamesPage { total, games })
+    }
+
+    /// What `player` played with `color` from the position of `request` and how they scored
+    /// (lichess's personal explorer): their games are replayed, so that the answer needs no
+    /// index of its own.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged value.
+    pub fn player(
+        &self,
+        player: &str,
+        color: Color,
+        request: &Request,
+        filter: &Filter,
+        limits: Limits,
+    ) -> Result<PlayerExplorer, IndexError> {
+        let txn = self.db.begin_read()?;
+        let players = txn.open_table(PLAYERS)?;
+        let infos = txn.open_table(INFOS)?;
+        let ids = match players.get(&player_key(player, color == Color::White)[..])? {
+            Some(bytes) => decode_ids(bytes.value())
+                .ok_or_else(|| IndexError::Corrupt("a player's games".to_owned()))?,
+            None => Vec::new(),
+        };
+        let target = request.position.key();
+        let mut moves: HashMap<u16, (Tally, i64, u64)> = HashMap::new();
+        let mut reached: Vec<Ref> = Vec::new();
+        for id in ids {
+            let Some(info) = load_info(&infos, id)? else {
+                continue;
+            };
+            if !filter.admits(info.speed, info.band(), info.month()) {
+                continue;
+            }
+            let Some(mv) = next_move(&info, &target) else {
+                continue;
+            };
+            let facts = info.facts();
+            reached.push(Ref {
+                month: facts.month,
+                group: facts.group,
+                game: id,
+                rating: facts.rating.unwrap_or(0),
+                mv,
+            });
+            if mv == NO_MOVE {
+                continue;
+            }
+            let entry = moves.entry(mv).or_default();
+            entry.0.add(info.outcome, info.elo(!color), 1);
+            let score = match (info.outcome, color) {
+                (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 1,
+                (Outcome::WhiteWins, Color::Black) | (Outcome::BlackWins, Color::White) => -1,
+                _ => 0,
+            };
+            if info.outcome != Outcome::Unknown {
+                entry.1 += score;
+                entry.2 += 1;
+            }
+        }
+        let pos = &request.position;
+        let mut listed: Vec<_> = moves.into_iter().collect();
+        listed.sort_by(|a, b| b.1.0.games().cmp(&a.1.0.games()).then(a.0.cmp(&b.0)));
+        let (mut white, mut draws, mut black) = (0, 0, 0);
+        let mut out = Vec::new();
+        for (mv, (tally, score, decided)) in &listed {
+            white += tally.white;
+            draws += tally.draws;
+            black += tally.black;
+            if out.len() >= limits.moves {
+                continue;
+            }
+            let Some(m) = decode_move(pos, *mv) else {
+                continue;
+            };
+            let opponents = tally.average();
+            let performance = if *decided == 0 {
+                0
+            } else {
+                opponents as i32 + (400 * *score / *decided as i64) as i32
+            };
+            let game = match (tally.games(), reached.iter().find(|r| r.mv == *mv)) {
+                (1, Some(r)) => summary(&infos, pos, r)?,
+                _ => None,
+            };
+            out.push(PlayerMove {
+                uci: uci(pos, m),
+                san: pos.san(m).to_string(),
+                average_opponent_rating: opponents,
+                performance,
+                white: tally.white,
+                draws: tally.draws,
+                black: tally.black,
+                game,
+            });
+        }
+        reached.sort_by_key(|r| std::cmp::Reverse(r.game));
+        let recent_games = summaries(&infos, pos, reached.iter().take(limits.recent_games))?;
+        Ok(PlayerExplorer {
+            white,
+            draws,
+            black,
+            moves: out,
+            recent_games,
+            opening: opening(request),
+            queue_position: 0,
+        })
+    }
+
+    /// The ids of every game, in order (for merging and exporting).
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage.
+    pub fn ids(&self) -> Result<Vec<u32>, IndexError> {
+        let txn = self.db.begin_read()?;
+        let infos = txn.open_table(INFOS)?;
+        let mut ids = Vec::new();
+        for item in redb::ReadableTable::iter(&infos)? {
+            ids.push(item?.0.value());
+        }
+        Ok(ids)
+    }
+}
+
+/// The move a game played from the position with `target` key (its first visit), within
+/// its indexed moves: `NO_MOVE` when it ended there or its indexed moves did; `None` when it
+/// never reached it.
+pub(crate) fn next_move(info: &GameInfo, target: &tabia_position::PositionKey) -> Option<u16> {
+    let mut pos = info.start().ok()?;
+    for (i, &code) in info.moves.iter().enumerate() {
+        if pos.key() == *target {
+            return Some(code);
+        }
+        let m = decode_move(&pos, code)?;
+        pos.play_unchecked(m);
+        if i + 1 == info.moves.len() && pos.key() == *target {
+            return Some(NO_MOVE);
+        }
+    }
+    (info.moves.is_empty() && pos.key() == *target).then_some(NO_MOVE)
+}
+
+/// Results and ratings of a move.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    white: u64,
+    draws: u64,
+    black: u64,
+    other: u64,
+    rating_sum: u64,
+    rated: u64,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: Outcome, rating: Option<u16>, n: u64) {
+        match outcome {
+            Outcome::WhiteWins => self.white += n,
+            Outcome::Draw => self.draws += n,
+            Outcome::BlackWins => self.black += n,
+            Outcome::Unknown => self.other += n,
+        }
+        if let Some(r) = rating {
+            self.rating_sum += u64::from(r);
+            self.rated += 1;
+        }
+    }
+
+    fn games(&self) -> u64 {
+        self.white + self.draws + self.black + self.other
+    }
+
+    fn average(&self) -> u32 {
+        self.rating_sum.checked_div(self.rated).unwrap_or(0) as u32
+    }
+}
+
+fn admits(filter: &Filter, month: u16, group: u8) -> bool {
+    match ungroup(group) {
+        Some((speed, band)) => filter.admits(speed, band, Month::from_code(month)),
+        None => false,
+    }
+}
+
+fn decode(bytes: &[u8], with_games: bool) -> Result<Entry, IndexError> {
+    Entry::decode(bytes, with_games)
+        .ok_or_else(|| IndexError::Corrupt("the figures of a position".to_owned()))
+}
+
+fn load_info(
+    infos: &ReadOnlyTable<u32, &'static [u8]>,
+    id: u32,
+) -> Result<Option<GameInfo>, IndexError> {
+    match infos.get(id)? {
+        None => Ok(None),
+        Some(bytes) => GameInfo::decode(bytes.value())
+            .map(Some)
+            .ok_or_else(|| IndexError::Corrupt(format!("the info of game {id}"))),
+    }
+}
+
+fn summaries<'a>(
+    infos: &ReadOnlyTable<u32, &'static [u8]>,
+    pos: &Position,
+    refs: impl Iterator<Item = &'a Ref>,
+) -> Result<Vec<GameSummary>, IndexError> {
+    let mut out = Vec::new();
+    for r in refs {
+        if let Some(summary) = summary(infos, pos, r)? {
+            out.push(summary);
+        }
+    }
+    Ok(out)
+}
+
+fn summary(
+    infos: &ReadOnlyTable<u32, &'static [u8]>,
+    pos: &Position,
+    r: &Ref,
+) -> Result<Option<GameSummary>, IndexError> {
+    let Some(info) = load_info(infos, r.game)? else {
+        return Ok(None);
+    };
+    Ok(Some(GameSummary::new(
+        r.game,
+        &info,
+        decode_move(pos, r.mv).map(|m| uci(pos, m)),
+    )))
+}
+
+impl GameSummary {
+    /// The summary of game `id`, with the move it played from the position asked for.
+    pub fn new(id: u32, info: &GameInfo, uci: Option<String>) -> GameSummary {
+        let month = info.month();
+        GameSummary {
+            uci,
+            id: id.to_string(),
+            winner: info.outcome.winner().map(str::to_owned),
+            speed: info.speed.to_string(),
+            white: Player {
+                name: info.white.clone(),
+                rating: info.white_elo,
+            },
+            black: Player {
+                name: info.black.clone(),
+                rating: info.black_elo,
+            },
+            year: month.map(Month::year),
+            month: month.map(|m| m.to_string()),
+        }
+    }
+}
+
+/// The opening of the position asked for: from the standard start, the last named position
+/// of the moves played (lichess's rule); from another position, that position's name.
+fn opening(request: &Request) -> Option<OpeningName> {
+    let table = Table::embedded();
+    let named = if request.from_start && request.start.variant() == tabia_position::Variant::Chess
+    {
+        let mut classifier = table.classifier();
+        for &m in &request.moves {
+            if !classifier.play(m) {
+                break;
+            }
+        }
+        classifier.found().map(|m| m.opening)
+    } else {
+        None
+    };
+    named
+        .or_else(|| table.classify_position(&request.position))
+        .map(|o| OpeningName {
+            eco: o.eco().to_owned(),
+            name: o.name().to_owned(),
+        })
+}

@@ -1,0 +1,356 @@
+//! [`IndexWriter`]: games in, one atomic commit per batch.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
+
+use redb::{Database, DatabaseError, Durability, ReadableDatabase, ReadableTable};
+
+use crate::{
+    GameInfo, IndexError, Prepared,
+    entry::{Entry, Occurrence},
+    game::Facts,
+    key::{NO_MOVE, PosKey},
+    store::{
+        self, BLOCK, BLOCKS, DIGESTS, FORMAT, INFOS, META, Meta, PLAYERS, POSITIONS, decode_block,
+        decode_ids, encode_block, encode_ids, player_key,
+    },
+};
+
+/// How an index is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexOptions {
+    /// The plies of each game's mainline that are indexed (`None`: all); lichess's explorer
+    /// indexes 50.
+    pub max_ply: Option<u32>,
+    /// Games held in memory before they are committed (one atomic write each).
+    pub batch_games: usize,
+}
+
+impl Default for IndexOptions {
+    fn default() -> IndexOptions {
+        IndexOptions {
+            max_ply: Some(50),
+            batch_games: 100_000,
+        }
+    }
+}
+
+/// What became of a game given to [`IndexWriter::push`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pushed {
+    /// Indexed under this id.
+    Indexed(u32),
+    /// The same moves from the same start as the game of this id (`tabia dedup`'s digest):
+    /// not indexed again.
+    Duplicate(u32),
+}
+
+/// The games pushed since the last commit.
+#[derive(Debug, Default)]
+struct Batch {
+    first_id: u32,
+    infos: Vec<GameInfo>,
+    texts: Vec<String>,
+    digests: HashMap<u128, u32>,
+    occurrences: HashMap<PosKey, Vec<Occurrence>>,
+    players: HashMap<Vec<u8>, Vec<u32>>,
+}
+
+/// Writes an index: [`push`](IndexWriter::push) games (from [`prepare`](crate::prepare), on
+/// any thread), [`commit`](IndexWriter::commit) them. Each commit is one atomic write: a
+/// process killed mid-way leaves the index as the last commit left it, and adding the same
+/// games again completes it (the games committed are found as duplicates). Other processes
+/// can read the index ([`Index::open`](crate::Index::open)) while it is written; a second
+/// writer is refused ([`IndexError::Busy`]).
+///
+/// ```
+/// use tabia_index::{Index, IndexOptions, IndexWriter, Pushed, prepare};
+/// use tabia_notation::pgn::RawGame;
+///
+/// let dir = tempfile::tempdir()?;
+/// let mut writer = IndexWriter::create(dir.path(), IndexOptions::default())?;
+/// for pgn in ["1. e4 e5 2. Nf3 1-0", "1. e4 c5 0-1", "1. e4 e5 2. Nf3 *"] {
+///     let raw = RawGame { bytes: pgn.as_bytes().to_vec(), start: Default::default() };
+///     let game = prepare(&raw, Some(50))?.expect("a game");
+///     writer.push(game)?;
+/// }
+/// writer.commit()?;
+/// assert_eq!(writer.games(), 2); // the third is a duplicate of the first
+/// drop(writer);
+/// let index = Index::open(dir.path())?;
+/// assert_eq!(index.info()?.games, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct IndexWriter {
+    db: Database,
+    path: PathBuf,
+    meta: Meta,
+    options: IndexOptions,
+    batch: Batch,
+}
+
+impl std::fmt::Debug for IndexWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexWriter")
+            .field("path", &self.path)
+            .field("meta", &self.meta)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IndexWriter {
+    /// Creates an index in `dir` (made if missing; refused when it holds an index already).
+    ///
+    /// # Errors
+    ///
+    /// [`IndexError::Exists`], or an error of the file system or storage.
+    pub fn create(dir: &Path, options: IndexOptions) -> Result<IndexWriter, IndexError> {
+        let file = store::file(dir);
+        if file.exists() {
+            return Err(IndexError::Exists(dir.to_owned()));
+        }
+        std::fs::create_dir_all(dir).map_err(|err| IndexError::Io(dir.to_owned(), err))?;
+        let db = store::builder()
+            .create(&file)
+            .map_err(|err| busy(err, dir))?;
+        let meta = Meta {
+            format: FORMAT,
+            max_ply: options.max_ply,
+            next_id: 1,
+            games: 0,
+            positions: 0,
+        };
+        let txn = db.begin_write()?;
+        {
+            meta.write(&mut txn.open_table(META)?)?;
+            txn.open_table(POSITIONS)?;
+            txn.open_table(INFOS)?;
+            txn.open_table(BLOCKS)?;
+            txn.open_table(DIGESTS)?;
+            txn.open_table(PLAYERS)?;
+        }
+        txn.commit()?;
+        Ok(IndexWriter::with(db, dir, meta, options))
+    }
+
+    /// Opens the index in `dir` to add games (its `max_ply` is the one it was built with).
+    ///
+    /// # Errors
+    ///
+    /// [`IndexError::Missing`], [`IndexError::Busy`], [`IndexError::Version`], or an error of
+    /// the storage.
+    pub fn open(dir: &Path, batch_games: usize) -> Result<IndexWriter, IndexError> {
+        let file = store::file(dir);
+        if !file.exists() {
+            return Err(IndexError::Missing(dir.to_owned()));
+        }
+        let db = store::builder().open(&file).map_err(|err| busy(err, dir))?;
+        let meta = {
+            let txn = db.begin_read()?;
+            let table = txn
+                .open_table(META)
+                .map_err(|_| IndexError::Missing(dir.to_owned()))?;
+            Meta::read(&table, dir)?
+        };
+        let options = IndexOptions {
+            max_ply: meta.max_ply,
+            batch_games,
+        };
+        Ok(IndexWriter::with(db, dir, meta, options))
+    }
+
+    fn with(db: Database, dir: &Path, meta: Meta, options: IndexOptions) -> IndexWriter {
+        IndexWriter {
+            db,
+            path: dir.to_owned(),
+            batch: Batch {
+                first_id: meta.next_id,
+                ..Batch::default()
+            },
+            meta,
+            options,
+        }
+    }
+
+    /// The options the index is built with.
+    pub fn options(&self) -> IndexOptions {
+        self.options
+    }
+
+    /// Games in the index, committed or not.
+    pub fn games(&self) -> u64 {
+        self.meta.games + self.batch.infos.len() as u64
+    }
+
+    /// Games pushed and not committed yet.
+    pub fn pending(&self) -> usize {
+        self.batch.infos.len()
+    }
+
+    /// Whether the batch is full ([`IndexOptions::batch_games`]): time to commit.
+    pub fn is_full(&self) -> bool {
+        self.pending() >= self.options.batch_games.max(1)
+    }
+
+    /// Adds a game to the batch, or finds it a duplicate of one in the index or the batch.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage (looking the digest up).
+    pub fn push(&mut self, game: Prepared) -> Result<Pushed, IndexError> {
+        let digest = (u128::from(game.digest.0[0]) << 64) | u128::from(game.digest.0[1]);
+        if let Some(&id) = self.batch.digests.get(&digest) {
+            return Ok(Pushed::Duplicate(id));
+        }
+        {
+            let txn = self.db.begin_read()?;
+            let table = txn.open_table(DIGESTS)?;
+            if let Some(id) = table.get(digest)? {
+                return Ok(Pushed::Duplicate(id.value()));
+            }
+        }
+        let id = self.batch.first_id + self.batch.infos.len() as u32;
+        self.batch.digests.insert(digest, id);
+        let moves = &game.info.moves;
+        for (ply, key) in game.keys.iter().enumerate() {
+            let mv = moves.get(ply).copied().unwrap_or(NO_MOVE);
+            let list = self.batch.occurrences.entry(*key).or_default();
+            // A position repeated within a game counts the game once, with its first move.
+            if list.last().is_some_and(|o| o.game == id) {
+                continue;
+            }
+            list.push(Occurrence { game: id, mv });
+        }
+        for (name, white) in [(&game.info.white, true), (&game.info.black, false)] {
+            if !name.trim().is_empty() {
+                self.batch
+                    .players
+                    .entry(player_key(name, white))
+                    .or_default()
+                    .push(id);
+            }
+        }
+        self.batch.infos.push(game.info);
+        self.batch.texts.push(game.text);
+        Ok(Pushed::Indexed(id))
+    }
+
+    /// Writes the batch in one atomic, durable commit.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage; the index is then as the last commit left it.
+    pub fn commit(&mut self) -> Result<(), IndexError> {
+        if self.batch.infos.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.batch);
+        let mut txn = self.db.begin_write()?;
+        txn.set_durability(Durability::Immediate)?;
+        let mut meta = self.meta;
+        {
+            let mut infos = txn.open_table(INFOS)?;
+            let mut buf = Vec::new();
+            for (i, info) in batch.infos.iter().enumerate() {
+                buf.clear();
+                info.encode(&mut buf);
+                infos.insert(batch.first_id + i as u32, &buf[..])?;
+            }
+            write_blocks(&mut txn.open_table(BLOCKS)?, batch.first_id, &batch.texts)?;
+            let mut digests = txn.open_table(DIGESTS)?;
+            for (&digest, &id) in &batch.digests {
+                digests.insert(digest, id)?;
+            }
+            let mut players = txn.open_table(PLAYERS)?;
+            let mut names: Vec<_> = batch.players.iter().collect();
+            names.sort_unstable();
+            for (key, ids) in names {
+                let mut all = match players.get(&key[..])? {
+                    Some(old) => decode_ids(old.value())
+                        .ok_or_else(|| IndexError::Corrupt("a player's games".to_owned()))?,
+                    None => Vec::new(),
+                };
+                all.extend_from_slice(ids);
+                buf.clear();
+                encode_ids(&all, &mut buf);
+                players.insert(&key[..], &buf[..])?;
+            }
+            let mut positions = txn.open_table(POSITIONS)?;
+            let mut keys: Vec<_> = batch.occurrences.into_iter().collect();
+            keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let facts = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<Facts> {
+                if let Some(info) = id
+                    .checked_sub(batch.first_id)
+                    .and_then(|i| batch.infos.get(i as usize))
+                {
+                    return Some(info.facts());
+                }
+                let bytes = infos.get(id).ok()??;
+                GameInfo::decode(bytes.value()).map(|info| info.facts())
+            };
+            for (key, occurrences) in keys {
+                let old = match positions.get(&key.0[..])? {
+                    Some(bytes) => Some(Entry::decode(bytes.value(), true).ok_or_else(|| {
+                        IndexError::Corrupt("the figures of a position".to_owned())
+                    })?),
+                    None => None,
+                };
+                if old.is_none() {
+                    meta.positions += 1;
+                }
+                let merged = Entry::merge(old, &occurrences, |id| facts(id, &infos))
+                    .ok_or_else(|| IndexError::Corrupt("a game's facts".to_owned()))?;
+                buf.clear();
+                merged.encode(&mut buf);
+                positions.insert(&key.0[..], &buf[..])?;
+            }
+            meta.games += batch.infos.len() as u64;
+            meta.next_id = batch.first_id + batch.infos.len() as u32;
+            meta.write(&mut txn.open_table(META)?)?;
+        }
+        txn.commit()?;
+        self.meta = meta;
+        self.batch.first_id = meta.next_id;
+        Ok(())
+    }
+}
+
+/// Appends the texts of games `first..` to their blocks (the last block of the previous
+/// commit is read back and completed).
+fn write_blocks(
+    blocks: &mut redb::Table<'_, u32, &[u8]>,
+    first: u32,
+    texts: &[String],
+) -> Result<(), IndexError> {
+    let mut id = first;
+    let mut rest = texts;
+    while !rest.is_empty() {
+        let block = id / BLOCK;
+        let slot = id % BLOCK;
+        let mut current = if slot == 0 {
+            Vec::new()
+        } else {
+            match blocks.get(block)? {
+                Some(bytes) => decode_block(bytes.value())?,
+                None => Vec::new(),
+            }
+        };
+        // Slots of ids never given (id 0) are empty texts.
+        current.resize(slot as usize, String::new());
+        let take = ((BLOCK - slot) as usize).min(rest.len());
+        current.extend(rest[..take].iter().cloned());
+        blocks.insert(block, &encode_block(&current)?[..])?;
+        id += take as u32;
+        rest = &rest[take..];
+    }
+    Ok(())
+}
+
+fn busy(err: DatabaseError, dir: &Path) -> IndexError {
+    match err {
+        DatabaseError::DatabaseAlreadyOpen => IndexError::Busy(dir.to_owned()),
+        other => other.into(),
+    }
+}
