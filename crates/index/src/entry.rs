@@ -56,7 +56,10 @@ impl Cell {
     }
 
     pub(crate) fn games(&self) -> u64 {
-        u64::from(self.white) + u64::from(self.draws) + u64::from(self.black) + u64::from(self.other)
+        u64::from(self.white)
+            + u64::from(self.draws)
+            + u64::from(self.black)
+            + u64::from(self.other)
     }
 }
 
@@ -281,8 +284,12 @@ mod tests {
         Facts {
             month: (game % 3) as u16 + 24_000,
             group: (game % 5) as u8,
-            outcome: [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins, Outcome::Unknown]
-                [(game % 4) as usize],
+            outcome: [
+                Outcome::WhiteWins,
+                Outcome::Draw,
+                Outcome::BlackWins,
+                Outcome::Unknown,
+            ][(game % 4) as usize],
             rating: (game % 7 != 0).then_some(1000 + (game * 37 % 1500) as u16),
         }
     }
@@ -331,14 +338,24 @@ mod tests {
     fn the_best_rated_and_most_recent_are_kept() {
         let mut many = Many::default();
         for game in 1..=100u32 {
-            let facts = Facts { month: 24_000, group: 0, outcome: Outcome::Draw, rating: Some(game as u16) };
+            let facts = Facts {
+                month: 24_000,
+                group: 0,
+                outcome: Outcome::Draw,
+                rating: Some(game as u16),
+            };
             many.add(Occurrence { game, mv: 1 }, &facts);
         }
         let kept: Vec<u32> = many.refs.iter().map(|r| r.game).collect();
         assert_eq!(kept, (86..=100).collect::<Vec<_>>());
         let mut many = Many::default();
         for game in 1..=100u32 {
-            let facts = Facts { month: 24_000, group: 0, outcome: Outcome::Draw, rating: Some(3000 - game as u16) };
+            let facts = Facts {
+                month: 24_000,
+                group: 0,
+                outcome: Outcome::Draw,
+                rating: Some(3000 - game as u16),
+            };
             many.add(Occurrence { game, mv: 1 }, &facts);
         }
         let kept: Vec<u32> = many.refs.iter().map(|r| r.game).collect();

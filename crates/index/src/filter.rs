@@ -481,7 +481,10 @@ mod tests {
         );
         for bad in ["2020-13", "20-01", "2020-1", "x", "2020-00"] {
             let err = Filter::parse(None, None, Some(bad), None).unwrap_err();
-            assert_eq!(err.to_string(), format!("bad month `{bad}`: expected YYYY-MM or YYYY"));
+            assert_eq!(
+                err.to_string(),
+                format!("bad month `{bad}`: expected YYYY-MM or YYYY")
+            );
         }
     }
 

@@ -223,7 +223,10 @@ pub(crate) fn group(speed: Speed, band: RatingBand) -> u8 {
 
 /// The speed and band of a group code.
 pub(crate) fn ungroup(code: u8) -> Option<(Speed, RatingBand)> {
-    Some((Speed::from_code(code / 16)?, RatingBand::from_code(code % 16)?))
+    Some((
+        Speed::from_code(code / 16)?,
+        RatingBand::from_code(code % 16)?,
+    ))
 }
 
 /// What one game adds to a position's figures.
@@ -362,7 +365,11 @@ pub fn prepare(raw: &RawGame, max_ply: Option<u32>) -> Result<Option<Prepared>, 
     };
     let date = match game.tag("Date") {
         Some(date) if Month::from_date(date).is_some() => date.to_owned(),
-        _ => game.tag("UTCDate").or(game.tag("Date")).unwrap_or("").to_owned(),
+        _ => game
+            .tag("UTCDate")
+            .or(game.tag("Date"))
+            .unwrap_or("")
+            .to_owned(),
     };
     let info = GameInfo {
         white: tag("White"),
@@ -402,7 +409,9 @@ mod tests {
     #[test]
     fn info_round_trips() {
         let text = "[Event \"Rated Blitz game\"]\n[Site \"x\"]\n[Date \"2024.03.05\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"0-1\"]\n[WhiteElo \"1650\"]\n[BlackElo \"?\"]\n[TimeControl \"180+2\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
-        let game = prepare(&raw(text), Some(3)).expect("good").expect("one game");
+        let game = prepare(&raw(text), Some(3))
+            .expect("good")
+            .expect("one game");
         let info = game.info();
         assert_eq!((info.white.as_str(), info.black.as_str()), ("Ann", "Bob"));
         assert_eq!((info.white_elo, info.black_elo), (Some(1650), None));
@@ -420,7 +429,11 @@ mod tests {
     fn a_bad_game_says_where() {
         let err = prepare(&raw("1. e4 e5 2. Ke3 *\n"), None).unwrap_err();
         assert_eq!(
-            format!("{}: {}", err.origin().map_or(0, |o| o.column), err.message()),
+            format!(
+                "{}: {}",
+                err.origin().map_or(0, |o| o.column),
+                err.message()
+            ),
             "13: illegal move 2. Ke3 (ply 3): no white king can go to e3"
         );
         assert!(prepare(&raw("\n\n"), None).expect("nothing").is_none());
@@ -428,9 +441,15 @@ mod tests {
 
     #[test]
     fn the_same_moves_digest_alike() {
-        let a = prepare(&raw("[White \"A\"]\n\n1. e4 e5 *\n"), None).expect("ok").expect("game");
-        let b = prepare(&raw("[White \"B\"]\n\n1. e4 {x} e5 1-0\n"), None).expect("ok").expect("game");
-        let c = prepare(&raw("1. e4 c5 *\n"), None).expect("ok").expect("game");
+        let a = prepare(&raw("[White \"A\"]\n\n1. e4 e5 *\n"), None)
+            .expect("ok")
+            .expect("game");
+        let b = prepare(&raw("[White \"B\"]\n\n1. e4 {x} e5 1-0\n"), None)
+            .expect("ok")
+            .expect("game");
+        let c = prepare(&raw("1. e4 c5 *\n"), None)
+            .expect("ok")
+            .expect("game");
         assert_eq!(a.digest, b.digest);
         assert_ne!(a.digest, c.digest);
     }

@@ -12,12 +12,15 @@ use tabia_eco::Table;
 use tabia_position::{Position, shakmaty::Color};
 
 use crate::{
-    Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName,
-    Player, PlayerExplorer, PlayerMove, PosKey, Request,
+    Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName, Player,
+    PlayerExplorer, PlayerMove, PosKey, Request,
     entry::{Entry, Occurrence, Ref},
     game::{Outcome, ungroup},
     key::{NO_MOVE, decode_move, uci},
-    store::{self, BLOCK, BLOCKS, INFOS, META, Meta, PLAYERS, POSITIONS, decode_block, decode_ids, player_key},
+    store::{
+        self, BLOCK, BLOCKS, INFOS, META, Meta, PLAYERS, POSITIONS, decode_block, decode_ids,
+        player_key,
+    },
 };
 
 /// How much of an answer to give: lichess's `moves`, `topGames`, `recentGames`.
@@ -220,7 +223,10 @@ impl Index {
                 {
                     let facts = info.facts();
                     games += 1;
-                    moves.entry(mv).or_default().add(info.outcome, facts.rating, 1);
+                    moves
+                        .entry(mv)
+                        .or_default()
+                        .add(info.outcome, facts.rating, 1);
                     refs.push(Ref {
                         month: facts.month,
                         group: facts.group,
@@ -608,8 +614,7 @@ impl GameSummary {
 /// of the moves played (lichess's rule); from another position, that position's name.
 fn opening(request: &Request) -> Option<OpeningName> {
     let table = Table::embedded();
-    let named = if request.from_start && request.start.variant() == tabia_position::Variant::Chess
-    {
+    let named = if request.from_start && request.start.variant() == tabia_position::Variant::Chess {
         let mut classifier = table.classifier();
         for &m in &request.moves {
             if !classifier.play(m) {

@@ -51,7 +51,7 @@ pub use answer::{
 pub use build::Summary;
 pub use error::IndexError;
 pub use filter::{Filter, FilterError, Month, RatingBand, Speed};
-pub use game::{GameInfo, Outcome, Prepared, PrepareError, prepare};
+pub use game::{GameInfo, Outcome, PrepareError, Prepared, prepare};
 pub use index::{GamesPage, Index, IndexInfo, Limits};
 pub use key::PosKey;
 pub use request::{Request, RequestError};

@@ -72,9 +72,9 @@ impl Request {
     ) -> Result<Request, RequestError> {
         let variant = match variant.map(str::trim).filter(|v| !v.is_empty()) {
             None => None,
-            Some(name) => Some(
-                parse_variant(name).map_err(|_| RequestError::Variant(name.to_owned()))?,
-            ),
+            Some(name) => {
+                Some(parse_variant(name).map_err(|_| RequestError::Variant(name.to_owned()))?)
+            }
         };
         let fen = fen.map(str::trim).filter(|f| !f.is_empty());
         let start = match fen {
@@ -145,7 +145,10 @@ mod tests {
             .map(|(f, p, v)| Request::parse(*f, *p, *v).unwrap_err().to_string())
             .collect();
         tabia_testkit::expect_file(
-            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/request_errors.txt")),
+            std::path::Path::new(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/golden/request_errors.txt"
+            )),
             &messages.join("\n"),
         );
     }

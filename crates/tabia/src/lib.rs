@@ -31,11 +31,12 @@
 //! | an opening tree, a Polyglot book | [`Reader::tree`], [`book::Book::from_tree`] |
 //! | a book's moves where moves lead | [`book::Book::probe_after`] ([`book::Probe`]) |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |
+//! | a position index: explorer answers, the games of a position | [`index::Index::build`], [`index::Index::explore`], [`index::Index::games`] |
 //!
 //! The layers are re-exported as modules: [`notation`] (FEN, EPD, SAN, PGN syntax),
 //! [`position`] (rules, replay, keys, rendering), [`eco`], [`select`], [`stream`] (inputs and
-//! the ordered parallel pipeline), [`book`], [`collect`] (forms, dedup, split), [`stats`] and
-//! [`table`].
+//! the ordered parallel pipeline), [`book`], [`collect`] (forms, dedup, split), [`stats`],
+//! [`index`] (the position index and explorer) and [`table`].
 
 #![deny(missing_docs)]
 
@@ -49,9 +50,9 @@ pub use tabia_position::{Played, Position, Replay};
 #[cfg(feature = "table")]
 pub use tabia_table as table;
 pub use {
-    tabia_book as book, tabia_collect as collect, tabia_eco as eco, tabia_notation as notation,
-    tabia_position as position, tabia_select as select, tabia_stats as stats,
-    tabia_stream as stream,
+    tabia_book as book, tabia_collect as collect, tabia_eco as eco, tabia_index as index,
+    tabia_notation as notation, tabia_position as position, tabia_select as select,
+    tabia_stats as stats, tabia_stream as stream,
 };
 
 /// The opening of `game` by the embedded table: the deepest named position its mainline
