@@ -63,6 +63,9 @@ pub(crate) enum Command {
     /// What is in the files: games, plies, results, dates, time controls, ratings, players.
     #[command(after_help = STATS_EXAMPLES)]
     Stats(cmd::stats::Args),
+    /// A position index: build it, add games, ask what was played from a position, list games.
+    #[command(after_help = INDEX_EXAMPLES)]
+    Index(cmd::index::Args),
 }
 
 /// `-j N`: a number of worker threads, 1 or more.
@@ -265,6 +268,15 @@ Examples:
   tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
   tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
   tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
+const INDEX_EXAMPLES: &str = "\
+Examples:
+  tabia index build games.pgn.zst -o games.idx   index the first 50 plies of every game
+  tabia index add games.idx 2024-02.pgn.zst      next month's games (duplicates counted, not added)
+  tabia index query games.idx e4 c5 Nf3          the moves after 1.e4 c5 2.Nf3, results, games
+  tabia index query games.idx --play e2e4 --speeds blitz --ratings 2000,2200 --json
+  tabia index query games.idx --player carlsen --color black e4
+  tabia index games games.idx --fen 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -' --limit 20
+  tabia serve games.idx                          the explorer in the browser and on lichess's API";
 const FILTER_EXAMPLES: &str = "\
 Examples:
   tabia filter --player carlsen --result decisive games.pgn

@@ -139,3 +139,54 @@ pub struct PlayerMove {
     /// The game, when only one played the move.
     pub game: Option<GameSummary>,
 }
+
+/// A game as `tabia index games --json` lists it: its id and what the index keeps of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    /// The id (`index.pgn(id)`, `/master/pgn/{id}`).
+    pub id: u32,
+    /// `White`.
+    pub white: String,
+    /// `Black`.
+    pub black: String,
+    /// `WhiteElo`.
+    pub white_elo: Option<u16>,
+    /// `BlackElo`.
+    pub black_elo: Option<u16>,
+    /// `1-0`, `1/2-1/2`, `0-1` or `*`.
+    pub result: &'static str,
+    /// `Date`.
+    pub date: String,
+    /// `Event`.
+    pub event: String,
+    /// `Site`.
+    pub site: String,
+    /// The speed, from `TimeControl`.
+    pub speed: String,
+    /// The mainline's plies.
+    pub plies: u32,
+}
+
+impl GameRecord {
+    /// The record of game `id`.
+    pub fn new(id: u32, info: &crate::GameInfo) -> GameRecord {
+        GameRecord {
+            id,
+            white: info.white.clone(),
+            black: info.black.clone(),
+            white_elo: info.white_elo,
+            black_elo: info.black_elo,
+            result: match info.outcome {
+                crate::Outcome::WhiteWins => "1-0",
+                crate::Outcome::Draw => "1/2-1/2",
+                crate::Outcome::BlackWins => "0-1",
+                crate::Outcome::Unknown => "*",
+            },
+            date: info.date.clone(),
+            event: info.event.clone(),
+            site: info.site.clone(),
+            speed: info.speed.to_string(),
+            plies: info.plies,
+        }
+    }
+}

@@ -290,7 +290,7 @@ mod tests {
                 Outcome::BlackWins,
                 Outcome::Unknown,
             ][(game % 4) as usize],
-            rating: (game % 7 != 0).then_some(1000 + (game * 37 % 1500) as u16),
+            rating: (!game.is_multiple_of(7)).then_some(1000 + (game * 37 % 1500) as u16),
         }
     }
 

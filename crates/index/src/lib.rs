@@ -46,7 +46,8 @@ mod varint;
 mod writer;
 
 pub use answer::{
-    Explorer, ExplorerMove, GameSummary, OpeningName, Player, PlayerExplorer, PlayerMove,
+    Explorer, ExplorerMove, GameRecord, GameSummary, OpeningName, Player, PlayerExplorer,
+    PlayerMove,
 };
 pub use build::Summary;
 pub use error::IndexError;

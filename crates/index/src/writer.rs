@@ -279,7 +279,7 @@ impl IndexWriter {
             }
             let mut positions = txn.open_table(POSITIONS)?;
             let mut keys: Vec<_> = batch.occurrences.into_iter().collect();
-            keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            keys.sort_unstable_by_key(|k| k.0);
             let facts = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<Facts> {
                 if let Some(info) = id
                     .checked_sub(batch.first_id)

@@ -8,6 +8,7 @@ pub(crate) mod dedup;
 pub(crate) mod eco;
 pub(crate) mod epd;
 pub(crate) mod filter;
+pub(crate) mod index;
 pub(crate) mod pgn;
 pub(crate) mod show;
 pub(crate) mod split;
