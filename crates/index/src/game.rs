@@ -358,6 +358,9 @@ pub fn prepare(raw: &RawGame, max_ply: Option<u32>) -> Result<Option<Prepared>, 
     keys.insert(0, PosKey::of(&replayed.start));
     let digest = digester.finish(&replayed);
     let tag = |name: &str| game.tag(name).unwrap_or("").to_owned();
+    // The Seven Tag Roster as the export writes it (a missing one is `?`), so that what the
+    // index shows of a game is what its stored text says.
+    let roster = |name: &str| game.tag(name).unwrap_or("?").to_owned();
     let elo = |name: &str| {
         game.tag(name)
             .and_then(|v| v.trim().parse::<u16>().ok())
@@ -372,14 +375,14 @@ pub fn prepare(raw: &RawGame, max_ply: Option<u32>) -> Result<Option<Prepared>, 
             .to_owned(),
     };
     let info = GameInfo {
-        white: tag("White"),
-        black: tag("Black"),
+        white: roster("White"),
+        black: roster("Black"),
         white_elo: elo("WhiteElo"),
         black_elo: elo("BlackElo"),
         outcome: Outcome::from_tag(game.tag("Result").unwrap_or("*")),
         date,
-        event: tag("Event"),
-        site: tag("Site"),
+        event: roster("Event"),
+        site: roster("Site"),
         speed: Speed::from_time_control(game.tag("TimeControl")),
         variant: tag("Variant"),
         fen: tag("FEN"),

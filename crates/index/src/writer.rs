@@ -224,7 +224,7 @@ impl IndexWriter {
             list.push(Occurrence { game: id, mv });
         }
         for (name, white) in [(&game.info.white, true), (&game.info.black, false)] {
-            if !name.trim().is_empty() {
+            if !name.trim().is_empty() && name.as_str() != "?" {
                 self.batch
                     .players
                     .entry(player_key(name, white))

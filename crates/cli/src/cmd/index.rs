@@ -329,10 +329,9 @@ fn games(args: &GamesArgs) -> anyhow::Result<Status> {
             let text = index
                 .pgn(*id)?
                 .with_context(|| format!("game {id} has no text in the index"))?;
+            // As `tabia pgn` writes games: each followed by a blank line.
             out.write_all(text.as_bytes())?;
-            if !text.ends_with("\n\n") {
-                out.write_all(b"\n")?;
-            }
+            out.write_all(b"\n\n")?;
         }
     }
     out.flush()?;

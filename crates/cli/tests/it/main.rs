@@ -10,6 +10,7 @@ mod fen;
 mod filter;
 mod forms;
 mod general;
+mod index;
 mod json;
 mod lenient;
 mod lossless;
