@@ -111,7 +111,10 @@ impl Index {
         options: IndexOptions,
         jobs: usize,
     ) -> Result<Summary, IndexError> {
-        IndexWriter::create(dir, options)?.add_files(files, jobs)
+        let mut writer = IndexWriter::create(dir, options)?;
+        let summary = writer.add_files(files, jobs)?;
+        writer.finish()?;
+        Ok(summary)
     }
 
     /// Adds the games of `files` to the index in `dir`; games it holds already are counted as
@@ -121,7 +124,10 @@ impl Index {
     ///
     /// [`IndexError::Missing`], [`IndexError::Busy`]; an error of the storage.
     pub fn add(dir: &Path, files: &[PathBuf], jobs: usize) -> Result<Summary, IndexError> {
-        IndexWriter::open(dir, IndexOptions::default().batch_games)?.add_files(files, jobs)
+        let mut writer = IndexWriter::open(dir, IndexOptions::default().batch_games)?;
+        let summary = writer.add_files(files, jobs)?;
+        writer.finish()?;
+        Ok(summary)
     }
 
     /// Joins indexes built apart into a new one in `out`: every game of each, in order, a
@@ -181,7 +187,7 @@ impl Index {
                 }
             }
         }
-        writer.commit()?;
+        writer.finish()?;
         Ok(summary)
     }
 

@@ -14,8 +14,9 @@ pub(crate) const TOP: usize = 15;
 /// Games kept per month and group as the most recent.
 pub(crate) const RECENT: usize = 8;
 
-const TAG_ONE: u8 = 1;
-const TAG_MANY: u8 = 2;
+/// The first byte of an [`Entry::Many`]; an [`Entry::One`] is its game's id alone, a varint
+/// whose first byte is never 0 (ids start at 1).
+const TAG_MANY: u8 = 0;
 
 /// One game at one position: its id and the move it played there ([`NO_MOVE`] when it ended
 /// there, or its indexed plies did).
@@ -23,6 +24,8 @@ const TAG_MANY: u8 = 2;
 pub(crate) struct Occurrence {
     pub(crate) game: u32,
     pub(crate) mv: u16,
+    /// The ply at which the game first reached the position.
+    pub(crate) ply: u32,
 }
 
 /// The figures of one move in one month and group.
@@ -76,6 +79,10 @@ pub(crate) struct Ref {
 /// The figures of a position reached by more than one game.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Many {
+    /// The first game that reached the position and the ply where it did: the game replayed
+    /// to that ply to verify that an entry found by 40 bits of key is the position asked for.
+    pub(crate) witness: u32,
+    pub(crate) witness_ply: u32,
     /// Sorted by (month, group, move).
     pub(crate) cells: Vec<Cell>,
     /// Sorted by (month, group, game): per month and group, the [`TOP`] best rated and the
@@ -87,6 +94,10 @@ pub(crate) struct Many {
 
 impl Many {
     pub(crate) fn add(&mut self, occurrence: Occurrence, facts: &Facts) {
+        if self.games.is_empty() && self.cells.is_empty() {
+            self.witness = occurrence.game;
+            self.witness_ply = occurrence.ply;
+        }
         let key = (facts.month, facts.group, occurrence.mv);
         let at = self
             .cells
@@ -141,6 +152,8 @@ impl Many {
 
     fn encode(&self, out: &mut Vec<u8>) {
         out.push(TAG_MANY);
+        varint::put(out, u64::from(self.witness));
+        varint::put(out, u64::from(self.witness_ply));
         varint::put(out, self.cells.len() as u64);
         for c in &self.cells {
             varint::put(out, u64::from(c.month));
@@ -172,6 +185,8 @@ impl Many {
     }
 
     fn decode(c: &mut Cursor<'_>, with_games: bool) -> Option<Many> {
+        let witness = c.u32()?;
+        let witness_ply = c.u32()?;
         let n = c.u32()? as usize;
         let mut cells = Vec::with_capacity(n.min(4096));
         for _ in 0..n {
@@ -211,7 +226,13 @@ impl Many {
                 return None;
             }
         }
-        Some(Many { cells, refs, games })
+        Some(Many {
+            witness,
+            witness_ply,
+            cells,
+            refs,
+            games,
+        })
     }
 }
 
@@ -227,27 +248,46 @@ pub(crate) enum Entry {
 impl Entry {
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         match self {
+            // The move is the game's: found when the game is replayed to verify the entry.
             Entry::One(o) => {
-                out.push(TAG_ONE);
-                varint::put(out, u64::from(o.game));
-                varint::put(out, u64::from(o.mv));
+                varint::put(out, u64::from(o.game.max(1)));
+                varint::put(out, u64::from(o.ply));
             }
             Entry::Many(many) => many.encode(out),
         }
     }
 
     /// Decodes a value; without `with_games`, the list of every game is not read (an
-    /// explorer answer needs only the figures).
+    /// explorer answer needs only the figures). The move of [`Entry::One`] is not stored:
+    /// it is [`NO_MOVE`] until the game is replayed ([`Entry::set_move`]).
     pub(crate) fn decode(bytes: &[u8], with_games: bool) -> Option<Entry> {
         let mut c = Cursor::new(bytes);
-        match c.u8()? {
-            TAG_ONE => {
-                let game = c.u32()?;
-                let mv = c.u16()?;
-                c.is_empty().then_some(Entry::One(Occurrence { game, mv }))
-            }
-            TAG_MANY => Many::decode(&mut c, with_games).map(Entry::Many),
-            _ => None,
+        if bytes.first() == Some(&TAG_MANY) {
+            c.u8()?;
+            return Many::decode(&mut c, with_games).map(Entry::Many);
+        }
+        let game = c.u32().filter(|&g| g > 0)?;
+        let ply = c.u32()?;
+        c.is_empty().then_some(Entry::One(Occurrence {
+            game,
+            mv: NO_MOVE,
+            ply,
+        }))
+    }
+
+    /// The game to replay, and to which ply, to verify that the entry is the position asked
+    /// for.
+    pub(crate) fn witness(&self) -> (u32, u32) {
+        match self {
+            Entry::One(o) => (o.game, o.ply),
+            Entry::Many(many) => (many.witness, many.witness_ply),
+        }
+    }
+
+    /// Sets the move of an [`Entry::One`], found by replaying its game.
+    pub(crate) fn set_move(&mut self, mv: u16) {
+        if let Entry::One(o) = self {
+            o.mv = mv;
         }
     }
 
@@ -305,7 +345,7 @@ mod tests {
             let all: Vec<Occurrence> = moves
                 .iter()
                 .enumerate()
-                .map(|(i, &mv)| Occurrence { game: i as u32 + 1, mv: if mv == 3 { NO_MOVE } else { mv } })
+                .map(|(i, &mv)| Occurrence { game: i as u32 + 1, mv: if mv == 3 { NO_MOVE } else { mv }, ply: (i % 7) as u32 })
                 .collect();
             let once = Entry::merge(None, &all, |g| Some(facts_of(g))).expect("facts");
             let mut batched: Option<Entry> = None;
@@ -317,6 +357,10 @@ mod tests {
                 let mut bytes = Vec::new();
                 merged.encode(&mut bytes);
                 batched = Entry::decode(&bytes, true);
+                if let Some(entry) = &mut batched {
+                    let (witness, _) = entry.witness();
+                    entry.set_move(all[witness as usize - 1].mv);
+                }
                 prop_assert!(batched.is_some());
                 rest = &rest[n..];
             }
@@ -344,7 +388,14 @@ mod tests {
                 outcome: Outcome::Draw,
                 rating: Some(game as u16),
             };
-            many.add(Occurrence { game, mv: 1 }, &facts);
+            many.add(
+                Occurrence {
+                    game,
+                    mv: 1,
+                    ply: 3,
+                },
+                &facts,
+            );
         }
         let kept: Vec<u32> = many.refs.iter().map(|r| r.game).collect();
         assert_eq!(kept, (86..=100).collect::<Vec<_>>());
@@ -356,7 +407,14 @@ mod tests {
                 outcome: Outcome::Draw,
                 rating: Some(3000 - game as u16),
             };
-            many.add(Occurrence { game, mv: 1 }, &facts);
+            many.add(
+                Occurrence {
+                    game,
+                    mv: 1,
+                    ply: 3,
+                },
+                &facts,
+            );
         }
         let kept: Vec<u32> = many.refs.iter().map(|r| r.game).collect();
         let expected: Vec<u32> = (1..=15).chain(93..=100).collect();

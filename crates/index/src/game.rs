@@ -146,6 +146,29 @@ impl GameInfo {
         start_position(&game)
     }
 
+    /// Whether the game's position after `ply` plies (0: its start) is the position of
+    /// `key`, replaying its indexed moves.
+    pub fn reaches_at(&self, ply: u32, key: &PosKey) -> bool {
+        let Ok(mut pos) = self.start() else {
+            return false;
+        };
+        let Some(moves) = self.moves.get(..ply as usize) else {
+            return false;
+        };
+        for &code in moves {
+            let Some(m) = crate::key::decode_move(&pos, code) else {
+                return false;
+            };
+            pos.play_unchecked(m);
+        }
+        PosKey::of(&pos) == *key
+    }
+
+    /// The move the game played at `ply` (of its indexed moves).
+    pub(crate) fn move_at(&self, ply: usize) -> u16 {
+        self.moves.get(ply).copied().unwrap_or(crate::key::NO_MOVE)
+    }
+
     pub(crate) fn facts(&self) -> Facts {
         Facts {
             month: self.month().map_or(0, Month::code),

@@ -14,6 +14,7 @@ use tabia_position::{Position, shakmaty::Color};
 use crate::{
     Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName, Player,
     PlayerExplorer, PlayerMove, PosKey, Request,
+    bucket::{View, split, width},
     entry::{Entry, Occurrence, Ref},
     game::{Outcome, ungroup},
     key::{NO_MOVE, decode_move, uci},
@@ -59,6 +60,37 @@ pub struct IndexInfo {
     pub positions: u64,
     /// The size of the file, in bytes.
     pub bytes: u64,
+    /// What each table holds.
+    pub tables: Vec<TableSize>,
+}
+
+/// The entries and bytes of one table of the index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableSize {
+    /// `positions`, `games` (the texts, compressed), `infos`, `digests`, `players`, `meta`.
+    pub name: &'static str,
+    /// Entries.
+    pub entries: u64,
+    /// Bytes of keys and values.
+    pub stored: u64,
+    /// Bytes of the tree's branch pages and metadata.
+    pub metadata: u64,
+    /// Bytes of pages not filled.
+    pub fragmented: u64,
+}
+
+fn table_size(
+    name: &'static str,
+    table: &impl redb::ReadableTableMetadata,
+) -> Result<TableSize, IndexError> {
+    let stats = table.stats()?;
+    Ok(TableSize {
+        name,
+        entries: table.len()?,
+        stored: stats.stored_bytes(),
+        metadata: stats.metadata_bytes(),
+        fragmented: stats.fragmented_bytes(),
+    })
 }
 
 /// A page of the games that reached a position.
@@ -153,6 +185,13 @@ impl Index {
         let bytes = std::fs::metadata(store::file(&self.path))
             .map_err(|err| IndexError::Io(self.path.clone(), err))?
             .len();
+        let tables = vec![
+            table_size("positions", &txn.open_table(POSITIONS)?)?,
+            table_size("games", &txn.open_table(BLOCKS)?)?,
+            table_size("infos", &txn.open_table(INFOS)?)?,
+            table_size("digests", &txn.open_table(store::DIGESTS)?)?,
+            table_size("players", &txn.open_table(PLAYERS)?)?,
+        ];
         Ok(IndexInfo {
             path: self.path.clone(),
             format: meta.format,
@@ -160,6 +199,7 @@ impl Index {
             games: meta.games,
             positions: meta.positions,
             bytes,
+            tables,
         })
     }
 
@@ -182,10 +222,10 @@ impl Index {
     pub fn pgn(&self, id: u32) -> Result<Option<String>, IndexError> {
         let txn = self.db.begin_read()?;
         let blocks = txn.open_table(BLOCKS)?;
-        let Some(bytes) = blocks.get(id / BLOCK)? else {
+        let Some(bytes) = store::read_block(&blocks, id / BLOCK)? else {
             return Ok(None);
         };
-        let texts = decode_block(bytes.value())?;
+        let texts = decode_block(&bytes)?;
         Ok(texts
             .into_iter()
             .nth((id % BLOCK) as usize)
@@ -207,17 +247,15 @@ impl Index {
         let txn = self.db.begin_read()?;
         let positions = txn.open_table(POSITIONS)?;
         let infos = txn.open_table(INFOS)?;
+        let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
         let key = PosKey::of(&request.position);
-        let entry = match positions.get(&key.0[..])? {
-            Some(bytes) => Some(decode(bytes.value(), false)?),
-            None => None,
-        };
+        let entry = find(&positions, &infos, &meta, &key, false)?;
         let mut moves: HashMap<u16, Tally> = HashMap::new();
         let mut refs: Vec<Ref> = Vec::new();
         let mut games = 0;
         match entry {
             None => {}
-            Some(Entry::One(Occurrence { game, mv })) => {
+            Some(Entry::One(Occurrence { game, mv, .. })) => {
                 if let Some(info) = load_info(&infos, game)?
                     && filter.admits(info.speed, info.band(), info.month())
                 {
@@ -322,13 +360,12 @@ impl Index {
         let txn = self.db.begin_read()?;
         let positions = txn.open_table(POSITIONS)?;
         let infos = txn.open_table(INFOS)?;
+        let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
         let key = PosKey::of(position);
-        let ids = match positions.get(&key.0[..])? {
+        let ids = match find(&positions, &infos, &meta, &key, true)? {
             None => Vec::new(),
-            Some(bytes) => match decode(bytes.value(), true)? {
-                Entry::One(o) => vec![o.game],
-                Entry::Many(many) => many.games,
-            },
+            Some(Entry::One(o)) => vec![o.game],
+            Some(Entry::Many(many)) => many.games,
         };
         if filter.is_all() {
             let mut games = Vec::new();
@@ -541,9 +578,34 @@ fn admits(filter: &Filter, month: u16, group: u8) -> bool {
     }
 }
 
-fn decode(bytes: &[u8], with_games: bool) -> Result<Entry, IndexError> {
-    Entry::decode(bytes, with_games)
-        .ok_or_else(|| IndexError::Corrupt("the figures of a position".to_owned()))
+/// The entry of the position of `key`: the slots of its bucket with its suffix, the one whose
+/// game reaches it (the move of an [`Entry::One`] set from that game).
+fn find(
+    positions: &ReadOnlyTable<&'static [u8], &'static [u8]>,
+    infos: &ReadOnlyTable<u32, &'static [u8]>,
+    meta: &Meta,
+    key: &PosKey,
+    with_games: bool,
+) -> Result<Option<Entry>, IndexError> {
+    let corrupt = || IndexError::Corrupt("the figures of a position".to_owned());
+    let bits = meta.bucket_bits as u32;
+    let (bucket, suffix) = split(key, bits);
+    let Some(bytes) = positions.get(&bucket[..])? else {
+        return Ok(None);
+    };
+    let view = View::new(bytes.value(), width(bits)).ok_or_else(corrupt)?;
+    for slot in view.find(&suffix).ok_or_else(corrupt)? {
+        let mut entry = Entry::decode(slot, with_games).ok_or_else(corrupt)?;
+        let (witness, ply) = entry.witness();
+        let Some(info) = load_info(infos, witness)? else {
+            continue;
+        };
+        if info.reaches_at(ply, key) {
+            entry.set_move(info.move_at(ply as usize));
+            return Ok(Some(entry));
+        }
+    }
+    Ok(None)
 }
 
 fn load_info(

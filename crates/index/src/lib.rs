@@ -33,6 +33,7 @@
 //! ```
 
 mod answer;
+mod bucket;
 mod build;
 mod entry;
 mod error;
@@ -53,8 +54,11 @@ pub use build::Summary;
 pub use error::IndexError;
 pub use filter::{Filter, FilterError, Month, RatingBand, Speed};
 pub use game::{GameInfo, Outcome, PrepareError, Prepared, prepare};
-pub use index::{GamesPage, Index, IndexInfo, Limits};
+pub use index::{GamesPage, Index, IndexInfo, Limits, TableSize};
 pub use key::PosKey;
 pub use request::{Request, RequestError};
 pub use store::FORMAT;
 pub use writer::{IndexOptions, IndexWriter, Pushed};
+
+#[cfg(test)]
+mod tests;

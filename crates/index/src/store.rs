@@ -16,16 +16,21 @@ pub(crate) const FILE: &str = "index.redb";
 pub const FORMAT: u32 = 1;
 
 /// Games per compressed block of game texts.
-pub(crate) const BLOCK: u32 = 64;
+pub(crate) const BLOCK: u32 = 128;
+
+/// The bytes of a block's pieces: each a value of its own, so that pages are filled (a large
+/// value takes whole pages, a power of two of them).
+pub(crate) const PIECE: usize = 1000;
 
 /// Format, options and counts.
 pub(crate) const META: TableDefinition<'_, &str, &[u8]> = TableDefinition::new("meta");
-/// [`PosKey`](crate::PosKey) → [`Entry`](crate::entry::Entry).
+/// The first bytes of a [`PosKey`](crate::PosKey) → a [`Bucket`](crate::bucket::Bucket) of
+/// [`Entry`](crate::entry::Entry)s.
 pub(crate) const POSITIONS: TableDefinition<'_, &[u8], &[u8]> = TableDefinition::new("positions");
 /// Game id → [`GameInfo`](crate::GameInfo).
 pub(crate) const INFOS: TableDefinition<'_, u32, &[u8]> = TableDefinition::new("infos");
-/// Block number → zstd of [`BLOCK`] games' texts.
-pub(crate) const BLOCKS: TableDefinition<'_, u32, &[u8]> = TableDefinition::new("games");
+/// Block number × 2¹⁶ + piece → a [`PIECE`] of the zstd of [`BLOCK`] games' texts.
+pub(crate) const BLOCKS: TableDefinition<'_, u64, &[u8]> = TableDefinition::new("games");
 /// Digest (as `tabia dedup`'s) → game id.
 pub(crate) const DIGESTS: TableDefinition<'_, u128, u32> = TableDefinition::new("digests");
 /// Lowercased player name, NUL, `w` or `b` → the ids of their games with that color.
@@ -92,6 +97,39 @@ pub(crate) fn encode_block(texts: &[String]) -> Result<Vec<u8>, IndexError> {
     zstd::bulk::compress(&raw, 6).map_err(|err| IndexError::Storage(err.to_string()))
 }
 
+/// The compressed bytes of block `block`, from its pieces.
+pub(crate) fn read_block(
+    table: &impl ReadableTable<u64, &'static [u8]>,
+    block: u32,
+) -> Result<Option<Vec<u8>>, IndexError> {
+    let first = u64::from(block) << 16;
+    let mut bytes = Vec::new();
+    for piece in table.range(first..first + (1 << 16))? {
+        bytes.extend_from_slice(piece?.1.value());
+    }
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
+
+/// Writes block `block` as pieces (replacing the pieces it had).
+pub(crate) fn write_block(
+    table: &mut redb::Table<'_, u64, &[u8]>,
+    block: u32,
+    bytes: &[u8],
+) -> Result<(), IndexError> {
+    let first = u64::from(block) << 16;
+    let old: Vec<u64> = table
+        .range(first..first + (1 << 16))?
+        .map(|item| item.map(|(k, _)| k.value()))
+        .collect::<Result<_, _>>()?;
+    for key in old {
+        table.remove(key)?;
+    }
+    for (i, piece) in bytes.chunks(PIECE).enumerate() {
+        table.insert(first + i as u64, piece)?;
+    }
+    Ok(())
+}
+
 /// The counts and options kept in the meta table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Meta {
@@ -100,6 +138,10 @@ pub(crate) struct Meta {
     pub(crate) next_id: u32,
     pub(crate) games: u64,
     pub(crate) positions: u64,
+    /// The bits of a key that name its bucket (see `bucket`).
+    pub(crate) bucket_bits: u64,
+    /// Positions a bucket holds on average before the buckets are split.
+    pub(crate) bucket_slots: u64,
 }
 
 impl Meta {
@@ -129,6 +171,8 @@ impl Meta {
             next_id: get("next_id")?.ok_or_else(corrupt)? as u32,
             games: get("games")?.ok_or_else(corrupt)?,
             positions: get("positions")?.ok_or_else(corrupt)?,
+            bucket_bits: get("bucket_bits")?.ok_or_else(corrupt)?,
+            bucket_slots: get("bucket_slots")?.ok_or_else(corrupt)?,
         })
     }
 
@@ -139,6 +183,8 @@ impl Meta {
             ("next_id", u64::from(self.next_id)),
             ("games", self.games),
             ("positions", self.positions),
+            ("bucket_bits", self.bucket_bits),
+            ("bucket_slots", self.bucket_slots),
         ];
         for (name, value) in fields {
             table.insert(name, &value.to_le_bytes()[..])?;

@@ -31,6 +31,11 @@ impl<'a> Cursor<'a> {
         self.bytes.is_empty()
     }
 
+    /// The bytes not read yet.
+    pub(crate) fn remaining(&self) -> usize {
+        self.bytes.len()
+    }
+
     pub(crate) fn u64(&mut self) -> Option<u64> {
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {

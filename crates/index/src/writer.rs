@@ -1,7 +1,7 @@
 //! [`IndexWriter`]: games in, one atomic commit per batch.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     path::{Path, PathBuf},
 };
 
@@ -9,12 +9,13 @@ use redb::{Database, DatabaseError, Durability, ReadableDatabase, ReadableTable}
 
 use crate::{
     GameInfo, IndexError, Prepared,
+    bucket::{Bucket, resplit, split, width},
     entry::{Entry, Occurrence},
     game::Facts,
     key::{NO_MOVE, PosKey},
     store::{
         self, BLOCK, BLOCKS, DIGESTS, FORMAT, INFOS, META, Meta, PLAYERS, POSITIONS, decode_block,
-        decode_ids, encode_block, encode_ids, player_key,
+        decode_ids, encode_block, encode_ids, player_key, read_block, write_block,
     },
 };
 
@@ -26,6 +27,9 @@ pub struct IndexOptions {
     pub max_ply: Option<u32>,
     /// Games held in memory before they are committed (one atomic write each).
     pub batch_games: usize,
+    /// Positions a bucket of the `positions` table holds on average before the buckets are
+    /// split (fixed when the index is created; tests set it low to split small indexes).
+    pub bucket_slots: u64,
 }
 
 impl Default for IndexOptions {
@@ -33,6 +37,7 @@ impl Default for IndexOptions {
         IndexOptions {
             max_ply: Some(50),
             batch_games: 100_000,
+            bucket_slots: 32,
         }
     }
 }
@@ -46,6 +51,9 @@ pub enum Pushed {
     /// not indexed again.
     Duplicate(u32),
 }
+
+/// A position of the batch: its key, its suffix in its bucket, the games that reached it.
+type Keyed = (PosKey, Vec<u8>, Vec<Occurrence>);
 
 /// The games pushed since the last commit.
 #[derive(Debug, Default)]
@@ -121,6 +129,8 @@ impl IndexWriter {
             next_id: 1,
             games: 0,
             positions: 0,
+            bucket_bits: 0,
+            bucket_slots: options.bucket_slots.max(1),
         };
         let txn = db.begin_write()?;
         {
@@ -157,6 +167,7 @@ impl IndexWriter {
         let options = IndexOptions {
             max_ply: meta.max_ply,
             batch_games,
+            bucket_slots: meta.bucket_slots,
         };
         Ok(IndexWriter::with(db, dir, meta, options))
     }
@@ -221,7 +232,11 @@ impl IndexWriter {
             if list.last().is_some_and(|o| o.game == id) {
                 continue;
             }
-            list.push(Occurrence { game: id, mv });
+            list.push(Occurrence {
+                game: id,
+                mv,
+                ply: ply as u32,
+            });
         }
         for (name, white) in [(&game.info.white, true), (&game.info.black, false)] {
             if !name.trim().is_empty() && name.as_str() != "?" {
@@ -278,8 +293,16 @@ impl IndexWriter {
                 players.insert(&key[..], &buf[..])?;
             }
             let mut positions = txn.open_table(POSITIONS)?;
-            let mut keys: Vec<_> = batch.occurrences.into_iter().collect();
-            keys.sort_unstable_by_key(|k| k.0);
+            let info_of = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<GameInfo> {
+                if let Some(info) = id
+                    .checked_sub(batch.first_id)
+                    .and_then(|i| batch.infos.get(i as usize))
+                {
+                    return Some(info.clone());
+                }
+                let bytes = infos.get(id).ok()??;
+                GameInfo::decode(bytes.value())
+            };
             let facts = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<Facts> {
                 if let Some(info) = id
                     .checked_sub(batch.first_id)
@@ -290,21 +313,63 @@ impl IndexWriter {
                 let bytes = infos.get(id).ok()??;
                 GameInfo::decode(bytes.value()).map(|info| info.facts())
             };
-            for (key, occurrences) in keys {
-                let old = match positions.get(&key.0[..])? {
-                    Some(bytes) => Some(Entry::decode(bytes.value(), true).ok_or_else(|| {
-                        IndexError::Corrupt("the figures of a position".to_owned())
-                    })?),
-                    None => None,
+            let corrupt = || IndexError::Corrupt("the positions of a bucket".to_owned());
+            let bits = meta.bucket_bits as u32;
+            let width = width(bits);
+            let mut groups: BTreeMap<[u8; 4], Vec<Keyed>> = BTreeMap::new();
+            for (key, occurrences) in batch.occurrences {
+                let (bucket, suffix) = split(&key, bits);
+                groups
+                    .entry(bucket)
+                    .or_default()
+                    .push((key, suffix, occurrences));
+            }
+            for (bucket_key, items) in groups {
+                let mut bucket = match positions.get(&bucket_key[..])? {
+                    Some(bytes) => Bucket::decode(bytes.value(), width).ok_or_else(corrupt)?,
+                    None => Bucket::default(),
                 };
-                if old.is_none() {
-                    meta.positions += 1;
+                for (key, suffix, occurrences) in items {
+                    let suffix = &suffix[..];
+                    // The slot of this position: a slot of the same suffix whose game
+                    // reaches it (another is a position that shares 40 bits of key).
+                    let mut found = None;
+                    for i in bucket.find(suffix) {
+                        let mut entry =
+                            Entry::decode(&bucket.slots[i].1, true).ok_or_else(corrupt)?;
+                        let (witness, ply) = entry.witness();
+                        let info = info_of(witness, &infos).ok_or_else(corrupt)?;
+                        if info.reaches_at(ply, &key) {
+                            entry.set_move(info.move_at(ply as usize));
+                            found = Some((i, entry));
+                            break;
+                        }
+                    }
+                    let (slot, old) = match found {
+                        Some((i, entry)) => (Some(i), Some(entry)),
+                        None => (None, None),
+                    };
+                    let merged = Entry::merge(old, &occurrences, |id| facts(id, &infos))
+                        .ok_or_else(|| IndexError::Corrupt("a game's facts".to_owned()))?;
+                    buf.clear();
+                    merged.encode(&mut buf);
+                    match slot {
+                        Some(i) => bucket.slots[i].1 = buf.clone(),
+                        None => {
+                            meta.positions += 1;
+                            bucket.insert(suffix, buf.clone());
+                        }
+                    }
                 }
-                let merged = Entry::merge(old, &occurrences, |id| facts(id, &infos))
-                    .ok_or_else(|| IndexError::Corrupt("a game's facts".to_owned()))?;
                 buf.clear();
-                merged.encode(&mut buf);
-                positions.insert(&key.0[..], &buf[..])?;
+                bucket.encode(&mut buf);
+                positions.insert(&bucket_key[..], &buf[..])?;
+            }
+            while meta.positions > meta.bucket_slots.saturating_mul(1 << meta.bucket_bits)
+                && meta.bucket_bits < 32
+            {
+                split_buckets(&mut positions, meta.bucket_bits as u32)?;
+                meta.bucket_bits += 1;
             }
             meta.games += batch.infos.len() as u64;
             meta.next_id = batch.first_id + batch.infos.len() as u32;
@@ -317,10 +382,26 @@ impl IndexWriter {
     }
 }
 
+impl IndexWriter {
+    /// Commits the batch, then gives the file's free pages back to the file system (redb's
+    /// compaction): a built index is a third smaller. Compaction is skipped, not an error,
+    /// when another process is reading the index.
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage while committing.
+    pub fn finish(mut self) -> Result<(), IndexError> {
+        self.commit()?;
+        // Compaction needs no reader holding old pages: another process's read is no error.
+        while let Ok(true) = self.db.compact() {}
+        Ok(())
+    }
+}
+
 /// Appends the texts of games `first..` to their blocks (the last block of the previous
 /// commit is read back and completed).
 fn write_blocks(
-    blocks: &mut redb::Table<'_, u32, &[u8]>,
+    blocks: &mut redb::Table<'_, u64, &[u8]>,
     first: u32,
     texts: &[String],
 ) -> Result<(), IndexError> {
@@ -332,8 +413,8 @@ fn write_blocks(
         let mut current = if slot == 0 {
             Vec::new()
         } else {
-            match blocks.get(block)? {
-                Some(bytes) => decode_block(bytes.value())?,
+            match read_block(blocks, block)? {
+                Some(bytes) => decode_block(&bytes)?,
                 None => Vec::new(),
             }
         };
@@ -341,9 +422,44 @@ fn write_blocks(
         current.resize(slot as usize, String::new());
         let take = ((BLOCK - slot) as usize).min(rest.len());
         current.extend(rest[..take].iter().cloned());
-        blocks.insert(block, &encode_block(&current)?[..])?;
+        write_block(blocks, block, &encode_block(&current)?)?;
         id += take as u32;
         rest = &rest[take..];
+    }
+    Ok(())
+}
+
+/// Splits every bucket of `positions` in two by the first bit of its suffixes: buckets of
+/// `bits + 1` bits.
+fn split_buckets(
+    positions: &mut redb::Table<'_, &[u8], &[u8]>,
+    bits: u32,
+) -> Result<(), IndexError> {
+    let corrupt = || IndexError::Corrupt("the positions of a bucket".to_owned());
+    let mut split: BTreeMap<[u8; 4], Bucket> = BTreeMap::new();
+    let mut old_keys = Vec::new();
+    for item in positions.iter()? {
+        let (key, value) = item?;
+        let bucket = Bucket::decode(value.value(), width(bits)).ok_or_else(corrupt)?;
+        for (suffix, entry) in bucket.slots {
+            let (new_key, new_suffix) = resplit(key.value(), &suffix, bits).ok_or_else(corrupt)?;
+            // Slots come in suffix order, and keep it in the halves.
+            split
+                .entry(new_key)
+                .or_default()
+                .slots
+                .push((new_suffix, entry));
+        }
+        old_keys.push(key.value().to_vec());
+    }
+    for key in old_keys {
+        positions.remove(&key[..])?;
+    }
+    let mut buf = Vec::new();
+    for (key, bucket) in split {
+        buf.clear();
+        bucket.encode(&mut buf);
+        positions.insert(&key[..], &buf[..])?;
     }
     Ok(())
 }

@@ -233,16 +233,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             let options = IndexOptions {
                 max_ply: (!args.all_plies).then_some(args.max_ply),
                 batch_games: args.batch,
+                ..IndexOptions::default()
             };
             let mut writer = IndexWriter::create(&args.output, options)?;
             let mut session = Session::new(&args.run, "games");
             add_files(&mut session, &mut writer, &args.input.files)?;
+            writer.finish()?;
             Ok(session.finish()?)
         }
         Action::Add(args) => {
             let mut writer = IndexWriter::open(&args.index, args.batch)?;
             let mut session = Session::new(&args.run, "games");
             add_files(&mut session, &mut writer, &args.input.files)?;
+            writer.finish()?;
             Ok(session.finish()?)
         }
         Action::Merge(args) => {
@@ -275,6 +278,18 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 writeln!(out, "games      {}", info.games)?;
                 writeln!(out, "positions  {}", info.positions)?;
                 writeln!(out, "bytes      {}", info.bytes)?;
+                writeln!(
+                    out,
+                    "\n{:<10} {:>10} {:>12} {:>12} {:>12}",
+                    "table", "entries", "stored", "metadata", "fragmented"
+                )?;
+                for t in &info.tables {
+                    writeln!(
+                        out,
+                        "{:<10} {:>10} {:>12} {:>12} {:>12}",
+                        t.name, t.entries, t.stored, t.metadata, t.fragmented
+                    )?;
+                }
             }
             out.flush()?;
             Ok(Status::Success)
