@@ -760,8 +760,8 @@ mod lmdb_engine {
     fn open(dir: &Path) -> heed::Result<Env> {
         let mut options = EnvOpenOptions::new();
         options.map_size(MAP_SIZE).max_dbs(2);
-        // SAFETY: each process opens this environment once, and nothing else writes to its
-        // files; these are heed's conditions for opening an environment.
+        // SAFETY: heed's conditions: the files are on a local file system and changed only
+        // through LMDB (this bench's processes), and nothing touches LMDB's lock file.
         #[expect(unsafe_code, reason = "heed's EnvOpenOptions::open is unsafe")]
         unsafe {
             options.open(dir)
