@@ -329,17 +329,18 @@ fn tables(reports: &[(&str, Report)]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "\n| engine | build (s) | keys written/s | first / last batch (s) | close (s) | du (MB) | apparent (MB) |"
+        "\n| engine | build (s) | keys written/s | first batch (s) | slowest batch (s) | close (s) | du (MB) | apparent (MB) |"
     );
-    let _ = writeln!(s, "|---|--:|--:|--:|--:|--:|--:|");
+    let _ = writeln!(s, "|---|--:|--:|--:|--:|--:|--:|--:|");
     for (engine, r) in reports {
         let _ = writeln!(
             s,
-            "| {engine} | {:.1} | {:.0} | {:.2} / {:.2} | {:.2} | {:.0} | {:.0} |",
+            "| {engine} | {:.1} | {:.0} | {:.2} | {:.2} (batch {}) | {:.2} | {:.0} | {:.0} |",
             num(r, "build_secs"),
             num(r, "writes") / num(r, "build_secs"),
             num(r, "first_batch_secs"),
-            num(r, "last_batch_secs"),
+            num(r, "slowest_batch_secs"),
+            get(r, "slowest_batch"),
             num(r, "close_secs"),
             num(r, "du_bytes") / 1e6,
             num(r, "apparent_bytes") / 1e6,
@@ -457,7 +458,7 @@ fn drive(
     let plan = Plan { n: positions() };
     let middle = plan.batches() / 2;
     let start = Instant::now();
-    let (mut writes, mut first, mut last) = (0u64, Duration::ZERO, Duration::ZERO);
+    let (mut writes, mut first, mut slowest) = (0u64, Duration::ZERO, (0, Duration::ZERO));
     for b in 0..plan.batches() {
         let batch = Batch {
             number: b,
@@ -480,7 +481,9 @@ fn drive(
         if b == 0 {
             first = took;
         }
-        last = took;
+        if took > slowest.1 {
+            slowest = (b, took);
+        }
         eprintln!(
             "{engine}: batch {b}: {} keys, games {:?}, {:.2} s",
             batch.keys.len(),
@@ -489,7 +492,8 @@ fn drive(
         );
     }
     result("first_batch_secs", first.as_secs_f64());
-    result("last_batch_secs", last.as_secs_f64());
+    result("slowest_batch", slowest.0);
+    result("slowest_batch_secs", slowest.1.as_secs_f64());
     result("writes", writes);
     result("positions", plan.n);
     result("batches", plan.batches());
