@@ -123,3 +123,134 @@ fn every_position_answers_as_the_scan_counts() {
         assert_eq!(page.total as u64, games);
     }
 }
+
+/// Games with every speed, band and month in turn, and a few players.
+fn varied_games(n: usize) -> String {
+    let openings = ["e4 e5", "e4 c5", "d4 d5", "d4 Nf6", "c4 e5"];
+    let controls = ["15+0", "60+0", "180+2", "600+5", "1800+0", "-"];
+    let trips = [" Na3 Na6 Nb1 Nb8", " Nc3 Nc6 Nb1 Nb8"];
+    let mut out = String::new();
+    for i in 0..n {
+        let result = ["1-0", "0-1", "1/2-1/2", "*"][i % 4];
+        out.push_str(&format!(
+            "[White \"P{}\"]\n[Black \"P{}\"]\n[WhiteElo \"{}\"]\n[BlackElo \"{}\"]\n[Date \"{}.{:02}.03\"]\n[TimeControl \"{}\"]\n[Result \"{result}\"]\n\n{}",
+            i % 7,
+            (i + 3) % 7,
+            800 + (i * 97) % 2000,
+            900 + (i * 53) % 1900,
+            2023 + i % 3,
+            1 + i % 12,
+            controls[i % controls.len()],
+            openings[i % openings.len()]
+        ));
+        let mut k = i;
+        loop {
+            out.push_str(trips[k % 2]);
+            k /= 2;
+            if k == 0 {
+                break;
+            }
+        }
+        out.push_str(&format!(" {result}\n\n"));
+    }
+    out
+}
+
+/// The first ply at which a game stands on the position of `key`.
+fn first_ply(info: &crate::GameInfo, key: &crate::PosKey) -> Option<usize> {
+    (0..=info.moves.len()).find(|&p| info.reaches_at(p as u32, key))
+}
+
+#[test]
+fn filters_and_the_player_view_count_as_a_scan() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, varied_games(600)).expect("write");
+    let index_dir = dir.path().join("idx");
+    let options = IndexOptions {
+        batch_games: 97,
+        ..IndexOptions::default()
+    };
+    let summary = Index::build(&index_dir, std::slice::from_ref(&pgn), options, 2).expect("build");
+    assert_eq!((summary.read, summary.indexed, summary.bad), (600, 600, 0));
+    let index = Index::open(&index_dir).expect("open");
+    // Every game, as the index keeps it.
+    let games: Vec<crate::GameInfo> = (1..=600)
+        .map(|id| index.game_info(id).expect("read").expect("a game"))
+        .collect();
+    let filters = [
+        Filter::default(),
+        Filter::parse(Some("blitz,rapid"), None, None, None).expect("filter"),
+        Filter::parse(None, Some("1000,1600,2200"), None, None).expect("filter"),
+        Filter::parse(None, None, Some("2024-03"), Some("2025-02")).expect("filter"),
+        Filter::parse(Some("bullet"), Some("1400"), Some("2023"), None).expect("filter"),
+    ];
+    let all = Limits {
+        moves: usize::MAX,
+        top_games: 100,
+        recent_games: 100,
+    };
+    for play in ["", "e4", "e4,e5", "d4", "d4,d5,b1c3"] {
+        let request = Request::parse(None, Some(play), None).expect("request");
+        let key = crate::PosKey::of(&request.position);
+        let reached: Vec<Option<usize>> = games.iter().map(|i| first_ply(i, &key)).collect();
+        for filter in &filters {
+            let admitted: Vec<(u32, &crate::GameInfo, usize)> = games
+                .iter()
+                .zip(1..)
+                .zip(&reached)
+                .filter(|((info, _), _)| filter.admits(info.speed, info.band(), info.month()))
+                .filter_map(|((info, id), ply)| ply.map(|p| (id, info, p)))
+                .collect();
+            let answer = index.explore(&request, filter, all).expect("explore");
+            assert_eq!(answer.games, admitted.len() as u64, "{play} {filter}");
+            let white = admitted
+                .iter()
+                .filter(|(_, i, _)| i.outcome == crate::Outcome::WhiteWins)
+                .count() as u64;
+            assert_eq!(answer.white, white, "{play} {filter}");
+            // The best rated game shown is the best rated of those admitted that played on.
+            let best = admitted
+                .iter()
+                .filter(|(_, i, p)| i.moves.len() > *p)
+                .map(|(_, i, _)| i.rating().unwrap_or(0))
+                .max();
+            let shown = answer.top_games.first().map(|g| {
+                let info = &games[g.id.parse::<usize>().expect("id") - 1];
+                info.rating().unwrap_or(0)
+            });
+            assert_eq!(shown, best, "{play} {filter}");
+            let page = index.games(&request.position, filter, 3, 5).expect("games");
+            assert_eq!(page.total, admitted.len(), "{play} {filter}");
+            let expected: Vec<u32> = admitted
+                .iter()
+                .skip(3)
+                .take(5)
+                .map(|(id, ..)| *id)
+                .collect();
+            let listed: Vec<u32> = page.games.iter().map(|(id, _)| *id).collect();
+            assert_eq!(listed, expected, "{play} {filter}");
+        }
+        // P3 as White: the games where P3 had White and reached the position.
+        let view = index
+            .player(
+                "p3",
+                tabia_position::shakmaty::Color::White,
+                &request,
+                &Filter::default(),
+                all,
+            )
+            .expect("player");
+        let theirs: Vec<&crate::GameInfo> = games
+            .iter()
+            .zip(&reached)
+            .filter(|(i, p)| i.white == "P3" && p.is_some_and(|p| i.moves.len() > p))
+            .map(|(i, _)| i)
+            .collect();
+        let decided = theirs
+            .iter()
+            .filter(|i| i.outcome != crate::Outcome::Unknown)
+            .count() as u64;
+        assert_eq!(view.white + view.draws + view.black, decided, "{play}");
+    }
+}
