@@ -372,9 +372,10 @@ impl Index {
     /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
     /// Index::build(dir.path(), &[file.into()], IndexOptions::default(), 1)?;
     /// let index = Index::open(dir.path())?;
-    /// let moves = index.moves(&Position::new(), &Filter::default())?;
+    /// let start = Position::new();
+    /// let moves = index.moves(&start, &Filter::default())?;
     /// assert_eq!(moves.len(), 1);
-    /// assert_eq!(moves[0].mv.map(|m| m.to_string()).as_deref(), Some("Pe2-e4"));
+    /// assert_eq!(moves[0].mv.map(|m| start.san(m).to_string()).as_deref(), Some("e4"));
     /// assert_eq!(moves[0].games(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

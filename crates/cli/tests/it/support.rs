@@ -75,8 +75,8 @@ pub(crate) fn numbered_games(n: usize) -> String {
 pub(crate) fn index_inputs() -> Vec<std::path::PathBuf> {
     let mut files = vec![fixture("book/games.pgn")];
     let mut ok: Vec<_> = std::fs::read_dir(fixture("pgn/ok"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+        .expect("fixtures/pgn/ok")
+        .map(|e| e.expect("a fixture").path())
         .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
         .collect();
     ok.sort();
@@ -103,7 +103,7 @@ pub(crate) fn dedup_and_index(
     let index = dir.join("index");
     let summary = tabia_index::Index::build(
         &index,
-        &[dedup.clone()],
+        std::slice::from_ref(&dedup),
         tabia_index::IndexOptions::default(),
         1,
     )
