@@ -263,6 +263,46 @@ impl Tree {
         Ok(())
     }
 
+    /// Adds the figures of one move counted elsewhere (a position index, another tree): the
+    /// move's Polyglot code ([`END`] for the games that ended in the position) from the
+    /// position with `key`. An edge that was pruned stays out. The games the figures come
+    /// from are not counted among the tree's [`games`](Tree::games): [`Tree::add_games`]
+    /// does that, once for all the edges of the same games.
+    ///
+    /// ```
+    /// use tabia_book::{Tally, Tree, TreeOptions, encode_move};
+    /// use tabia_position::Position;
+    ///
+    /// let start = Position::new();
+    /// let e4 = start.parse_move("e4")?;
+    /// let mut tree = Tree::new(TreeOptions::default());
+    /// let tally = Tally { games: 3, white: 2, draws: 1, ..Tally::default() };
+    /// tree.add_counts(start.key(), encode_move(e4), &tally);
+    /// tree.add_games(3);
+    /// let node = tree.node(&start);
+    /// assert_eq!((node.games(), node.moves[0].stats.white), (3, 2));
+    /// assert_eq!(tree.games(), 3);
+    /// # Ok::<_, tabia_position::MoveError>(())
+    /// ```
+    pub fn add_counts(&mut self, key: PositionKey, code: u16, tally: &Tally) {
+        let edge = Edge { key, code };
+        if !self.closed.is_empty() && self.closed.contains(&hash_of(&edge)) {
+            return;
+        }
+        self.edges.entry(edge).or_default().merge(tally);
+        if let Some(budget) = self.options.max_nodes
+            && self.edges.len() > budget
+        {
+            self.prune(budget / 2);
+        }
+    }
+
+    /// Counts `games` among the tree's [`games`](Tree::games): the games whose figures
+    /// [`Tree::add_counts`] added.
+    pub fn add_games(&mut self, games: u64) {
+        self.games += games;
+    }
+
     #[inline]
     fn record(&mut self, key: PositionKey, code: u16, info: &GameInfo) {
         let edge = Edge { key, code };

@@ -9,7 +9,10 @@ use std::{
 use redb::{ReadOnlyDatabase, ReadOnlyTable, ReadableDatabase};
 use serde::Serialize;
 use tabia_eco::Table;
-use tabia_position::{Position, shakmaty::Color};
+use tabia_position::{
+    Position,
+    shakmaty::{Color, Move},
+};
 
 use crate::{
     Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName, Player,
@@ -100,6 +103,57 @@ pub struct GamesPage {
     pub total: usize,
     /// The page asked for, in the order they were indexed: id and info.
     pub games: Vec<(u32, GameInfo)>,
+}
+
+/// The figures of one move from a position as the index holds them, every game counted
+/// whatever its result: what an opening tree needs of a position (`tabia tree --index`),
+/// where [`Index::explore`] gives lichess's answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveFigures {
+    /// The move; `None` for the games that ended in the position (or whose indexed plies
+    /// did).
+    pub mv: Option<Move>,
+    /// Games White won.
+    pub white: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games Black won.
+    pub black: u64,
+    /// Games with an unknown result.
+    pub other: u64,
+    /// The sum of the rated games' ratings (each game's [`GameInfo::rating`]: the mean of
+    /// the players').
+    pub rating_sum: u64,
+    /// The rated games.
+    pub rated: u64,
+    /// The first and last month of the games, of those whose year is known.
+    pub months: Option<(Month, Month)>,
+}
+
+impl MoveFigures {
+    /// Every game that played the move (or ended).
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black + self.other
+    }
+
+    fn add(&mut self, outcome: Outcome, rating: Option<u16>, month: Option<Month>, n: u64) {
+        match outcome {
+            Outcome::WhiteWins => self.white += n,
+            Outcome::Draw => self.draws += n,
+            Outcome::BlackWins => self.black += n,
+            Outcome::Unknown => self.other += n,
+        }
+        if let Some(r) = rating {
+            self.rating_sum += u64::from(r);
+            self.rated += 1;
+        }
+        if let Some(m) = month {
+            self.months = Some(match self.months {
+                None => (m, m),
+                Some((first, last)) => (first.min(m), last.max(m)),
+            });
+        }
+    }
 }
 
 /// An index opened to read. Any number of processes may read an index while one writes it;
@@ -341,6 +395,88 @@ impl Index {
             opening: opening(request),
             games,
         })
+    }
+
+    /// Every move played from `position` (by the games that reached it within the indexed
+    /// plies, by any move order, counted once each as on their first visit) and the games
+    /// that ended there, with their figures, counting the games `filter` admits; most played
+    /// first, ties in the order of their codes.
+    ///
+    /// ```
+    /// use tabia_index::{Filter, Index, IndexOptions};
+    /// use tabia_position::Position;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// Index::build(dir.path(), &[file.into()], IndexOptions::default(), 1)?;
+    /// let index = Index::open(dir.path())?;
+    /// let start = Position::new();
+    /// let moves = index.moves(&start, &Filter::default())?;
+    /// assert_eq!(moves.len(), 1);
+    /// assert_eq!(moves[0].mv.map(|m| start.san(m).to_string()).as_deref(), Some("e4"));
+    /// assert_eq!(moves[0].games(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged value.
+    pub fn moves(
+        &self,
+        position: &Position,
+        filter: &Filter,
+    ) -> Result<Vec<MoveFigures>, IndexError> {
+        let txn = self.db.begin_read()?;
+        let positions = txn.open_table(POSITIONS)?;
+        let infos = txn.open_table(INFOS)?;
+        let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
+        let key = PosKey::of(position);
+        let mut moves: HashMap<u16, MoveFigures> = HashMap::new();
+        match find(&positions, &infos, &meta, &key, false)? {
+            None => {}
+            Some(entry) => match entry {
+                Entry::One(Occurrence { game, mv, .. }) => {
+                    if let Some(info) = load_info(&infos, game)?
+                        && filter.admits(info.speed, info.band(), info.month())
+                    {
+                        moves.entry(mv).or_default().add(
+                            info.outcome,
+                            info.rating(),
+                            info.month(),
+                            1,
+                        );
+                    }
+                }
+                Entry::Many(many) => {
+                    for cell in many
+                        .cells
+                        .iter()
+                        .filter(|c| admits(filter, c.month, c.group))
+                    {
+                        let figures = moves.entry(cell.mv).or_default();
+                        figures.white += u64::from(cell.white);
+                        figures.draws += u64::from(cell.draws);
+                        figures.black += u64::from(cell.black);
+                        figures.other += u64::from(cell.other);
+                        figures.rating_sum += cell.rating_sum;
+                        figures.rated += u64::from(cell.rated);
+                        // A cell's rated games are counted above: add its month alone.
+                        figures.add(Outcome::Unknown, None, Month::from_code(cell.month), 0);
+                    }
+                }
+            },
+        }
+        let mut listed: Vec<(u16, MoveFigures)> = moves
+            .into_iter()
+            .filter_map(|(code, mut figures)| {
+                if code != NO_MOVE {
+                    figures.mv = Some(decode_move(position, code)?);
+                }
+                Some((code, figures))
+            })
+            .collect();
+        listed.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+        Ok(listed.into_iter().map(|(_, figures)| figures).collect())
     }
 
     /// The games that reached the position of `request` (by any move order, within the

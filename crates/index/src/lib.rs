@@ -54,7 +54,7 @@ pub use build::Summary;
 pub use error::IndexError;
 pub use filter::{Filter, FilterError, Month, RatingBand, Speed};
 pub use game::{GameInfo, Outcome, PrepareError, Prepared, prepare};
-pub use index::{GamesPage, Index, IndexInfo, Limits, TableSize};
+pub use index::{GamesPage, Index, IndexInfo, Limits, MoveFigures, TableSize};
 pub use key::PosKey;
 pub use request::{Request, RequestError};
 pub use store::FORMAT;

@@ -7,6 +7,7 @@ mod collection;
 mod eco;
 mod error;
 mod games;
+mod index;
 mod position;
 mod table;
 
@@ -31,6 +32,7 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::status, m)?)?;
     m.add_function(wrap_pyfunction!(position::is_valid, m)?)?;
     m.add_function(wrap_pyfunction!(eco::eco, m)?)?;
+    m.add_class::<index::Index>()?;
     m.add_class::<collection::Tree>()?;
     m.add_class::<collection::TreeMove>()?;
     m.add_function(wrap_pyfunction!(collection::filter, m)?)?;

@@ -7,11 +7,12 @@
 use std::path::PathBuf;
 
 use tabia_book::{Book, BookOptions, TreeOptions, Weight};
+use tabia_index::Index;
 use tabia_position::{Position, shakmaty::Color};
 
 use crate::{
     cli::{InputFiles, RunArgs, Status},
-    grow::read_tree,
+    grow::{index_starts, index_tree, read_tree},
     ops::book::{dump, read_book, write_book, write_probe},
     output::{self, ForceArg},
     session::Session,
@@ -42,6 +43,10 @@ enum Action {
 struct BuildArgs {
     #[command(flatten)]
     pub(crate) input: InputFiles,
+    /// Build the book from a position index (`tabia index build`) instead of reading games:
+    /// its figures, --max-ply plies deep (at most the plies it indexed).
+    #[arg(long, value_name = "DIR", conflicts_with = "files")]
+    index: Option<PathBuf>,
     /// The book to write.
     #[arg(short, long, value_name = "BOOK")]
     output: PathBuf,
@@ -152,7 +157,16 @@ fn build(args: &BuildArgs) -> anyhow::Result<Status> {
         max_ply: args.max_ply,
         max_nodes: args.max_nodes,
     };
-    let tree = read_tree(&mut session, &args.input.files, &args.run, options)?;
+    let tree = match &args.index {
+        Some(dir) => {
+            let index = Index::open(dir)?;
+            let plies = index
+                .max_ply()
+                .map_or(args.max_ply, |n| n.min(args.max_ply));
+            index_tree(&index, &index_starts(&index)?, plies, options)?
+        }
+        None => read_tree(&mut session, &args.input.files, &args.run, options)?,
+    };
     let book = Book::from_tree(
         &tree,
         BookOptions {
@@ -171,6 +185,9 @@ fn build(args: &BuildArgs) -> anyhow::Result<Status> {
     write_book(&args.output, file, &book)?;
     if !args.run.quiet {
         eprintln!("tabia: {}: {} entries", args.output.display(), book.len());
+    }
+    if args.index.is_some() {
+        return Ok(session.finish_without_summary()?);
     }
     Ok(session.finish()?)
 }

@@ -9,11 +9,12 @@ use std::{io::Write as _, num::NonZeroU32, path::PathBuf};
 
 use tabia_book::{TreeOptions, TreeReport, TreeReportOptions};
 use tabia_eco::{Openings, Table};
+use tabia_index::Index;
 use tabia_position::PositionArg;
 
 use crate::{
     cli::{InputFiles, RunArgs, Status},
-    grow::read_tree,
+    grow::{index_tree, read_tree},
     output::{self, ForceArg, OutputArg},
     session::Session,
 };
@@ -23,6 +24,11 @@ use crate::{
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) input: InputFiles,
+    /// Grow the tree from a position index (`tabia index build`) instead of reading games:
+    /// its figures, to --depth plies from --position (a move's rating is then the mean of
+    /// its games' players' ratings).
+    #[arg(long, value_name = "DIR", conflicts_with = "files")]
+    index: Option<PathBuf>,
     /// The opening table that names the positions: `lichess` (lichess's names) or `scid`.
     #[arg(long, value_name = "TABLE", default_value = "lichess")]
     openings: Openings,
@@ -82,11 +88,14 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         })
         .transpose()?;
     let mut session = Session::to_output(&args.run, &args.out, &args.input.files, "games")?;
-    let tree = read_tree(&mut session, &args.input.files, &args.run, options)?;
-    let table = Table::builtin(args.openings);
     let depth = args
         .depth
         .map_or(if args.html.is_some() { 8 } else { 1 }, NonZeroU32::get);
+    let tree = match &args.index {
+        Some(dir) => index_tree(&Index::open(dir)?, &positions, depth, options)?,
+        None => read_tree(&mut session, &args.input.files, &args.run, options)?,
+    };
+    let table = Table::builtin(args.openings);
     let report_options = TreeReportOptions {
         depth,
         min_games: args.min_games,
@@ -111,6 +120,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
                 out.write_all(report.to_text().as_bytes())?;
             }
         }
+    }
+    if args.index.is_some() {
+        // No games were read: no summary of them.
+        return Ok(session.finish_without_summary()?);
     }
     Ok(session.finish()?)
 }

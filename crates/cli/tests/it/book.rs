@@ -2,7 +2,7 @@
 
 use predicates::prelude::PredicateBooleanExt as _;
 
-use crate::support::{fixture, tabia};
+use crate::support::{dedup_and_index, fixture, index_inputs, tabia};
 
 fn stdout(args: &[&str]) -> String {
     let out = tabia().args(args).output().expect("runs");
@@ -112,4 +112,56 @@ fn a_pgn_file_is_not_a_book() {
             "tabia: {games}: not a Polyglot book: it starts with text (a book is 16-byte \
              binary entries)\n"
         ));
+}
+
+#[test]
+fn a_book_from_an_index_is_the_book_of_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (index, dedup) = dedup_and_index(dir.path(), &index_inputs());
+    for options in [
+        &["--min-games", "1"][..],
+        &["--min-games", "2", "--weight", "score", "--max-ply", "6"],
+        &["--min-games", "1", "--only", "black", "--weight", "wins"],
+    ] {
+        let from_games = dir.path().join("games.bin").display().to_string();
+        let from_index = dir.path().join("index.bin").display().to_string();
+        let mut args = vec!["book", "build", "--force", "-o", &from_games, &dedup];
+        args.extend_from_slice(options);
+        tabia().args(&args).assert().success();
+        let mut args = vec![
+            "book",
+            "build",
+            "--force",
+            "-o",
+            &from_index,
+            "--index",
+            &index,
+        ];
+        args.extend_from_slice(options);
+        tabia().args(&args).assert().success();
+        let dump = stdout(&["book", "dump", &from_games]);
+        assert!(dump.lines().count() > 3, "{options:?}: {dump}");
+        assert_eq!(dump, stdout(&["book", "dump", &from_index]), "{options:?}");
+        for moves in [
+            &["startpos"][..],
+            &["startpos", "e4"],
+            &["startpos", "e4", "e5"],
+        ] {
+            let probe = |book: &str| {
+                let mut args = vec!["book", "probe", book];
+                args.extend_from_slice(moves);
+                stdout(&args)
+            };
+            assert_eq!(
+                probe(&from_games),
+                probe(&from_index),
+                "{options:?} {moves:?}"
+            );
+        }
+    }
+    tabia()
+        .args(["book", "build", "-o", "x.bin", "--index", &index, &dedup])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot be used with"));
 }

@@ -69,3 +69,45 @@ pub(crate) fn numbered_games(n: usize) -> String {
     }
     pgn
 }
+
+/// The files of the index tests: a collection with duplicates, a bad game, a game from a
+/// `FEN`, unknown results.
+pub(crate) fn index_inputs() -> Vec<std::path::PathBuf> {
+    let mut files = vec![fixture("book/games.pgn")];
+    let mut ok: Vec<_> = std::fs::read_dir(fixture("pgn/ok"))
+        .expect("fixtures/pgn/ok")
+        .map(|e| e.expect("a fixture").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    ok.sort();
+    files.extend(ok);
+    files
+}
+
+/// The games of `files`, one copy of each as `tabia dedup` keeps them, in `dir/dedup.pgn`,
+/// and an index of them in `dir/index`. (An index of `files` themselves would hold the same
+/// games, but the export form `dedup` writes fills a missing `Result` tag from the movetext,
+/// which the index and the tree, reading the tag, count as unknown.)
+pub(crate) fn dedup_and_index(
+    dir: &std::path::Path,
+    files: &[std::path::PathBuf],
+) -> (String, String) {
+    let dedup = dir.join("dedup.pgn");
+    let mut args = vec![
+        "dedup".to_owned(),
+        "-o".to_owned(),
+        dedup.display().to_string(),
+    ];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    tabia().args(&args).assert().code(1);
+    let index = dir.join("index");
+    let summary = tabia_index::Index::build(
+        &index,
+        std::slice::from_ref(&dedup),
+        tabia_index::IndexOptions::default(),
+        1,
+    )
+    .expect("index built");
+    assert_eq!((summary.duplicates, summary.bad), (0, 0), "{summary:?}");
+    (index.display().to_string(), dedup.display().to_string())
+}

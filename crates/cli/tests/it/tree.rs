@@ -1,6 +1,6 @@
 //! `tabia tree`: the same tree whatever `-j`, text and JSON in step, the HTML page, errors.
 
-use crate::support::{fixture, tabia};
+use crate::support::{dedup_and_index, fixture, index_inputs, tabia};
 
 fn stdout(args: &[&str]) -> String {
     let out = tabia().args(args).output().expect("runs");
@@ -145,4 +145,69 @@ fn a_bare_placement_means_what_it_means_to_filter() {
         .stderr(predicates::str::contains(
             "bad --position: no legal position has this placement",
         ));
+}
+
+/// The rating column blanked: the index keeps each game's mean rating, not the mover's.
+fn without_ratings(text: &str) -> String {
+    if text.starts_with('{') {
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("JSON");
+        fn strip(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    map.remove("rating");
+                    map.values_mut().for_each(strip);
+                }
+                serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        strip(&mut value);
+        return value.to_string();
+    }
+    let Some(end) = text
+        .lines()
+        .find_map(|l| l.find("  rating").map(|at| at + 8))
+    else {
+        return text.to_owned();
+    };
+    text.lines()
+        .map(|line| match line.get(..end) {
+            Some(head) if line.len() > end && head.len() >= 8 => {
+                format!("{}{}", &head[..end - 8], &line[end..])
+            }
+            _ => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_tree_from_an_index_is_the_tree_of_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (index, dedup) = dedup_and_index(dir.path(), &index_inputs());
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    for extra in [
+        &["--depth", "1"][..],
+        &["--depth", "3"],
+        &["--json", "--depth", "3"],
+        &["--position", after_e4, "--depth", "3", "--min-games", "2"],
+    ] {
+        let mut from_games = vec!["tree", &dedup];
+        from_games.extend_from_slice(extra);
+        let mut from_index = vec!["tree", "--index", &index];
+        from_index.extend_from_slice(extra);
+        let (a, b) = (stdout(&from_games), stdout(&from_index));
+        assert!(a.contains("Nf3"), "{a}");
+        assert_eq!(
+            without_ratings(&a),
+            without_ratings(&b),
+            "{extra:?}\n{a}\n{b}"
+        );
+    }
+    // A FILE and --index are exclusive.
+    tabia()
+        .args(["tree", "--index", &index, &dedup])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot be used with"));
 }

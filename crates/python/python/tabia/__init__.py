@@ -2,7 +2,8 @@
 
 Games (:func:`read_games`), positions (:class:`Position`) and the tables of ``tabia table``
 as Arrow (:func:`read_table`, :func:`scan`) without a copy and without a Python object per
-game. See docs/python.md.
+game; a position index of collections (:class:`Index`, lichess's opening explorer). See
+docs/python.md.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ._tabia import (
     Game,
     GameError,
     GameReader,
+    Index,
     Move,
     Opening,
     Position,
@@ -35,6 +37,7 @@ __all__ = [
     "Game",
     "GameError",
     "GameReader",
+    "Index",
     "Move",
     "Opening",
     "Position",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Literal
+import os
+from typing import Any, Iterator, Literal, Sequence
 
 __version__: str
 
@@ -166,6 +167,68 @@ class Tree:
     @property
     def errors(self) -> list[GameError]: ...
     def moves(self, position: Position | str | None = None) -> list[TreeMove]: ...
+
+class Index:
+    """A position index of game collections (``tabia index``): what was played from a
+    position, how it scored, which games reached it."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None: ...
+    @staticmethod
+    def build(
+        path: str | os.PathLike[str],
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        max_ply: int | None = 50,
+        jobs: int = 0,
+    ) -> dict[str, Any]: ...
+    def add(
+        self, paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], jobs: int = 0
+    ) -> dict[str, Any]: ...
+    @staticmethod
+    def merge(
+        paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str]
+    ) -> dict[str, Any]: ...
+    def explore(
+        self,
+        fen: str | None = None,
+        play: str | Sequence[str] | None = None,
+        variant: str | None = None,
+        speeds: str | Sequence[str] | None = None,
+        ratings: str | Sequence[int | str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        moves: int = 12,
+        top_games: int = 4,
+        recent_games: int = 4,
+    ) -> dict[str, Any]: ...
+    def games(
+        self,
+        fen: str | None = None,
+        play: str | Sequence[str] | None = None,
+        variant: str | None = None,
+        speeds: str | Sequence[str] | None = None,
+        ratings: str | Sequence[int | str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        offset: int = 0,
+        limit: int = 100,
+    ) -> list[dict[str, Any]]: ...
+    def pgn(self, id: int) -> str | None: ...
+    def player(
+        self,
+        name: str,
+        color: Literal["white", "black", "w", "b"] = "white",
+        fen: str | None = None,
+        play: str | Sequence[str] | None = None,
+        variant: str | None = None,
+        speeds: str | Sequence[str] | None = None,
+        ratings: str | Sequence[int | str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        moves: int = 12,
+        recent_games: int = 4,
+    ) -> dict[str, Any]: ...
+    def info(self) -> dict[str, Any]: ...
+    def __len__(self) -> int: ...
 
 def read_games(
     paths: list[str], jobs: int | None = None, variations: bool = False, errors: str = "raise"
