@@ -260,12 +260,6 @@ def test_add_and_merge(tmp_path, index):
         assert [m["uci"] for m in a["moves"]] == [m["uci"] for m in b["moves"]], line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Index.merge prepares the games again from their stored export form, whose roster "
-    "fills a missing Result tag from the movetext (and Event with ?): the figures of such "
-    "games change",
-)
 def test_merge_keeps_the_results(tmp_path, index):
     half = len(FILES) // 2
     tabia.Index.build(tmp_path / "first", FILES[:half])
