@@ -63,6 +63,9 @@ pub(crate) enum Command {
     /// What is in the files: games, plies, results, dates, time controls, ratings, players.
     #[command(after_help = STATS_EXAMPLES)]
     Stats(cmd::stats::Args),
+    /// Serve an index: lichess's opening explorer API and an explorer page.
+    #[command(after_help = cmd::serve::EXAMPLES)]
+    Serve(cmd::serve::Args),
 }
 
 /// `-j N`: a number of worker threads, 1 or more.

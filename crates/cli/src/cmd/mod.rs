@@ -7,6 +7,7 @@ pub(crate) mod epd;
 pub(crate) mod fen;
 pub(crate) mod filter;
 pub(crate) mod pgn;
+pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod split;
 pub(crate) mod stats;
@@ -43,6 +44,7 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Book(args) => book::run(&args),
         Command::Filter(args) => filter::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 
@@ -60,6 +62,6 @@ fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)
         Command::Book(args) => args.inputs_mut(),
         Command::Filter(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Stats(args) => Some((&mut args.input.files, &mut args.run)),
-        Command::Fen(_) | Command::Validate(_) | Command::Show(_) => None,
+        Command::Fen(_) | Command::Validate(_) | Command::Show(_) | Command::Serve(_) => None,
     }
 }
