@@ -71,9 +71,17 @@ impl Queue {
         }
     }
 
+    /// Closes the queue: the jobs waiting are answered 503, the workers end.
     fn close(&self) {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        let waiting = {
+            let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jobs.1 = true;
+            std::mem::take(&mut jobs.0)
+        };
         self.ready.notify_all();
+        for job in waiting {
+            let _ = job.answer.send(Reply::error(503, "the server is stopping"));
+        }
     }
 }
 
