@@ -27,6 +27,8 @@
 //! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
 //! - `same-output --base BIN [--new BIN]`: every output of every command of two binaries on the
 //!   corpus, byte for byte (for refactors that must change nothing a user sees).
+//! - `serve-load [--tabia PATH] [--seconds N] [--connections N] [PGN...]`: `tabia serve` on an
+//!   index of the corpus under `wrk` over loopback: requests/s and p99 latency.
 //! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
 
 mod book_check;
@@ -41,6 +43,7 @@ mod extract_diff;
 mod filter_diff;
 mod fuzz;
 mod same_output;
+mod serve_load;
 mod table_bench;
 mod timed;
 mod tree_html_check;
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         "table-bench" => table_bench::run(rest),
         "timed" => timed::run(rest),
         "same-output" => same_output::run(rest),
+        "serve-load" => serve_load::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -110,7 +114,8 @@ fn usage() -> &'static str {
        duckdb-check [--tabia PATH] the Parquet of tabia table queried with DuckDB\n  \
        table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice\n  \
        timed                       the linear-time tests of hostile inputs, in release\n  \
-       same-output --base BIN      every output of every command of two binaries on the corpus"
+       same-output --base BIN      every output of every command of two binaries on the corpus\n  \
+       serve-load [--tabia PATH]   tabia serve under wrk over loopback: requests/s, p99 latency"
 }
 
 /// The `tabia` binary a task runs: `given` (its `--tabia PATH`), or the release build of

@@ -66,6 +66,9 @@ pub(crate) enum Command {
     /// A position index: build it, add games, ask what was played from a position, list games.
     #[command(after_help = INDEX_EXAMPLES)]
     Index(cmd::index::Args),
+    /// Serve an index: lichess's opening explorer API and an explorer page.
+    #[command(after_help = cmd::serve::EXAMPLES)]
+    Serve(cmd::serve::Args),
 }
 
 /// `-j N`: a number of worker threads, 1 or more.

@@ -379,12 +379,12 @@ impl Index {
                 game,
             });
         }
-        let mut top = refs.clone();
-        top.sort_by_key(|r| (std::cmp::Reverse(r.rating), std::cmp::Reverse(r.game)));
-        let top_games = summaries(&infos, pos, top.iter().take(limits.top_games))?;
-        let mut recent = refs;
-        recent.sort_by_key(|r| std::cmp::Reverse(r.game));
-        let recent_games = summaries(&infos, pos, recent.iter().take(limits.recent_games))?;
+        let top = first_by_key(&refs, limits.top_games, |r| {
+            (std::cmp::Reverse(r.rating), std::cmp::Reverse(r.game))
+        });
+        let top_games = summaries(&infos, pos, top.iter())?;
+        let recent = first_by_key(&refs, limits.recent_games, |r| std::cmp::Reverse(r.game));
+        let recent_games = summaries(&infos, pos, recent.iter())?;
         Ok(Explorer {
             white,
             draws,
@@ -626,8 +626,8 @@ impl Index {
                 game,
             });
         }
-        reached.sort_by_key(|r| std::cmp::Reverse(r.game));
-        let recent_games = summaries(&infos, pos, reached.iter().take(limits.recent_games))?;
+        let recent = first_by_key(&reached, limits.recent_games, |r| std::cmp::Reverse(r.game));
+        let recent_games = summaries(&infos, pos, recent.iter())?;
         Ok(PlayerExplorer {
             white,
             draws,
@@ -658,6 +658,23 @@ impl Index {
 /// The move a game played from the position with `target` key (its first visit), within
 /// its indexed moves: `NO_MOVE` when it ended there or its indexed moves did; `None` when it
 /// never reached it.
+/// The first `k` refs in the order of `key`, as a stable sort would give them (ties in the
+/// order of `refs`), without sorting the others: a position that many games reached keeps
+/// thousands of refs, and an answer shows a few.
+fn first_by_key<K: Ord>(refs: &[Ref], k: usize, key: impl Fn(&Ref) -> K) -> Vec<Ref> {
+    let key = |&i: &usize| (key(&refs[i]), i);
+    let mut order: Vec<usize> = (0..refs.len()).collect();
+    if k == 0 {
+        return Vec::new();
+    }
+    if order.len() > k {
+        order.select_nth_unstable_by_key(k - 1, key);
+        order.truncate(k);
+    }
+    order.sort_unstable_by_key(key);
+    order.into_iter().map(|i| refs[i]).collect()
+}
+
 pub(crate) fn next_move(info: &GameInfo, target: &tabia_position::PositionKey) -> Option<u16> {
     let mut pos = info.start().ok()?;
     for (i, &code) in info.moves.iter().enumerate() {
@@ -829,4 +846,30 @@ fn opening(request: &Request) -> Option<OpeningName> {
             eco: o.eco().to_owned(),
             name: o.name().to_owned(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_by_key_is_the_head_of_a_stable_sort() {
+        // Ties on purpose: few ratings, games repeated with other moves.
+        let refs: Vec<Ref> = (0..500u32)
+            .map(|i| Ref {
+                month: 0,
+                group: 0,
+                game: i % 97,
+                rating: (i * 7 % 5) as u16,
+                mv: i as u16,
+            })
+            .collect();
+        let key = |r: &Ref| (std::cmp::Reverse(r.rating), std::cmp::Reverse(r.game));
+        let mut sorted = refs.clone();
+        sorted.sort_by_key(key);
+        for k in [0, 1, 4, 15, 499, 500, 600] {
+            let head: Vec<Ref> = sorted.iter().take(k).copied().collect();
+            assert_eq!(first_by_key(&refs, k, key), head, "k = {k}");
+        }
+    }
 }

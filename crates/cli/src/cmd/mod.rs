@@ -8,6 +8,7 @@ pub(crate) mod fen;
 pub(crate) mod filter;
 pub(crate) mod index;
 pub(crate) mod pgn;
+pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod split;
 pub(crate) mod stats;
@@ -45,6 +46,7 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Filter(args) => filter::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Index(args) => index::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 
@@ -63,6 +65,6 @@ fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)
         Command::Filter(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Stats(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Index(args) => args.inputs_mut(),
-        Command::Fen(_) | Command::Validate(_) | Command::Show(_) => None,
+        Command::Fen(_) | Command::Validate(_) | Command::Show(_) | Command::Serve(_) => None,
     }
 }
