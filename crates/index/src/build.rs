@@ -28,7 +28,7 @@ pub struct Summary {
 impl IndexWriter {
     /// Adds every game of `files` (PGN, compressed or not, zip archives, folders; `-` is
     /// standard input), read on `jobs` workers (0: one per core), committing every
-    /// [`IndexOptions::batch_games`] games and at the end.
+    /// [`IndexOptions::batch_games`] games, and [`finish`](IndexWriter::finish)es.
     ///
     /// # Errors
     ///
@@ -81,7 +81,7 @@ impl IndexWriter {
                 summary.errors.push(format!("{name}: {err}"));
             }
         }
-        self.commit()?;
+        self.finish()?;
         Ok(summary)
     }
 }
@@ -181,7 +181,7 @@ impl Index {
                 }
             }
         }
-        writer.commit()?;
+        writer.finish()?;
         Ok(summary)
     }
 

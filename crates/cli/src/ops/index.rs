@@ -57,7 +57,7 @@ pub(crate) fn add_files(
         session.add(indexed, new.get());
         session.add(duplicates, same.get());
     }
-    writer.commit()?;
+    writer.finish()?;
     Ok(())
 }
 
