@@ -3,7 +3,11 @@
 //! unless files are given; not in `cargo test`: it needs the corpus and takes minutes).
 //!
 //! Two indexes of the files are built in `target/index-diff`: one as lichess's explorer keeps
-//! games (the default 50 plies) and one of every ply (`--all-plies`). N positions are drawn
+//! games (the default 50 plies) and one of every ply (`--all-plies`). The index keeps one copy
+//! of games with the same moves (`tabia dedup`'s digest), the commands read every copy: they
+//! read the first copy of each standard game (`tabia filter --variant standard FILES | tabia
+//! dedup`; the corpus's master games hold 7,019 copies; the index keys the positions of
+//! Chess960 games apart, which tree and filter do not). N positions are drawn
 //! (seeded) from the positions the games reach in their first 50 plies (`tabia epd --ep legal
 //! --json --start`, standard positions only), and for each:
 //!
@@ -14,9 +18,8 @@
 //!   plies below M and the positions they are played from (and the final position of a game
 //!   that ended before M), so the index's positions are tree's with M = 51 and its moves
 //!   tree's with M = 50.
-//! - `tabia index games --fen EPD` (of the `--all-plies` index) lists the games `tabia filter
-//!   --position EPD FILES | tabia dedup` lists, byte for byte: filter matches a position at any
-//!   ply, and lists every copy of a game where the index keeps the first (dedup's digest).
+//! - `tabia index games --fen EPD` (of the `--all-plies` index: filter matches a position at
+//!   any ply) lists the games `tabia filter --position EPD` lists, byte for byte.
 //!
 //! Prints how many positions were compared and agree, and the first disagreement in full;
 //! fails when any disagrees.
@@ -24,7 +27,6 @@
 use std::{
     collections::BTreeMap,
     fs,
-    io::Write as _,
     path::{Path, PathBuf},
     process::{Command, Stdio},
 };
@@ -64,8 +66,30 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let all = work.join("all");
     build(&tabia, &plies, &files, &[])?;
     build(&tabia, &all, &files, &["--all-plies"])?;
+    // The commands read the standard games (the index keys Chess960's positions apart, as
+    // lichess's explorer does), each once.
+    let standard = work.join("standard.pgn");
+    let distinct = work.join("distinct.pgn");
+    output(
+        &tabia,
+        &[
+            "filter",
+            "-q",
+            "--variant",
+            "standard",
+            "-o",
+            &path(&standard)?,
+        ],
+        &files,
+    )?;
+    output(
+        &tabia,
+        &["dedup", "-q", "-o", &path(&distinct)?],
+        std::slice::from_ref(&standard),
+    )?;
+    let read = [distinct];
 
-    let drawn = draw_positions(&tabia, &files, positions, seed)?;
+    let drawn = draw_positions(&tabia, &read, positions, seed)?;
     println!(
         "index-diff: {} positions drawn (seed {seed}) from {} files",
         drawn.len(),
@@ -73,7 +97,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     );
     let (mut agreeing, mut first) = (0, None);
     for (i, epd) in drawn.iter().enumerate() {
-        match compare(&tabia, &plies, &all, &files, epd)? {
+        match compare(&tabia, &plies, &all, &read, epd)? {
             None => agreeing += 1,
             Some(why) => {
                 eprintln!("disagreement at {epd}");
@@ -171,31 +195,17 @@ fn draw_positions(
     Ok(drawn)
 }
 
+fn path(p: &Path) -> anyhow::Result<String> {
+    p.to_str().map(str::to_owned).context("a UTF-8 path")
+}
+
 /// Runs tabia, gives its standard output (failing on an exit code above 1).
-fn output(
-    tabia: &Path,
-    args: &[&str],
-    files: &[PathBuf],
-    stdin: Option<&[u8]>,
-) -> anyhow::Result<Vec<u8>> {
-    let mut child = Command::new(tabia)
+fn output(tabia: &Path, args: &[&str], files: &[PathBuf]) -> anyhow::Result<Vec<u8>> {
+    let out = Command::new(tabia)
         .args(args)
         .args(files)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().context("standard input")?;
-        let bytes = bytes.to_vec();
-        // Written on a thread of its own, as the output is read meanwhile.
-        std::thread::spawn(move || pipe.write_all(&bytes));
-    }
-    let out = child.wait_with_output()?;
+        .stdin(Stdio::null())
+        .output()?;
     if !matches!(out.status.code(), Some(0 | 1)) {
         bail!(
             "tabia {}: {}",
@@ -238,16 +248,15 @@ fn compare(
     files: &[PathBuf],
     epd: &str,
 ) -> anyhow::Result<Option<String>> {
-    let path = |p: &Path| p.to_str().map(str::to_owned).context("a UTF-8 path");
     let (plies, all) = (path(plies)?, path(all)?);
     let query = [
-        "index", "query", "-q", "--fen", epd, "--json", "--moves", "1000", &plies,
+        "index", "query", "--fen", epd, "--json", "--moves", "1000", &plies,
     ];
-    let answer = first_json(&output(tabia, &query, &[], None)?)?;
+    let answer = first_json(&output(tabia, &query, &[])?)?;
     let tree = |max: u32| -> anyhow::Result<Value> {
         let max = max.to_string();
         let args = ["tree", "-q", "--json", "--max-ply", &max, "--position", epd];
-        first_json(&output(tabia, &args, files, None)?)
+        first_json(&output(tabia, &args, files)?)
     };
     let positions = tree(PLIES + 1)?;
     let moves = tree(PLIES)?;
@@ -268,38 +277,33 @@ fn compare(
     }
     let listed = output(
         tabia,
-        &[
-            "index", "games", "-q", "--fen", epd, "--limit", "1000000", &all,
-        ],
+        &["index", "games", "--fen", epd, "--limit", "1000000", &all],
         &[],
-        None,
     )?;
-    let selected = output(tabia, &["filter", "-q", "--position", epd], files, None)?;
-    let distinct = output(tabia, &["dedup", "-q", "-"], &[], Some(&selected))?;
-    if listed != distinct {
+    let selected = output(tabia, &["filter", "-q", "--position", epd], files)?;
+    if listed != selected {
         let count = |b: &[u8]| {
             b.split(|&c| c == b'\n')
                 .filter(|l| l.starts_with(b"[Event "))
                 .count()
         };
         why += &format!(
-            "  games: index games (--all-plies) lists {} ({} bytes), filter --position | dedup \
-             {} ({} bytes; {} before dedup)\n",
+            "  games: index games (--all-plies) lists {} ({} bytes), filter --position {} ({} \
+             bytes)\n",
             count(&listed),
             listed.len(),
-            count(&distinct),
-            distinct.len(),
-            count(&selected)
+            count(&selected),
+            selected.len(),
         );
-        if let Some(at) = listed.iter().zip(&distinct).position(|(a, b)| a != b) {
+        if let Some(at) = listed.iter().zip(&selected).position(|(a, b)| a != b) {
             let show = |b: &[u8]| {
                 let from = at.saturating_sub(300);
                 String::from_utf8_lossy(&b[from..(at + 300).min(b.len())]).into_owned()
             };
             why += &format!(
-                "  first byte that differs: {at}\n--- index games:\n{}\n--- filter | dedup:\n{}\n",
+                "  first byte that differs: {at}\n--- index games:\n{}\n--- filter:\n{}\n",
                 show(&listed),
-                show(&distinct)
+                show(&selected)
             );
         }
     }

@@ -174,8 +174,8 @@ fn write_game(text: &mut String, number: u64, openings: &[Vec<Move>], pool: &Poo
     let mut sans = Vec::with_capacity(length);
     let mut ended = None;
     for ply in 0..length {
-        let m = if ply < start {
-            opening[ply]
+        let m = if let Some(&m) = opening[..start].get(ply) {
+            m
         } else {
             let legal = pos.legal_moves();
             if legal.is_empty() {
