@@ -30,6 +30,10 @@
 //! - `serve-load [--tabia PATH] [--seconds N] [--connections N] [PGN...]`: `tabia serve` on an
 //!   index of the corpus under `wrk` over loopback: requests/s and p99 latency.
 //! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
+//! - `index-diff [--tabia PATH] [--positions N] [--seed S] [FILE...]`: `tabia index query` and
+//!   `index games` against `tabia tree` and `filter --position` on random positions of the corpus.
+//! - `synth-games --games N [--seed S] -o FILE [FILE...]`: N plausible random games continuing the
+//!   openings of the corpus games, for the index's figures at a million games.
 
 mod book_check;
 mod chess_diff;
@@ -42,8 +46,10 @@ mod eco_import;
 mod extract_diff;
 mod filter_diff;
 mod fuzz;
+mod index_diff;
 mod same_output;
 mod serve_load;
+mod synth_games;
 mod table_bench;
 mod timed;
 mod tree_html_check;
@@ -80,6 +86,8 @@ fn main() -> ExitCode {
         "timed" => timed::run(rest),
         "same-output" => same_output::run(rest),
         "serve-load" => serve_load::run(rest),
+        "index-diff" => index_diff::run(rest),
+        "synth-games" => synth_games::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -115,7 +123,9 @@ fn usage() -> &'static str {
        table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice\n  \
        timed                       the linear-time tests of hostile inputs, in release\n  \
        same-output --base BIN      every output of every command of two binaries on the corpus\n  \
-       serve-load [--tabia PATH]   tabia serve under wrk over loopback: requests/s, p99 latency"
+       serve-load [--tabia PATH]   tabia serve under wrk over loopback: requests/s, p99 latency\n  \
+       index-diff [--positions N]  tabia index query/games against tree and filter --position\n  \
+       synth-games --games N -o F  random games continuing the corpus's openings, for the index"
 }
 
 /// The `tabia` binary a task runs: `given` (its `--tabia PATH`), or the release build of
@@ -168,4 +178,32 @@ pub(crate) fn project_root() -> PathBuf {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// A small seeded random generator (splitmix64): the tasks that draw samples repeat them from
+/// their `--seed`, with no dependency for it.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A number in `lo..=hi`.
+    pub(crate) fn between(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
 }

@@ -88,5 +88,6 @@ from_redb!(
     redb::TableError,
     redb::StorageError,
     redb::CommitError,
+    redb::CompactionError,
     redb::SetDurabilityError
 );

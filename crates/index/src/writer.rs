@@ -470,3 +470,56 @@ fn busy(err: DatabaseError, dir: &Path) -> IndexError {
         other => other.into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Filter, Index, Limits, Request, prepare};
+    use tabia_notation::pgn::RawGame;
+
+    /// Finishing frees the pages earlier commits left, and the index answers as before.
+    #[test]
+    fn finish_compacts_and_keeps_every_game() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let options = IndexOptions {
+            max_ply: Some(50),
+            batch_games: 10,
+            ..IndexOptions::default()
+        };
+        let mut writer = IndexWriter::create(dir.path(), options).expect("create");
+        let openings = ["e4 e5", "d4 d5", "c4 e5", "Nf3 d5", "e4 c5"];
+        for i in 0..200 {
+            // 200 distinct games: an opening, knights out and back i % 20 times, an end.
+            let mut text = format!("[Round \"{i}\"]\n\n{} ", openings[i / 20 % 5]);
+            for _ in 0..i % 20 {
+                text += "Nc3 Nc6 Nb1 Nb8 ";
+            }
+            text += if i < 100 { "h3 *\n" } else { "a3 *\n" };
+            let raw = RawGame {
+                bytes: text.into_bytes(),
+                start: Default::default(),
+            };
+            writer
+                .push(prepare(&raw, Some(50)).expect("legal").expect("a game"))
+                .expect("push");
+            if writer.is_full() {
+                writer.commit().expect("commit");
+            }
+        }
+        writer.commit().expect("commit");
+        let size = || {
+            std::fs::metadata(store::file(dir.path()))
+                .expect("file")
+                .len()
+        };
+        let before = size();
+        writer.finish().expect("finish");
+        assert!(size() < before, "{} >= {before}", size());
+        let index = Index::open(dir.path()).expect("open");
+        let answer = index
+            .explore(&Request::start(), &Filter::default(), Limits::default())
+            .expect("explore");
+        assert_eq!(answer.games, index.info().expect("info").games);
+        assert_eq!(index.ids().expect("ids").len(), 200);
+    }
+}
