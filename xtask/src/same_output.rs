@@ -457,7 +457,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                     run_one(&new, &with_jobs(command, n), input, &out, &name)
                 });
                 let first = outputs.next().context("no jobs")??;
-                for (n, output) in JOBS.iter().zip(outputs).skip(1) {
+                for (n, output) in JOBS.iter().skip(1).zip(outputs) {
                     runs += 1;
                     if output? != first {
                         differ.push(format!("{line}: -j {n} and -j {}", JOBS[0]));
