@@ -182,3 +182,72 @@ impl Trees {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games that share openings and leave them, so that a small budget prunes often.
+    fn games() -> Vec<String> {
+        let firsts = ["e4", "d4", "c4", "Nf3"];
+        let seconds = ["e5", "c5", "d5", "Nf6", "e6", "g6"];
+        let thirds = ["Nc3", "g3", "b3", "a3", "h3"];
+        (0..120)
+            .map(|i| {
+                let (a, b, c) = (firsts[i % 4], seconds[i % 6], thirds[i % 5]);
+                format!("[Result \"1-0\"]\n\n1. {a} {b} 2. {c} a6 1-0\n")
+            })
+            .collect()
+    }
+
+    fn figures(tree: &Tree) -> Vec<(PositionKey, u16, crate::Tally)> {
+        let mut edges: Vec<_> = tree.edges().map(|(k, c, t)| (k, c, *t)).collect();
+        edges.sort_by_key(|e| (e.0, e.1));
+        edges
+    }
+
+    #[test]
+    fn a_budgeted_tree_in_any_batches_on_any_threads_is_the_tree_of_one_thread() {
+        let options = TreeOptions {
+            max_nodes: Some(24),
+            ..TreeOptions::default()
+        };
+        let games = games();
+        let mut one = Tree::new(options);
+        for pgn in &games {
+            one.add_pgn_game(pgn.as_bytes(), Origin::default()).unwrap();
+        }
+        assert!(one.pruned() > 0, "the budget prunes");
+        for size in [1, 7, 50] {
+            let trees = Trees::new(options);
+            let batches: Vec<TreeBatch> = std::thread::scope(|scope| {
+                let handles: Vec<_> = games
+                    .chunks(size)
+                    .map(|chunk| {
+                        let trees = &trees;
+                        scope.spawn(move || {
+                            let mut batch = TreeBatch::default();
+                            for pgn in chunk {
+                                let origin = Origin::default();
+                                trees
+                                    .add_pgn_game(&mut batch, pgn.as_bytes(), origin)
+                                    .unwrap();
+                            }
+                            batch
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            for batch in batches {
+                trees.add_batch(batch);
+            }
+            let tree = trees.finish();
+            assert_eq!(figures(&tree), figures(&one), "batches of {size}");
+            assert_eq!(
+                (tree.games(), tree.pruned(), tree.threshold()),
+                (one.games(), one.pruned(), one.threshold())
+            );
+        }
+    }
+}
