@@ -25,8 +25,9 @@
 //! - `tree-html-check [PGN]`: the `tabia tree --html` page in headless Chromium, screenshots.
 //! - `duckdb-check [--tabia PATH]`: the Parquet of `tabia table` queried with DuckDB.
 //! - `table-bench [PGN]`: `tabia table` against python-chess + pyarrow on a 1 MB slice.
-//! - `same-output --base BIN [--new BIN]`: every output of every command of two binaries on the
-//!   corpus, byte for byte (for refactors that must change nothing a user sees).
+//! - `same-output [--base BIN] [--jobs] [--new BIN]`: every output of every command of two
+//!   binaries on the corpus, byte for byte (for refactors that must change nothing a user
+//!   sees); with `--jobs`, of the new binary on 1, 2 and 4 jobs.
 //! - `serve-load [--tabia PATH] [--seconds N] [--connections N] [PGN...]`: `tabia serve` on an
 //!   index of the corpus under `wrk` over loopback: requests/s and p99 latency.
 //! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
@@ -123,6 +124,7 @@ fn usage() -> &'static str {
        table-bench [PGN]           tabia table against python-chess + pyarrow, 1 MB slice\n  \
        timed                       the linear-time tests of hostile inputs, in release\n  \
        same-output --base BIN      every output of every command of two binaries on the corpus\n  \
+       same-output --jobs          every output of every command on 1, 2 and 4 jobs\n  \
        serve-load [--tabia PATH]   tabia serve under wrk over loopback: requests/s, p99 latency\n  \
        index-diff [--positions N]  tabia index query/games against tree and filter --position\n  \
        synth-games --games N -o F  random games continuing the corpus's openings, for the index"

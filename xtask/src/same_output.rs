@@ -1,7 +1,10 @@
-//! `cargo xtask same-output --base BIN [--new BIN] [--corpus DIR] [--keep DIR]`: every output
-//! of every command of two `tabia` binaries on the corpus, byte for byte. For refactors that
-//! must change nothing a user sees (issue 29): build the binary of the commit before, then run
-//! this against the binary of the change.
+//! `cargo xtask same-output [--base BIN] [--jobs] [--new BIN] [--corpus DIR] [--keep DIR]`:
+//! every output of every command of two `tabia` binaries on the corpus, byte for byte. For
+//! refactors that must change nothing a user sees (issue 29): build the binary of the commit
+//! before, then run this against the binary of the change. With `--jobs` (issue 41), each
+//! command of the new binary also runs with `-j 1`, `-j 2` and `-j 4`, the three outputs
+//! compared: every command gives the same bytes on any number of cores (`--base` is then
+//! optional).
 //!
 //! Each command of [`COMMANDS`] runs on each corpus file (compressed files are decompressed
 //! first, so that both binaries read the same bytes) with both binaries, standard output,
@@ -16,6 +19,9 @@ use std::{
 };
 
 use anyhow::{Context, bail};
+
+/// The jobs of the `--jobs` pass: one, and more than the two cores of a small machine.
+const JOBS: [&str; 3] = ["1", "2", "4"];
 
 /// The commands, as arguments before the input file; `{out}` is the binary's output folder
 /// and `{name}` the input's stem. A command that names the input (`{in}`) gets it there
@@ -235,12 +241,9 @@ const COMMANDS: &[&[&str]] = &[
         "dump",
         "{in}",
     ],
-    // What --max-nodes prunes depends on how the games fall to the workers: one job.
     &[
         "book",
         "build",
-        "-j",
-        "1",
         "--only",
         "white",
         "--weight",
@@ -411,6 +414,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut base = None;
     let mut new = root.join("target/release/tabia");
     let mut keep = None;
+    let mut jobs = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -418,10 +422,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             "--new" => new = it.next().context("--new BIN")?.into(),
             "--corpus" => corpus = it.next().context("--corpus DIR")?.into(),
             "--keep" => keep = Some(PathBuf::from(it.next().context("--keep DIR")?)),
+            "--jobs" => jobs = true,
             other => bail!("unknown argument `{other}`"),
         }
     }
-    let base = base.context("--base BIN: the tabia binary to compare with")?;
+    if base.is_none() && !jobs {
+        bail!("--base BIN (the tabia binary to compare with), --jobs, or both");
+    }
     let dir = keep.unwrap_or_else(|| {
         std::env::temp_dir().join(format!("tabia-same-output-{}", std::process::id()))
     });
@@ -432,19 +439,35 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         let name = input.file_stem().map(|s| s.to_string_lossy().into_owned());
         let name = name.unwrap_or_default();
         for (k, command) in COMMANDS.iter().enumerate() {
-            let outputs = [("base", &base), ("new", &new)].map(|(side, bin)| {
-                let out = dir.join(side).join(format!("{name}.{k}"));
-                run_one(bin, command, input, &out, &name)
-            });
-            let [old, now] = outputs;
-            runs += 1;
-            if old? != now? {
-                differ.push(format!("tabia {} {}", command.join(" "), input.display()));
+            let line = format!("tabia {} {}", command.join(" "), input.display());
+            if let Some(base) = &base {
+                let outputs = [("base", base), ("new", &new)].map(|(side, bin)| {
+                    let out = dir.join(side).join(format!("{name}.{k}"));
+                    run_one(bin, command, input, &out, &name)
+                });
+                let [old, now] = outputs;
+                runs += 1;
+                if old? != now? {
+                    differ.push(line.clone());
+                }
+            }
+            if jobs {
+                let mut outputs = JOBS.iter().map(|n| {
+                    let out = dir.join(format!("j{n}")).join(format!("{name}.{k}"));
+                    run_one(&new, &with_jobs(command, n), input, &out, &name)
+                });
+                let first = outputs.next().context("no jobs")??;
+                for (n, output) in JOBS.iter().skip(1).zip(outputs) {
+                    runs += 1;
+                    if output? != first {
+                        differ.push(format!("{line}: -j {n} and -j {}", JOBS[0]));
+                    }
+                }
             }
         }
     }
     println!(
-        "{runs} runs ({} commands × {} inputs) in {}",
+        "{runs} comparisons ({} commands × {} inputs) in {}",
         COMMANDS.len(),
         inputs.len(),
         dir.display()
@@ -457,6 +480,37 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         println!("DIFFERENT: {line}");
     }
     bail!("{} of {runs} runs differ", differ.len())
+}
+
+/// `command` run with `jobs` jobs: an `-j` it has takes that value, and the part that reads the
+/// input (the first of the `&&` chain) gets one if it has none.
+fn with_jobs<'a>(command: &[&'a str], jobs: &'a str) -> Vec<&'a str> {
+    let mut with = Vec::with_capacity(command.len() + 2);
+    let mut first = true;
+    let mut has = false;
+    let mut after_j = false;
+    for &arg in command {
+        if arg == "&&" {
+            if first && !has {
+                with.extend(["-j", jobs]);
+            }
+            first = false;
+        }
+        if after_j {
+            with.push(jobs);
+            after_j = false;
+            continue;
+        }
+        if arg == "-j" {
+            has |= first;
+            after_j = true;
+        }
+        with.push(arg);
+    }
+    if first && !has {
+        with.extend(["-j", jobs]);
+    }
+    with
 }
 
 /// The corpus files, compressed ones decompressed into `dir` by `zstd -d`.
@@ -568,4 +622,21 @@ fn normalise(text: &[u8], folder: &str) -> Vec<u8> {
         None => text,
     };
     text.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_jobs_sets_the_jobs_of_the_part_that_reads() {
+        assert_eq!(with_jobs(&["pgn"], "4"), ["pgn", "-j", "4"]);
+        assert_eq!(with_jobs(&["pgn", "-j", "1"], "2"), ["pgn", "-j", "2"]);
+        assert_eq!(
+            with_jobs(&["book", "build", "{in}", "&&", "book", "dump", "x"], "2"),
+            [
+                "book", "build", "{in}", "-j", "2", "&&", "book", "dump", "x"
+            ]
+        );
+    }
 }

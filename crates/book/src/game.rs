@@ -92,6 +92,52 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for TreeVisitor<F> {
     }
 }
 
+/// What a tree takes of one game: its start position's key, whether it ended within the
+/// plies read, and its tags' figures; the plies themselves are pushed onto a list of the
+/// caller's.
+pub(crate) struct Line {
+    pub(crate) start: PositionKey,
+    pub(crate) ended: bool,
+    pub(crate) info: GameInfo,
+}
+
+/// Reads the one game in `pgn` for a tree of `max_ply` plies: its plies (move code, key of
+/// the position after it) are pushed onto `plies`, the rest is returned; `None` when `pgn`
+/// holds no game. On an error `plies` may hold the game's first plies: the caller drops them.
+pub(crate) fn read_line(
+    pgn: &[u8],
+    origin: Origin,
+    max_ply: u32,
+    plies: &mut Vec<(u16, PositionKey)>,
+) -> Result<Option<Line>, AddGameError> {
+    let mut null = false;
+    let mut visitor = TreeVisitor {
+        replayer: MainlineReplayer::new(|pos: &Position, m: Option<Move>, _| match m {
+            Some(m) if !null => plies.push((encode_move(m), pos.key())),
+            _ => null = true,
+        }),
+        info: GameInfo::default(),
+        plies: 0,
+        max_ply,
+    };
+    let capacity = pgn.len().saturating_add(4096);
+    let mut reader = PgnReader::with_capacity(capacity, pgn).with_origin(origin);
+    let read = reader.read_game(&mut visitor);
+    let (info, seen) = (visitor.info, visitor.plies);
+    drop(visitor);
+    let replayed = match read {
+        Ok(Some(Ok(replayed))) => replayed,
+        Ok(Some(Err(err))) => return Err(AddGameError::Replay(err)),
+        Ok(None) => return Ok(None),
+        Err(err) => return Err(AddGameError::Syntax(err)),
+    };
+    Ok(Some(Line {
+        start: replayed.start.key(),
+        ended: !null && seen < max_ply,
+        info,
+    }))
+}
+
 impl Tree {
     /// Adds the one game in `pgn` (the bytes of a game, as split by the reader; `origin`
     /// locates them in their input, for errors). Only the first `max_ply` plies are read:
@@ -105,30 +151,13 @@ impl Tree {
     pub fn add_pgn_game(&mut self, pgn: &[u8], origin: Origin) -> Result<bool, AddGameError> {
         let mut plies: Vec<(u16, PositionKey)> =
             Vec::with_capacity(self.options().max_ply as usize);
-        let mut null = false;
-        let mut visitor = TreeVisitor {
-            replayer: MainlineReplayer::new(|pos: &Position, m: Option<Move>, _| match m {
-                Some(m) if !null => plies.push((encode_move(m), pos.key())),
-                _ => null = true,
-            }),
-            info: GameInfo::default(),
-            plies: 0,
-            max_ply: self.options().max_ply,
-        };
-        let capacity = pgn.len().saturating_add(4096);
-        let mut reader = PgnReader::with_capacity(capacity, pgn).with_origin(origin);
-        let read = reader.read_game(&mut visitor);
-        let (info, seen) = (visitor.info, visitor.plies);
-        drop(visitor);
-        let replayed = match read {
-            Ok(Some(Ok(replayed))) => replayed,
-            Ok(Some(Err(err))) => return Err(AddGameError::Replay(err)),
-            Ok(None) => return Ok(false),
-            Err(err) => return Err(AddGameError::Syntax(err)),
-        };
-        let ended = !null && seen < self.options().max_ply;
-        self.add_line(replayed.start.key(), &plies, ended, &info);
-        Ok(true)
+        match read_line(pgn, origin, self.options().max_ply, &mut plies)? {
+            Some(line) => {
+                self.add_line(line.start, &plies, line.ended, &line.info);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Adds every game of a PGN input; gives the errors of the games that could not be added

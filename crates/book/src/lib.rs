@@ -5,8 +5,9 @@
 //!   [`TreeOptions::max_ply`]), keyed by the position key of `tabia-position`, so that
 //!   transpositions merge; each move with its [`Tally`] (games, results, the average rating of
 //!   the players who made it, first and last year). Trees built from parts of a collection
-//!   (one per worker: [`Trees`]) are [merged](Tree::merge); a memory budget prunes rare moves and keeps
-//!   every figure exact ([`Tree`] explains how).
+//!   (one per worker) are [merged](Tree::merge); a memory budget prunes rare moves and keeps
+//!   every figure exact ([`Tree`] explains how). [`Trees`] grows one tree on many threads,
+//!   the same tree whatever the threads, budget or not (games read in [`TreeBatch`]es).
 //! - Games in: [`Tree::add_pgn_game`] (one game's PGN, as the reader splits them),
 //!   [`Tree::add_pgn`] (a whole input), [`Tree::add_moves`] and [`Tree::add_sans`].
 //! - Out: [`Tree::node`] (the moves of a position, most played first), [`TreeReport`] (a position
@@ -33,7 +34,7 @@ mod tree;
 
 pub use encode::{code_text, decode_move, encode_move};
 pub use game::AddGameError;
-pub use grow::Trees;
+pub use grow::{TreeBatch, Trees};
 pub use html::{HTML_POSITIONS, html_page};
 pub use polyglot::{
     Book, BookError, BookErrorKind, BookMove, BookOptions, ENTRY_BYTES, Entry, Weight, polyglot_key,

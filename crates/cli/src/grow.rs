@@ -1,10 +1,11 @@
-//! Games into a `tabia-book` tree on all cores ([`Trees`]), for `tabia tree` and `tabia book
-//! build`, bad games reported on the session; or a position index's figures into one
+//! Games into a `tabia-book` tree on all cores ([`Trees`]: read on the workers, added in input
+//! order, so every `-j` gives the tree of `-j 1`), for `tabia tree` and `tabia book build`,
+//! bad games reported on the session; or a position index's figures into one
 //! ([`index_tree`], their `--index`).
 
 use std::{collections::HashSet, path::PathBuf};
 
-use tabia_book::{AddGameError, END, Tally, Tree, TreeOptions, Trees, encode_move};
+use tabia_book::{AddGameError, END, Tally, Tree, TreeBatch, TreeOptions, Trees, encode_move};
 use tabia_index::{Filter, Index, MoveFigures};
 use tabia_notation::pgn::RawGame;
 use tabia_position::{Position, PositionKey};
@@ -12,7 +13,7 @@ use tabia_position::{Position, PositionKey};
 use crate::{
     cli::RunArgs,
     input::Source,
-    parallel::{Sink, config, each},
+    parallel::{Sink, fold},
     report::Diagnostic,
     session::Session,
 };
@@ -25,18 +26,23 @@ pub(crate) fn read_tree(
     run: &RunArgs,
     options: TreeOptions,
 ) -> anyhow::Result<Tree> {
-    let trees = Trees::new(options, config(run.jobs).jobs());
+    let trees = Trees::new(options);
     for source in Source::from_args(files) {
         let Some(input) = session.open(&source) else {
             continue;
         };
         let name = input.name.clone();
-        let work = each(|sink: &mut Sink, number, raw: &RawGame| {
-            if let Err(err) = trees.add_pgn_game(&raw.bytes, raw.start) {
-                report(sink, &name, number, &err);
-            }
-        });
-        session.games(input, &work, |()| Ok(()))?;
+        let work = fold(
+            |sink: &mut Sink, batch: &mut TreeBatch, number, raw: &RawGame| {
+                if let Err(err) = trees.add_pgn_game(batch, &raw.bytes, raw.start) {
+                    report(sink, &name, number, &err);
+                }
+            },
+        );
+        session.games(input, &work, |batch| {
+            trees.add_batch(batch);
+            Ok(())
+        })?;
     }
     let tree = trees.finish();
     if tree.threshold() > 0 && !run.quiet {

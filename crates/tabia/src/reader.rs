@@ -303,7 +303,8 @@ impl Reader {
     }
 
     /// The opening tree of the collection: every move played from each position, how often
-    /// and how it scored (grown on the workers, merged); with
+    /// and how it scored (read on the workers, grown as [`tabia_book::Trees`] grows it: the
+    /// same tree whatever the jobs, even with a node budget); with
     /// [`book::Book::from_tree`](tabia_book::Book::from_tree), a Polyglot book.
     ///
     /// ```
@@ -318,18 +319,21 @@ impl Reader {
     /// assert_eq!(book.probe(&start)[0].uci, "e2e4");
     /// ```
     pub fn tree(&self, options: tabia_book::TreeOptions) -> Gathered<tabia_book::Tree> {
-        let trees = tabia_book::Trees::new(options, self.pipeline().jobs());
+        let trees = tabia_book::Trees::new(options);
         let mut errors = Vec::new();
         self.fold(
-            |errors: &mut Vec<GameError>, item| {
-                if let Err(error) = trees.add_pgn_game(&item.raw.bytes, item.raw.start) {
+            |(errors, batch): &mut (Vec<GameError>, tabia_book::TreeBatch), item| {
+                if let Err(error) = trees.add_pgn_game(batch, &item.raw.bytes, item.raw.start) {
                     errors.push(add_error(item, error));
                 }
             },
-            |errors| errors,
-            |batch| {
-                match batch {
-                    Ok(batch) => errors.extend(batch),
+            |done| done,
+            |done| {
+                match done {
+                    Ok((batch_errors, batch)) => {
+                        errors.extend(batch_errors);
+                        trees.add_batch(batch);
+                    }
                     Err(error) => errors.push(error),
                 }
                 ControlFlow::Continue(())

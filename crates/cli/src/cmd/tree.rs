@@ -1,9 +1,9 @@
 //! `tabia tree`: the opening tree of a collection — every move played from a position, how
 //! often and how it scored — as text, JSON or a self-contained HTML page.
 //!
-//! Each worker adds the games it gets to a tree of its own (`tabia-book`'s `Tree`); the trees
-//! are merged at the end, so the figures are the same for any `-j` (see `Tree` for the one
-//! exception: which rare moves a `--max-nodes` budget prunes).
+//! The games grow one tree through `tabia-book`'s `Trees` (`grow::read_tree`): each worker
+//! adds its games to a tree of its own, merged at the end, or with a `--max-nodes` budget reads
+//! them for the one tree to take in input order, so the output is the same for any `-j`.
 
 use std::{io::Write as _, num::NonZeroU32, path::PathBuf};
 

@@ -311,3 +311,159 @@ fn an_input_is_never_the_output() {
     assert!(stderr.contains("it is the input"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&moves).unwrap(), games);
 }
+
+/// Every command that reads games, as arguments before the inputs; `{out}` is a folder of the
+/// run's own, whose files are compared too; `&&` runs the next command after it (the inputs
+/// and `-j` go to the first).
+const READERS: &[&[&str]] = &[
+    &["pgn"],
+    &["pgn", "--json", "--check"],
+    &["epd", "--json"],
+    &["epd", "--start"],
+    &["eco", "--json"],
+    &["eco", "--tag"],
+    &["tree", "--json", "--depth", "3"],
+    &["tree", "--json", "--depth", "3", "--max-nodes", "40"],
+    &["tree", "--depth", "2", "--max-nodes", "150"],
+    &["book", "build", "--min-games", "1", "-o", "{out}/b.bin"],
+    &[
+        "book",
+        "build",
+        "--min-games",
+        "1",
+        "--max-nodes",
+        "40",
+        "-o",
+        "{out}/b.bin",
+    ],
+    &["dedup"],
+    &["dedup", "--json", "--duplicates", "{out}/dups.pgn"],
+    &["filter", "--plies", "5.."],
+    &["filter", "--position", "startpos", "--json"],
+    &["split", "--games", "7", "-o", "{out}/split"],
+    &["split", "--by", "eco", "-o", "{out}/eco"],
+    &["stats", "--json"],
+    &["table", "--moves", "--format", "csv", "-o", "{out}/t.csv"],
+    &[
+        "index",
+        "build",
+        "-o",
+        "{out}/idx",
+        "&&",
+        "index",
+        "query",
+        "{out}/idx",
+        "--json",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+        "&&",
+        "index",
+        "query",
+        "{out}/idx",
+        "--json",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -",
+    ],
+];
+
+/// Every `.pgn` file under `dir`, sorted.
+fn pgn_files(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a fixture folder") {
+        let path = entry.expect("a fixture").path();
+        if path.is_dir() {
+            pgn_files(&path, files);
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            files.push(path);
+        }
+    }
+    files.sort();
+}
+
+/// Every file under `dir` (an index's files excepted: its pages are its own business, what it
+/// answers is compared), sorted.
+fn written(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("the output folder") {
+        let path = entry.expect("a file").path();
+        if path.is_dir() {
+            written(&path, files);
+        } else if !path.ends_with("idx") {
+            files.push(path);
+        }
+    }
+    files.sort();
+}
+
+/// What `command` with `-j jobs` over `inputs` gave: status, standard output and error of
+/// each command of its chain, then the files it wrote, with its output folder's name and
+/// `stats --json`'s timing put aside.
+fn outputs_with_jobs(command: &[&str], jobs: &str, inputs: &[String]) -> Vec<u8> {
+    let out = tempfile::tempdir().expect("tempdir");
+    let folder = out.path().display().to_string();
+    let normalise = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes).replace(&folder, "{out}");
+        match text.find(",\"time\":{") {
+            Some(at) => {
+                let end = text[at..].find('}').map_or(text.len(), |e| at + e + 1);
+                format!("{}{}", &text[..at], &text[end..])
+            }
+            None => text,
+        }
+    };
+    let args: Vec<String> = command
+        .iter()
+        .map(|a| a.replace("{out}", &folder))
+        .collect();
+    let mut seen = Vec::new();
+    for (i, part) in args.split(|a| a == "&&").enumerate() {
+        let mut run = tabia();
+        run.args(part).env("TABIA_BATCH_BYTES", "1000");
+        if i == 0 {
+            run.args(["-j", jobs]).args(inputs);
+        }
+        let done = run.output().expect("runs");
+        seen.extend(format!("status {:?}\n", done.status.code()).into_bytes());
+        seen.extend(normalise(&done.stdout).into_bytes());
+        seen.extend(b"\n--stderr--\n");
+        seen.extend(normalise(&done.stderr).into_bytes());
+    }
+    let mut files = Vec::new();
+    written(out.path(), &mut files);
+    for file in files {
+        let name = file.strip_prefix(out.path()).unwrap_or(&file).display();
+        seen.extend(format!("\n--file {name}--\n").into_bytes());
+        seen.extend(std::fs::read(&file).expect("a written file"));
+    }
+    seen
+}
+
+/// Issue 41: every command that reads games gives the same bytes with one job, two and four,
+/// on every game of the fixtures in small batches, budgeted trees and books included.
+#[test]
+fn every_command_gives_the_same_bytes_on_one_two_and_four_jobs() {
+    let mut files = Vec::new();
+    pgn_files(&crate::support::fixture(""), &mut files);
+    assert!(files.len() > 20, "the fixtures' games");
+    // Twice, so that the budgets prune games the trees have seen.
+    let inputs: Vec<String> = files
+        .iter()
+        .chain(&files)
+        .map(|f| f.display().to_string())
+        .collect();
+    for command in READERS {
+        let one = outputs_with_jobs(command, "1", &inputs);
+        assert!(
+            one.len() > 100,
+            "{command:?}: {}",
+            String::from_utf8_lossy(&one)
+        );
+        for jobs in ["2", "4"] {
+            let many = outputs_with_jobs(command, jobs, &inputs);
+            assert!(
+                many == one,
+                "{command:?} with -j {jobs}:\n{}\n\nand -j 1:\n{}",
+                String::from_utf8_lossy(&many),
+                String::from_utf8_lossy(&one)
+            );
+        }
+    }
+}
