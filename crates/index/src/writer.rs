@@ -314,6 +314,16 @@ impl IndexWriter {
                 GameInfo::decode(bytes.value()).map(|info| info.facts())
             };
             let corrupt = || IndexError::Corrupt("the positions of a bucket".to_owned());
+            // Buckets for the positions there will be (at most every key of the batch new),
+            // split before the batch goes in: a bucket never holds more than its share, and
+            // inserting into it stays cheap.
+            let upper = meta.positions + batch.occurrences.len() as u64;
+            while upper > meta.bucket_slots.saturating_mul(1 << meta.bucket_bits)
+                && meta.bucket_bits < 32
+            {
+                split_buckets(&mut positions, meta.bucket_bits as u32)?;
+                meta.bucket_bits += 1;
+            }
             let bits = meta.bucket_bits as u32;
             let width = width(bits);
             let mut groups: BTreeMap<[u8; 4], Vec<Keyed>> = BTreeMap::new();
@@ -364,12 +374,6 @@ impl IndexWriter {
                 buf.clear();
                 bucket.encode(&mut buf);
                 positions.insert(&bucket_key[..], &buf[..])?;
-            }
-            while meta.positions > meta.bucket_slots.saturating_mul(1 << meta.bucket_bits)
-                && meta.bucket_bits < 32
-            {
-                split_buckets(&mut positions, meta.bucket_bits as u32)?;
-                meta.bucket_bits += 1;
             }
             meta.games += batch.infos.len() as u64;
             meta.next_id = batch.first_id + batch.infos.len() as u32;
