@@ -23,7 +23,7 @@ pub(crate) const KEY_BYTES: usize = 5;
 
 /// The 40 bits of a key kept. The crate's own tests keep 8 of them, so that positions share
 /// their bits by the hundred and every answer depends on the verification.
-fn bits40(key: &PosKey) -> u64 {
+pub(crate) fn bits40(key: &PosKey) -> u64 {
     let bits = key.0[..KEY_BYTES]
         .iter()
         .fold(0u64, |n, &b| (n << 8) | u64::from(b));

@@ -1,7 +1,7 @@
 //! [`IndexWriter`]: games in, one atomic commit per batch.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::{BTreeMap, HashMap, HashSet},
     path::{Path, PathBuf},
 };
 
@@ -9,7 +9,7 @@ use redb::{Database, DatabaseError, Durability, ReadableDatabase, ReadableTable}
 
 use crate::{
     GameInfo, IndexError, Prepared,
-    bucket::{Bucket, resplit, split, width},
+    bucket::{Bucket, bits40, resplit, split, width},
     entry::{Entry, Occurrence},
     game::Facts,
     key::{NO_MOVE, PosKey},
@@ -62,7 +62,8 @@ struct Batch {
     infos: Vec<GameInfo>,
     texts: Vec<String>,
     digests: HashMap<u128, u32>,
-    occurrences: HashMap<PosKey, Vec<Occurrence>>,
+    /// Every position of every game of the batch (a game's repeated positions once).
+    occurrences: Vec<(PosKey, Occurrence)>,
     players: HashMap<Vec<u8>, Vec<u32>>,
 }
 
@@ -225,18 +226,21 @@ impl IndexWriter {
         let id = self.batch.first_id + self.batch.infos.len() as u32;
         self.batch.digests.insert(digest, id);
         let moves = &game.info.moves;
+        let mut seen = HashSet::new();
         for (ply, key) in game.keys.iter().enumerate() {
-            let mv = moves.get(ply).copied().unwrap_or(NO_MOVE);
-            let list = self.batch.occurrences.entry(*key).or_default();
             // A position repeated within a game counts the game once, with its first move.
-            if list.last().is_some_and(|o| o.game == id) {
+            if !seen.insert(*key) {
                 continue;
             }
-            list.push(Occurrence {
-                game: id,
-                mv,
-                ply: ply as u32,
-            });
+            let mv = moves.get(ply).copied().unwrap_or(NO_MOVE);
+            self.batch.occurrences.push((
+                *key,
+                Occurrence {
+                    game: id,
+                    mv,
+                    ply: ply as u32,
+                },
+            ));
         }
         for (name, white) in [(&game.info.white, true), (&game.info.black, false)] {
             if !name.trim().is_empty() && name.as_str() != "?" {
@@ -303,12 +307,14 @@ impl IndexWriter {
                 let bytes = infos.get(id).ok()??;
                 GameInfo::decode(bytes.value())
             };
+            // The batch's games' facts, once each (not once a position).
+            let batch_facts: Vec<Facts> = batch.infos.iter().map(GameInfo::facts).collect();
             let facts = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<Facts> {
-                if let Some(info) = id
+                if let Some(facts) = id
                     .checked_sub(batch.first_id)
-                    .and_then(|i| batch.infos.get(i as usize))
+                    .and_then(|i| batch_facts.get(i as usize))
                 {
-                    return Some(info.facts());
+                    return Some(*facts);
                 }
                 let bytes = infos.get(id).ok()??;
                 GameInfo::decode(bytes.value()).map(|info| info.facts())
@@ -317,7 +323,12 @@ impl IndexWriter {
             // Buckets for the positions there will be (at most every key of the batch new),
             // split before the batch goes in: a bucket never holds more than its share, and
             // inserting into it stays cheap.
-            let upper = meta.positions + batch.occurrences.len() as u64;
+            let mut occurrences = batch.occurrences;
+            // By bucket and suffix, then position, then game: a position's games in a run,
+            // in the order they came.
+            occurrences.sort_unstable_by_key(|(key, o)| (bits40(key), *key, o.game));
+            let distinct = occurrences.chunk_by(|a, b| a.0 == b.0).count() as u64;
+            let upper = meta.positions + distinct;
             while upper > meta.bucket_slots.saturating_mul(1 << meta.bucket_bits)
                 && meta.bucket_bits < 32
             {
@@ -326,15 +337,14 @@ impl IndexWriter {
             }
             let bits = meta.bucket_bits as u32;
             let width = width(bits);
-            let mut groups: BTreeMap<[u8; 4], Vec<Keyed>> = BTreeMap::new();
-            for (key, occurrences) in batch.occurrences {
-                let (bucket, suffix) = split(&key, bits);
-                groups
-                    .entry(bucket)
-                    .or_default()
-                    .push((key, suffix, occurrences));
-            }
-            for (bucket_key, items) in groups {
+            let mut runs = occurrences.chunk_by(|a, b| a.0 == b.0).peekable();
+            while let Some(first) = runs.peek() {
+                let (bucket_key, _) = split(&first[0].0, bits);
+                let mut items: Vec<Keyed> = Vec::new();
+                while let Some(run) = runs.next_if(|run| split(&run[0].0, bits).0 == bucket_key) {
+                    let (_, suffix) = split(&run[0].0, bits);
+                    items.push((run[0].0, suffix, run.iter().map(|(_, o)| *o).collect()));
+                }
                 let mut bucket = match positions.get(&bucket_key[..])? {
                     Some(bytes) => Bucket::decode(bytes.value(), width).ok_or_else(corrupt)?,
                     None => Bucket::default(),
