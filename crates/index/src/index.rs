@@ -286,6 +286,37 @@ impl Index {
             .filter(|t| !t.is_empty()))
     }
 
+    /// Games `ids` in the export form, in that order; each block of games is decompressed
+    /// once (the games of a page are often in the same blocks).
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage, or a damaged block.
+    pub fn pgns(&self, ids: &[u32]) -> Result<Vec<Option<String>>, IndexError> {
+        let txn = self.db.begin_read()?;
+        let blocks = txn.open_table(BLOCKS)?;
+        let mut cache: HashMap<u32, Vec<String>> = HashMap::new();
+        let mut out = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let block = id / BLOCK;
+            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(block) {
+                let texts = match store::read_block(&blocks, block)? {
+                    Some(bytes) => decode_block(&bytes)?,
+                    None => Vec::new(),
+                };
+                slot.insert(texts);
+            }
+            out.push(
+                cache
+                    .get(&block)
+                    .and_then(|texts| texts.get((id % BLOCK) as usize))
+                    .filter(|t| !t.is_empty())
+                    .cloned(),
+            );
+        }
+        Ok(out)
+    }
+
     /// The explorer's answer for a position: the moves played from it with their results, the
     /// best rated and most recent games, the opening, counting the games `filter` admits.
     ///

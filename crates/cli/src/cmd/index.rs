@@ -337,13 +337,14 @@ fn games(args: &GamesArgs) -> anyhow::Result<Status> {
     let filter = args.at.filter()?;
     let page = index.games(&request.position, &filter, args.offset, args.limit)?;
     let mut out = output::stdout();
-    for (id, info) in &page.games {
-        if args.at.json {
+    if args.at.json {
+        for (id, info) in &page.games {
             print_json(&mut out, &tabia_index::GameRecord::new(*id, info))?;
-        } else {
-            let text = index
-                .pgn(*id)?
-                .with_context(|| format!("game {id} has no text in the index"))?;
+        }
+    } else {
+        let ids: Vec<u32> = page.games.iter().map(|(id, _)| *id).collect();
+        for (id, text) in ids.iter().zip(index.pgns(&ids)?) {
+            let text = text.with_context(|| format!("game {id} has no text in the index"))?;
             // As `tabia pgn` writes games: each followed by a blank line.
             out.write_all(text.as_bytes())?;
             out.write_all(b"\n\n")?;
