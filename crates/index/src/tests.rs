@@ -254,3 +254,35 @@ fn filters_and_the_player_view_count_as_a_scan() {
         assert_eq!(view.white + view.draws + view.black, decided, "{play}");
     }
 }
+
+#[test]
+fn an_index_of_another_format_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    Index::build(
+        dir.path(),
+        &[fixture("pgn/ok/sample.pgn")],
+        IndexOptions::default(),
+        1,
+    )
+    .expect("build");
+    {
+        let db = crate::store::builder()
+            .open(crate::store::file(dir.path()))
+            .expect("open to write");
+        let txn = db.begin_write().expect("write");
+        {
+            let mut meta = txn.open_table(crate::store::META).expect("meta");
+            meta.insert("format", &99u64.to_le_bytes()[..])
+                .expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+    let err = Index::open(dir.path()).expect_err("another format");
+    assert_eq!(
+        err.to_string()
+            .replace(&dir.path().display().to_string(), "DIR"),
+        "DIR is an index of format 99, this tabia reads format 1: build it again with this tabia"
+    );
+    let err = crate::IndexWriter::open(dir.path(), 10).expect_err("another format");
+    assert!(err.to_string().contains("format 99"), "{err}");
+}
