@@ -136,6 +136,11 @@ impl MoveFigures {
         self.white + self.draws + self.black + self.other
     }
 
+    /// The mean rating of the rated games (0 when none is).
+    pub fn average_rating(&self) -> u32 {
+        self.rating_sum.checked_div(self.rated).unwrap_or(0) as u32
+    }
+
     fn add(&mut self, outcome: Outcome, rating: Option<u16>, month: Option<Month>, n: u64) {
         match outcome {
             Outcome::WhiteWins => self.white += n,
@@ -335,7 +340,7 @@ impl Index {
         let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
         let key = PosKey::of(&request.position);
         let entry = find(&positions, &infos, &meta, &key, false)?;
-        let mut moves: HashMap<u16, Tally> = HashMap::new();
+        let mut moves: HashMap<u16, MoveFigures> = HashMap::new();
         let mut refs: Vec<Ref> = Vec::new();
         let mut games = 0;
         match entry {
@@ -349,7 +354,7 @@ impl Index {
                     moves
                         .entry(mv)
                         .or_default()
-                        .add(info.outcome, facts.rating, 1);
+                        .add(info.outcome, facts.rating, None, 1);
                     refs.push(Ref {
                         month: facts.month,
                         group: facts.group,
@@ -381,7 +386,7 @@ impl Index {
             }
         }
         let pos = &request.position;
-        let mut listed: Vec<(u16, Tally)> =
+        let mut listed: Vec<(u16, MoveFigures)> =
             moves.into_iter().filter(|(mv, _)| *mv != NO_MOVE).collect();
         listed.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
         let (mut white, mut draws, mut black) = (0, 0, 0);
@@ -403,7 +408,7 @@ impl Index {
             out_moves.push(ExplorerMove {
                 uci: uci(pos, m),
                 san: pos.san(m).to_string(),
-                average_rating: tally.average(),
+                average_rating: tally.average_rating(),
                 white: tally.white,
                 draws: tally.draws,
                 black: tally.black,
@@ -586,7 +591,7 @@ impl Index {
             None => Vec::new(),
         };
         let target = request.position.key();
-        let mut moves: HashMap<u16, (Tally, i64, u64)> = HashMap::new();
+        let mut moves: HashMap<u16, (MoveFigures, i64, u64)> = HashMap::new();
         let mut reached: Vec<Ref> = Vec::new();
         for id in ids {
             let Some(info) = load_info(&infos, id)? else {
@@ -610,7 +615,7 @@ impl Index {
                 continue;
             }
             let entry = moves.entry(mv).or_default();
-            entry.0.add(info.outcome, info.elo(!color), 1);
+            entry.0.add(info.outcome, info.elo(!color), None, 1);
             let score = match (info.outcome, color) {
                 (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 1,
                 (Outcome::WhiteWins, Color::Black) | (Outcome::BlackWins, Color::White) => -1,
@@ -636,7 +641,7 @@ impl Index {
             let Some(m) = decode_move(pos, *mv) else {
                 continue;
             };
-            let opponents = tally.average();
+            let opponents = tally.average_rating();
             let performance = if *decided == 0 {
                 0
             } else {
@@ -719,40 +724,6 @@ pub(crate) fn next_move(info: &GameInfo, target: &tabia_position::PositionKey) -
         }
     }
     (info.moves.is_empty() && pos.key() == *target).then_some(NO_MOVE)
-}
-
-/// Results and ratings of a move.
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally {
-    white: u64,
-    draws: u64,
-    black: u64,
-    other: u64,
-    rating_sum: u64,
-    rated: u64,
-}
-
-impl Tally {
-    fn add(&mut self, outcome: Outcome, rating: Option<u16>, n: u64) {
-        match outcome {
-            Outcome::WhiteWins => self.white += n,
-            Outcome::Draw => self.draws += n,
-            Outcome::BlackWins => self.black += n,
-            Outcome::Unknown => self.other += n,
-        }
-        if let Some(r) = rating {
-            self.rating_sum += u64::from(r);
-            self.rated += 1;
-        }
-    }
-
-    fn games(&self) -> u64 {
-        self.white + self.draws + self.black + self.other
-    }
-
-    fn average(&self) -> u32 {
-        self.rating_sum.checked_div(self.rated).unwrap_or(0) as u32
-    }
 }
 
 fn admits(filter: &Filter, month: u16, group: u8) -> bool {

@@ -5,6 +5,7 @@ byte ranges; their rows are those of tabia.read_table of the same files."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -84,6 +85,19 @@ def test_ranges_of_a_large_file_read_its_games_once(inputs, moves):
     # In order, range after range: the same rows, numbers and lines as the whole file.
     assert pieces.equals(whole)
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_cut_and_any_jobs_give_the_same_rows(inputs, seed):
+    # Random cut points (a plan's byte size) and job counts: the rows' content, not only their
+    # number, is the whole file's read on one job.
+    rng = random.Random(seed)
+    large = str(inputs / "large.pgn")
+    whole = tabia.read_table(large, moves=True, jobs=1)
+    assert tabia.read_table(large, moves=True, jobs=rng.choice([2, 3, 4])).equals(whole)
+    parts = _partitions.plan(large, split_bytes=rng.randrange(300, 40_000))
+    pieces = pa.concat_tables(_partitions.scan(part, moves=True).read_all() for part in parts)
+    assert pieces.equals(whole)
 
 # --- Spark ---------------------------------------------------------------------------------
 
