@@ -125,7 +125,10 @@ def test_the_index_holds_the_games_python_chess_reads(index):
             # The first copy is the one kept: its tags are the record's.
             seen.add(key)
             record = indexed[key]
-            assert record["result"] == game.headers["Result"], game.headers
+            # Without a Result tag python-chess says `*`, where tabia's export (and so the
+            # index) takes the result written after the moves.
+            if game.headers["Result"] != "*":
+                assert record["result"] == game.headers["Result"], game.headers
             assert (record["white"] or "?") == game.headers["White"], game.headers
 
 
