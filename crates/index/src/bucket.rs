@@ -2,7 +2,7 @@
 //! the `positions` table, each by the next bytes of its key (a *suffix*) and its entry.
 //!
 //! A position is found by 40 bits of its key (the bucket's bytes and the suffix) and then
-//! *verified*: the entry names a game that reached it ([`Entry::witness`]), whose indexed
+//! *verified*: the entry names a game that reached it ([`Entry::witness`](crate::entry::Entry::witness)), whose indexed
 //! moves are replayed to the position. So a key needs only 40 bits (two positions sharing
 //! them are two slots, told apart by their games), and a position one game reached costs its
 //! suffix and that game's id: the 96-bit key would cost more than the rest of its entry.
