@@ -48,27 +48,17 @@ impl Speed {
         Speed::Correspondence,
     ];
 
-    /// The speed of a `TimeControl` tag value.
+    /// The speed of a `TimeControl` tag value: `tabia stats`'s classes
+    /// ([`tabia_stats::Speed`]), a missing or unreadable one classical.
     pub fn from_time_control(value: Option<&str>) -> Speed {
-        let Some(value) = value.map(str::trim) else {
-            return Speed::Classical;
-        };
-        if value == "-" {
-            return Speed::Correspondence;
-        }
-        let (base, increment) = value.split_once('+').unwrap_or((value, "0"));
-        match (base.parse::<u64>(), increment.parse::<u64>()) {
-            (Ok(base), Ok(increment)) => {
-                let total = base.saturating_add(increment.saturating_mul(40));
-                match total {
-                    0..30 => Speed::UltraBullet,
-                    30..180 => Speed::Bullet,
-                    180..480 => Speed::Blitz,
-                    480..1500 => Speed::Rapid,
-                    _ => Speed::Classical,
-                }
-            }
-            _ => Speed::Classical,
+        use tabia_stats::Speed as Class;
+        match value.map(|v| Class::from_time_control(v.trim().as_bytes())) {
+            Some(Class::UltraBullet) => Speed::UltraBullet,
+            Some(Class::Bullet) => Speed::Bullet,
+            Some(Class::Blitz) => Speed::Blitz,
+            Some(Class::Rapid) => Speed::Rapid,
+            Some(Class::Correspondence) => Speed::Correspondence,
+            Some(Class::Classical | Class::Unknown) | None => Speed::Classical,
         }
     }
 
