@@ -1,0 +1,12 @@
+//! Engine analysis of game collections, as lichess analyses a game: any UCI engine, many at
+//! once, each position analysed once and kept in a cache, and lichess's figures of the
+//! result — `[%eval]`s, advice (`?!`, `?`, `??` with the better move) and accuracy.
+//!
+//! - [`Limit`] and [`Settings`] say what an engine is asked; [`Analysis`] is what it answers
+//!   of one position ([`Line`]s with an [`EngineScore`], the best move).
+//! - `lichess`'s formulas: win percentage, move and game accuracy, average centipawn loss,
+//!   advice.
+
+mod analysis;
+
+pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
