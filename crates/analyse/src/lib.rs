@@ -8,5 +8,6 @@
 //!   advice.
 
 mod analysis;
+pub mod lichess;
 
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
