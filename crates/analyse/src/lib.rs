@@ -4,10 +4,13 @@
 //!
 //! - [`Limit`] and [`Settings`] say what an engine is asked; [`Analysis`] is what it answers
 //!   of one position ([`Line`]s with an [`EngineScore`], the best move).
-//! - `lichess`'s formulas: win percentage, move and game accuracy, average centipawn loss,
+//! - [`Cache`] keeps every analysis made, keyed by position and settings, in a redb file.
+//! - [`lichess`]'s formulas: win percentage, move and game accuracy, average centipawn loss,
 //!   advice.
 
 mod analysis;
+mod cache;
 pub mod lichess;
 
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
+pub use cache::{CACHE_FORMAT, Cache, CacheError};
