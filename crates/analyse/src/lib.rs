@@ -10,7 +10,9 @@
 
 mod analysis;
 mod cache;
+mod game;
 pub mod lichess;
 
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
 pub use cache::{CACHE_FORMAT, Cache, CacheError};
+pub use game::{AnnotateOptions, GameFigures, Plan, PlanError, PlanPosition, Selection};
