@@ -4,9 +4,16 @@
 //!
 //! - [`Limit`] and [`Settings`] say what an engine is asked; [`Analysis`] is what it answers
 //!   of one position ([`Line`]s with an [`EngineScore`], the best move).
+//! - [`Engine`] runs one UCI engine ([`EngineCommand`]) and analyses one position at a time,
+//!   with a deadline on every answer; [`Info`] is its `info` line, typed.
 //! - `lichess`'s formulas: win percentage, move and game accuracy, average centipawn loss,
 //!   advice.
 
 mod analysis;
+mod uci;
 
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
+pub use uci::{
+    Bound, Engine, EngineCommand, EngineHandle, Info, ParseEngineCommandError, ParseInfoError,
+    UciError, UciErrorKind,
+};
