@@ -585,8 +585,8 @@ fn read_lines(stdout: ChildStdout) -> Receiver<String> {
     receiver
 }
 
-/// Stops or kills an [`Engine`] from another thread (a Ctrl-C handler, a pool of
-/// engines).
+/// Stops or kills an [`Engine`] from another thread (a Ctrl-C handler, a pool's
+/// [`stop`](crate::Pool::stop)).
 #[derive(Debug, Clone)]
 pub struct EngineHandle {
     control: Arc<Control>,

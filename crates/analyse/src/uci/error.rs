@@ -56,7 +56,7 @@ pub enum UciErrorKind {
     },
     /// The position to analyse is not a legal position (no engine was asked).
     Position(String),
-    /// The analysis was stopped (by an
+    /// The analysis was stopped (a pool's [`stop`](crate::Pool::stop), an
     /// [`EngineHandle::stop`](crate::EngineHandle::stop)) before it ended.
     Stopped,
 }
