@@ -118,8 +118,9 @@ pub struct Analysis {
     pub seldepth: Option<u32>,
     /// The nodes searched.
     pub nodes: u64,
-    /// The principal variations, best first (one unless `MultiPV` was set). Empty when the
-    /// position has no legal move.
+    /// The principal variations, best first (one unless `MultiPV` was set). A position with
+    /// no legal move has one line without moves, the engine's score of it (Stockfish says
+    /// `mate 0` of a checkmate, `cp 0` of a stalemate), or none if it gave no score.
     pub lines: Vec<Line>,
     /// The best move (UCI), `None` when the engine answered `bestmove (none)`: a checkmate or
     /// stalemate.

@@ -4,15 +4,31 @@
 //!
 //! - [`Limit`] and [`Settings`] say what an engine is asked; [`Analysis`] is what it answers
 //!   of one position ([`Line`]s with an [`EngineScore`], the best move).
-//! - [`Cache`] keeps every analysis made, keyed by position and settings, in a redb file.
+//! - [`Engine`] runs one UCI engine ([`EngineCommand`]) and analyses one position at a time,
+//!   with a deadline on every answer; [`Info`] is its `info` line, typed.
+//! - [`Pool`] runs N engines on N threads over one queue of [`Job`]s, restarting an engine that
+//!   crashes, hangs or answers garbage and trying the position again ([`PoolSpec`]).
+//! - [`Analyser`] asks each position once: from the [`Cache`] (a redb file keyed by position
+//!   and settings), from this run's request of it, or from the pool.
+//! - [`Plan`] is what a game needs analysed (the moves judged: [`Selection`]) and writes the
+//!   analyses back into it ([`Plan::annotate`]: `[%eval]`, advice, accuracy tags).
 //! - [`lichess`]'s formulas: win percentage, move and game accuracy, average centipawn loss,
 //!   advice.
 
+mod analyser;
 mod analysis;
 mod cache;
 mod game;
 pub mod lichess;
+mod pool;
+mod uci;
 
+pub use analyser::{Analyser, AnalyserReport, PlanAnswers, PlanTickets, Ticket};
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
 pub use cache::{CACHE_FORMAT, Cache, CacheError};
 pub use game::{AnnotateOptions, GameFigures, Plan, PlanError, PlanPosition, Selection};
+pub use pool::{EngineReport, Failure, Job, Pool, PoolReport, PoolSpec};
+pub use uci::{
+    Bound, Engine, EngineCommand, EngineHandle, Info, ParseEngineCommandError, ParseInfoError,
+    UciError, UciErrorKind,
+};
