@@ -69,6 +69,9 @@ pub(crate) enum Command {
     /// Serve an index: lichess's opening explorer API and an explorer page.
     #[command(after_help = cmd::serve::EXAMPLES)]
     Serve(cmd::serve::Args),
+    /// Analyse games with a UCI engine: evals, mistakes and accuracy, each position once.
+    #[command(after_help = ANALYSE_EXAMPLES)]
+    Analyse(cmd::analyse::Args),
 }
 
 /// `-j N`: a number of worker threads, 1 or more.
@@ -271,6 +274,17 @@ Examples:
   tabia book probe book.bin startpos e4 c5 the book's moves after 1.e4 c5
   tabia book dump --json book.bin | head   every entry (key, move, weight, learn)
   tabia book merge a.bin b.bin -o c.bin    moves in both get the sum of their weights";
+/// What `tabia analyse --help` ends with.
+const ANALYSE_EXAMPLES: &str = "\
+Examples:
+  tabia analyse games.pgn --depth 12 -o analysed.pgn     evals, advice and accuracy tags
+  tabia analyse games.pgn --player Carlsen --variations  one player's moves, with better lines
+  tabia analyse lichess.pgn.zst --json --nodes 100000    NDJSON: one record per position
+  tabia analyse games.pgn --engine ./sf --option Hash=64 any UCI engine, any option
+  tabia analyse games.pgn -j 8 --depth 20                eight engines; Ctrl-C, then the same
+                                                         command goes on where it stopped
+";
+
 const INDEX_EXAMPLES: &str = "\
 Examples:
   tabia index build games.pgn.zst -o games.idx   index the first 50 plies of every game

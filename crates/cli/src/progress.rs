@@ -28,6 +28,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Gives the bytes read so far.
 pub(crate) type BytesRead = Box<dyn Fn() -> u64 + Send>;
 
+/// Gives what a command adds to the line after the items (`52 310 positions analysed`).
+pub(crate) type ProgressExtra = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
+
 /// How often the line may be redrawn, per second.
 const HZ: u8 = 10;
 
@@ -108,6 +111,8 @@ pub(crate) struct Progress {
     items: u64,
     /// The bytes and items of the inputs before this one, when the line is about the whole run.
     before: (u64, u64),
+    /// What the command adds after the items.
+    extra: Option<ProgressExtra>,
 }
 
 impl Progress {
@@ -154,7 +159,14 @@ impl Progress {
             size,
             items: 0,
             before: (0, 0),
+            extra: None,
         }
+    }
+
+    /// This meter with `extra`'s text after the items.
+    pub(crate) fn with_extra(mut self, extra: Option<ProgressExtra>) -> Progress {
+        self.extra = extra;
+        self
     }
 
     /// Makes this meter, of the next input of a run over several files, show the whole run:
@@ -219,6 +231,10 @@ impl Progress {
         if secs > 0.0 {
             let rate = (items as f64 / secs) as u64;
             message += &format!(", {} {}/s", thousands(rate), self.noun);
+        }
+        if let Some(extra) = &self.extra {
+            message += ", ";
+            message += &extra();
         }
         message
     }

@@ -35,7 +35,7 @@ use crate::{
     input::{Input, Source, raw_games},
     output::{self, OutputArg},
     parallel::{self, Counted, Counter, Sink, Weigh, Work},
-    progress::Progress,
+    progress::{Progress, ProgressExtra},
     report::{Diagnostic, Reporter, Tally},
 };
 
@@ -45,6 +45,8 @@ pub(crate) struct Session<'a> {
     reporter: Reporter<'a>,
     config: Pipeline,
     progress: bool,
+    /// What the progress line adds after the items (`tabia analyse`'s positions).
+    extra: Option<ProgressExtra>,
     tally: Tally,
 }
 
@@ -100,6 +102,7 @@ impl<'a> Session<'a> {
                 .with_whole(args.whole),
             config: parallel::config(args.jobs),
             progress,
+            extra: None,
             tally: Tally::default(),
         }
     }
@@ -211,13 +214,20 @@ impl<'a> Session<'a> {
     /// Shows the progress of reading `input`.
     fn start_input(&mut self, input: &Input) {
         let read = input.stream.bytes_read();
-        self.reporter.set_progress(Progress::new(
+        let progress = Progress::new(
             self.progress,
             &input.name,
             self.reporter.noun(),
             Box::new(move || read.get()),
             input.stream.size(),
-        ));
+        );
+        self.reporter
+            .set_progress(progress.with_extra(self.extra.clone()));
+    }
+
+    /// Adds `extra`'s text to the progress line, after the items and their rate.
+    pub(crate) fn set_progress_extra(&mut self, extra: Box<dyn Fn() -> String + Send + Sync>) {
+        self.extra = Some(std::sync::Arc::from(extra));
     }
 
     /// Adds what reading an input gave to the tally, and reports the error that ended it.

@@ -1,5 +1,6 @@
 //! One module per subcommand: each has its `Args` and a `run` that calls the libraries.
 
+pub(crate) mod analyse;
 pub(crate) mod book;
 pub(crate) mod dedup;
 pub(crate) mod eco;
@@ -47,6 +48,7 @@ pub(crate) fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Stats(args) => stats::run(&args),
         Command::Index(args) => index::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
     }
 }
 
@@ -65,6 +67,7 @@ fn pgn_inputs(command: &mut Command) -> Option<(&mut Vec<PathBuf>, &mut RunArgs)
         Command::Filter(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Stats(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Index(args) => args.inputs_mut(),
+        Command::Analyse(args) => Some((&mut args.input.files, &mut args.run)),
         Command::Fen(_) | Command::Validate(_) | Command::Show(_) | Command::Serve(_) => None,
     }
 }

@@ -3,6 +3,7 @@
 //! to library calls and these functions, and results to output. What a library user would want
 //! lives in the library crates instead.
 
+pub(crate) mod analyse;
 pub(crate) mod book;
 pub(crate) mod dedup;
 pub(crate) mod eco;

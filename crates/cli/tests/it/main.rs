@@ -1,5 +1,6 @@
 //! The one integration test binary of the `tabia` command: one module per subcommand.
 
+mod analyse;
 mod book;
 mod dedup;
 mod docs;
