@@ -32,11 +32,13 @@
 //! | a book's moves where moves lead | [`book::Book::probe_after`] ([`book::Probe`]) |
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |
 //! | a position index: explorer answers, the games of a position | [`index::Index::build`], [`index::Index::explore`], [`index::Index::games`] |
+//! | engine analysis: evals, advice, accuracy, each position once | [`analyse::Pool`], [`analyse::Analyser`], [`analyse::Plan::annotate`] |
 //!
 //! The layers are re-exported as modules: [`notation`] (FEN, EPD, SAN, PGN syntax),
 //! [`position`] (rules, replay, keys, rendering), [`eco`], [`select`], [`stream`] (inputs and
 //! the ordered parallel pipeline), [`book`], [`collect`] (forms, dedup, split), [`stats`],
-//! [`index`] (the position index and explorer) and [`table`].
+//! [`index`] (the position index and explorer), [`analyse`] (UCI engines, the cache of
+//! analyses, lichess's accuracy and advice) and [`table`].
 
 #![deny(missing_docs)]
 
@@ -50,9 +52,9 @@ pub use tabia_position::{Played, Position, Replay};
 #[cfg(feature = "table")]
 pub use tabia_table as table;
 pub use {
-    tabia_book as book, tabia_collect as collect, tabia_eco as eco, tabia_index as index,
-    tabia_notation as notation, tabia_position as position, tabia_select as select,
-    tabia_stats as stats, tabia_stream as stream,
+    tabia_analyse as analyse, tabia_book as book, tabia_collect as collect, tabia_eco as eco,
+    tabia_index as index, tabia_notation as notation, tabia_position as position,
+    tabia_select as select, tabia_stats as stats, tabia_stream as stream,
 };
 
 /// The opening of `game` by the embedded table: the deepest named position its mainline
