@@ -35,7 +35,11 @@
 //!   `index games` against `tabia tree` and `filter --position` on random positions of the corpus.
 //! - `synth-games --games N [--seed S] -o FILE [FILE...]`: N plausible random games continuing the
 //!   openings of the corpus games, for the index's figures at a million games.
+//! - `analyse-bench [--tabia PATH] [--depth N | --nodes N] [--games N] [FILE...]`: `tabia
+//!   analyse` on 1 and N engines, against a python-chess script with one engine per core, and
+//!   a second run from the cache (issue 39's targets).
 
+mod analyse_bench;
 mod book_check;
 mod chess_diff;
 mod compare;
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         "serve-load" => serve_load::run(rest),
         "index-diff" => index_diff::run(rest),
         "synth-games" => synth_games::run(rest),
+        "analyse-bench" => analyse_bench::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -127,7 +132,8 @@ fn usage() -> &'static str {
        same-output --jobs          every output of every command on 1, 2 and 4 jobs\n  \
        serve-load [--tabia PATH]   tabia serve under wrk over loopback: requests/s, p99 latency\n  \
        index-diff [--positions N]  tabia index query/games against tree and filter --position\n  \
-       synth-games --games N -o F  random games continuing the corpus's openings, for the index"
+       synth-games --games N -o F  random games continuing the corpus's openings, for the index\n  \
+       analyse-bench [--depth N]   tabia analyse against a python-chess script, one engine per core"
 }
 
 /// The `tabia` binary a task runs: `given` (its `--tabia PATH`), or the release build of

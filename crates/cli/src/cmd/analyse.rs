@@ -214,13 +214,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
         }
     });
     let counts = Arc::downgrade(&analyser);
+    let start = std::time::Instant::now();
     session.set_progress_extra(Box::new(move || {
         let Some(counts) = counts.upgrade() else {
             return String::new();
         };
         let (analysed, cached, repeated, failed) = counts.counts();
+        let rate = analysed as f64 / start.elapsed().as_secs_f64().max(1e-3);
         let mut extra = format!(
-            "{analysed} positions analysed, {} from the cache",
+            "{analysed} positions analysed ({rate:.1}/s), {} from the cache",
             cached + repeated
         );
         if failed > 0 {
