@@ -274,11 +274,6 @@ impl Plan {
             let Some(advice) = lichess::advice(mover, prior, next) else {
                 continue;
             };
-            let counts = match mover {
-                Color::White => figures.judgements.white.get_or_insert([0; 3]),
-                Color::Black => figures.judgements.black.get_or_insert([0; 3]),
-            };
-            counts[advice.judgement as usize] += 1;
             let analysis = analyses.get(i).copied().flatten();
             let best = analysis
                 .and_then(|a| a.best.as_deref())
@@ -291,6 +286,11 @@ impl Plan {
             {
                 continue;
             }
+            let counts = match mover {
+                Color::White => figures.judgements.white.get_or_insert([0; 3]),
+                Color::Black => figures.judgements.black.get_or_insert([0; 3]),
+            };
+            counts[advice.judgement as usize] += 1;
             let keep = !self.overwrite && mv.nags.iter().any(|nag| (1..=6).contains(&nag.0));
             if !keep {
                 mv.nags.retain(|nag| !(1..=6).contains(&nag.0));
