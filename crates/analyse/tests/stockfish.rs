@@ -242,7 +242,8 @@ fn a_pool_answers_as_one_engine_does() {
 }
 
 /// Positions a second, one engine against a pool of two, at depth 10 over 50 positions:
-/// `cargo test -p tabia-analyse --release --test stockfish -- --ignored --nocapture`.
+/// `cargo test -p tabia-analyse --test stockfish -- --ignored --nocapture` (the engines
+/// do nearly all the work: a debug build of tabia will do).
 #[test]
 #[ignore = "a measurement: it takes seconds and wants idle cores"]
 fn throughput() {
