@@ -189,6 +189,28 @@ fn chess960_castling() {
     engine.quit();
 }
 
+#[test]
+fn a_search_past_its_time_is_stopped_and_the_engine_goes_on() {
+    let Some(mut engine) = stockfish() else {
+        return;
+    };
+    let fen = &game(30)[29];
+    let late = engine
+        .analyse(fen, false, &depth(60), 1, Duration::from_millis(300))
+        .expect_err("too deep for 300 ms");
+    assert_eq!(
+        late.to_string(),
+        format!(
+            "engine `{}`: no answer to `go depth 60` within 300 ms while analysing {fen}",
+            command()
+        )
+    );
+    // It answered `stop`: it is still there, in step.
+    let analysis = analyse(&mut engine, fen, &depth(6), 1);
+    assert_eq!(analysis.depth, 6);
+    engine.quit();
+}
+
 fn spec(limit: Limit) -> PoolSpec {
     PoolSpec {
         command: command(),
