@@ -492,3 +492,23 @@ fn a_handle_stops_a_search_from_another_thread() {
     let again = slow.analyse(START, false, &limit, 1, Duration::from_secs(5));
     assert_eq!(*again.expect_err("stopped").kind(), UciErrorKind::Stopped);
 }
+
+/// What the pool's machinery costs a position, measured with an engine that takes no time
+/// to search: `cargo test -p tabia-analyse --test pool -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement"]
+fn overhead() {
+    let fens = positions(5000);
+    for engines in [1, 2] {
+        let pool = Pool::start(spec(""), engines).expect("a pool");
+        let started = Instant::now();
+        let (answers, _) = run(pool, &fens);
+        let elapsed = started.elapsed();
+        assert!(answers.iter().all(Result::is_ok));
+        println!(
+            "{engines} fake engine(s): {:.0} positions/s, {:.0} µs a position",
+            fens.len() as f64 / elapsed.as_secs_f64(),
+            elapsed.as_secs_f64() * 1e6 / fens.len() as f64
+        );
+    }
+}

@@ -189,6 +189,28 @@ fn chess960_castling() {
     engine.quit();
 }
 
+#[test]
+fn a_search_past_its_time_is_stopped_and_the_engine_goes_on() {
+    let Some(mut engine) = stockfish() else {
+        return;
+    };
+    let fen = &game(30)[29];
+    let late = engine
+        .analyse(fen, false, &depth(60), 1, Duration::from_millis(300))
+        .expect_err("too deep for 300 ms");
+    assert_eq!(
+        late.to_string(),
+        format!(
+            "engine `{}`: no answer to `go depth 60` within 300 ms while analysing {fen}",
+            command()
+        )
+    );
+    // It answered `stop`: it is still there, in step.
+    let analysis = analyse(&mut engine, fen, &depth(6), 1);
+    assert_eq!(analysis.depth, 6);
+    engine.quit();
+}
+
 fn spec(limit: Limit) -> PoolSpec {
     PoolSpec {
         command: command(),
@@ -242,7 +264,8 @@ fn a_pool_answers_as_one_engine_does() {
 }
 
 /// Positions a second, one engine against a pool of two, at depth 10 over 50 positions:
-/// `cargo test -p tabia-analyse --release --test stockfish -- --ignored --nocapture`.
+/// `cargo test -p tabia-analyse --test stockfish -- --ignored --nocapture` (the engines
+/// do nearly all the work: a debug build of tabia will do).
 #[test]
 #[ignore = "a measurement: it takes seconds and wants idle cores"]
 fn throughput() {
