@@ -15,6 +15,8 @@
 //! - [`lichess`]'s formulas: win percentage, move and game accuracy, average centipawn loss,
 //!   advice.
 
+#![deny(missing_docs)]
+
 mod analyser;
 mod analysis;
 mod cache;
