@@ -28,7 +28,10 @@ mod uci;
 pub use analyser::{Analyser, AnalyserReport, PlanAnswers, PlanTickets, Ticket};
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
 pub use cache::{CACHE_FORMAT, Cache, CacheError};
-pub use game::{AnnotateOptions, GameFigures, Plan, PlanError, PlanPosition, Selection};
+pub use game::{
+    AnnotateOptions, GameFigures, ParsePliesError, Plan, PlanError, PlanPosition, Selection,
+    parse_plies,
+};
 pub use pool::{EngineReport, Failure, Job, Pool, PoolReport, PoolSpec};
 pub use uci::{
     Bound, Engine, EngineCommand, EngineHandle, Info, ParseEngineCommandError, ParseInfoError,

@@ -14,7 +14,7 @@ use std::{
 
 use anyhow::Context as _;
 use tabia_analyse::{
-    Analyser, AnnotateOptions, Cache, EngineCommand, Limit, Pool, PoolSpec, Selection,
+    Analyser, AnnotateOptions, Cache, EngineCommand, Limit, Pool, PoolSpec, Selection, parse_plies,
 };
 use tabia_position::shakmaty::Color;
 
@@ -110,7 +110,12 @@ pub(crate) struct Args {
 impl Args {
     fn selection(&self) -> anyhow::Result<Selection> {
         Ok(Selection {
-            plies: self.plies.as_deref().map(parse_plies).transpose()?,
+            plies: self
+                .plies
+                .as_deref()
+                .map(parse_plies)
+                .transpose()
+                .context("--plies")?,
             side: self.side.map(|side| match side {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
@@ -153,29 +158,6 @@ impl Args {
             .map_or_else(PathBuf::new, Path::to_owned);
         Some(dir.join(CACHE_FILE))
     }
-}
-
-/// `--plies A-B`, `A-`, `-B` or `N`.
-fn parse_plies(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u32>> {
-    let bad = || anyhow::anyhow!("--plies `{text}`: give plies as A-B, A- or -B (`10-40`)");
-    let number = |s: &str, empty: u32| -> anyhow::Result<u32> {
-        if s.trim().is_empty() {
-            Ok(empty)
-        } else {
-            s.trim().parse().map_err(|_| bad())
-        }
-    };
-    let (from, to) = match text.split_once('-') {
-        Some((a, b)) => (number(a, 1)?, number(b, u32::MAX)?),
-        None => {
-            let n = number(text, 0)?;
-            (n, n)
-        }
-    };
-    if from == 0 || from > to {
-        return Err(bad());
-    }
-    Ok(from..=to)
 }
 
 /// Runs `tabia analyse`.
@@ -293,22 +275,3 @@ impl std::fmt::Display for Interrupted {
 }
 
 impl std::error::Error for Interrupted {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plies_are_ranges_with_messages() {
-        assert_eq!(parse_plies("10-40").unwrap(), 10..=40);
-        assert_eq!(parse_plies("5-").unwrap(), 5..=u32::MAX);
-        assert_eq!(parse_plies("-8").unwrap(), 1..=8);
-        assert_eq!(parse_plies("12").unwrap(), 12..=12);
-        for bad in ["0-3", "9-2", "x", "1-y", ""] {
-            assert_eq!(
-                parse_plies(bad).unwrap_err().to_string(),
-                format!("--plies `{bad}`: give plies as A-B, A- or -B (`10-40`)")
-            );
-        }
-    }
-}

@@ -357,3 +357,23 @@ fn csv_records(text: &str) -> Vec<Vec<String>> {
     }
     records
 }
+
+#[test]
+fn bad_options_are_named_before_any_engine_starts() {
+    let game = fixture("pgn/ok/sample.pgn");
+    for (args, message) in [
+        (
+            vec!["--plies", "9-2"],
+            "tabia: --plies: `9-2`: give plies as A-B, A- or -B (`10-40`)",
+        ),
+        (
+            vec!["--option", "Hash"],
+            "tabia: --option `Hash`: give it as NAME=VALUE (`Hash=64`)",
+        ),
+    ] {
+        let mut all = vec!["analyse", path(&game), "--engine", "no-such-engine", "--no-cache"];
+        all.extend(args);
+        let (code, _, err) = run(&all);
+        assert_eq!((code, err.trim_end()), (2, message));
+    }
+}
