@@ -26,6 +26,23 @@ pub struct Explorer {
     /// Every game that reached the position, the ones that ended here and those with an
     /// unknown result included (tabia's addition to lichess's answer).
     pub games: u64,
+    /// The results month by month, when asked ([`Limits::history`](crate::Limits::history)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<HistoryMonth>>,
+}
+
+/// One month of an [`Explorer`]'s `history`: lichess's `{"month": "2017-01", "white": …,
+/// "draws": …, "black": …}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HistoryMonth {
+    /// `YYYY-MM`.
+    pub month: String,
+    /// Games White won.
+    pub white: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games Black won.
+    pub black: u64,
 }
 
 /// One move of an [`Explorer`] answer.

@@ -2,7 +2,7 @@
 //! PGN, a player's view.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     path::{Path, PathBuf},
 };
 
@@ -15,8 +15,8 @@ use tabia_position::{
 };
 
 use crate::{
-    Explorer, ExplorerMove, Filter, GameInfo, GameSummary, IndexError, Month, OpeningName, Player,
-    PlayerExplorer, PlayerMove, PosKey, Request,
+    Explorer, ExplorerMove, Filter, GameInfo, GameSummary, HistoryMonth, IndexError, Month,
+    OpeningName, Player, PlayerExplorer, PlayerMove, PosKey, Request,
     bucket::{View, split, width},
     entry::{Entry, Occurrence, Ref},
     game::{Outcome, ungroup},
@@ -27,7 +27,7 @@ use crate::{
     },
 };
 
-/// How much of an answer to give: lichess's `moves`, `topGames`, `recentGames`.
+/// How much of an answer to give: lichess's `moves`, `topGames`, `recentGames`, `history`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Moves listed (lichess: 12).
@@ -36,6 +36,9 @@ pub struct Limits {
     pub top_games: usize,
     /// Most recent games listed (lichess: 4).
     pub recent_games: usize,
+    /// The results month by month ([`Explorer::history`], lichess's `history=true`): the
+    /// months with a game.
+    pub history: bool,
 }
 
 impl Default for Limits {
@@ -44,6 +47,7 @@ impl Default for Limits {
             moves: 12,
             top_games: 4,
             recent_games: 4,
+            history: false,
         }
     }
 }
@@ -343,6 +347,8 @@ impl Index {
         let mut moves: HashMap<u16, MoveFigures> = HashMap::new();
         let mut refs: Vec<Ref> = Vec::new();
         let mut games = 0;
+        // White's wins, draws and Black's wins by month code, for `history`.
+        let mut months: BTreeMap<u16, [u64; 3]> = BTreeMap::new();
         match entry {
             None => {}
             Some(Entry::One(Occurrence { game, mv, .. })) => {
@@ -351,6 +357,15 @@ impl Index {
                 {
                     let facts = info.facts();
                     games += 1;
+                    if mv != NO_MOVE {
+                        let month = months.entry(facts.month).or_default();
+                        match info.outcome {
+                            Outcome::WhiteWins => month[0] += 1,
+                            Outcome::Draw => month[1] += 1,
+                            Outcome::BlackWins => month[2] += 1,
+                            Outcome::Unknown => {}
+                        }
+                    }
                     moves
                         .entry(mv)
                         .or_default()
@@ -368,6 +383,12 @@ impl Index {
                 for cell in &many.cells {
                     if admits(filter, cell.month, cell.group) {
                         games += cell.games();
+                        if cell.mv != NO_MOVE {
+                            let month = months.entry(cell.month).or_default();
+                            month[0] += u64::from(cell.white);
+                            month[1] += u64::from(cell.draws);
+                            month[2] += u64::from(cell.black);
+                        }
                         let tally = moves.entry(cell.mv).or_default();
                         tally.white += u64::from(cell.white);
                         tally.draws += u64::from(cell.draws);
@@ -430,6 +451,7 @@ impl Index {
             recent_games,
             opening: opening(request),
             games,
+            history: limits.history.then(|| history(&months)),
         })
     }
 
@@ -724,6 +746,23 @@ pub(crate) fn next_move(info: &GameInfo, target: &tabia_position::PositionKey) -
         }
     }
     (info.moves.is_empty() && pos.key() == *target).then_some(NO_MOVE)
+}
+
+/// Results by month of the games that played a move from the position (as the answer's
+/// totals), the months with a game in order (lichess's `history`); games of no known month are
+/// left out.
+fn history(months: &BTreeMap<u16, [u64; 3]>) -> Vec<HistoryMonth> {
+    months
+        .iter()
+        .filter_map(|(&code, &[white, draws, black])| {
+            Some(HistoryMonth {
+                month: Month::from_code(code)?.to_string(),
+                white,
+                draws,
+                black,
+            })
+        })
+        .collect()
 }
 
 fn admits(filter: &Filter, month: u16, group: u8) -> bool {

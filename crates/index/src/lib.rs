@@ -47,8 +47,8 @@ mod varint;
 mod writer;
 
 pub use answer::{
-    Explorer, ExplorerMove, GameRecord, GameSummary, OpeningName, Player, PlayerExplorer,
-    PlayerMove,
+    Explorer, ExplorerMove, GameRecord, GameSummary, HistoryMonth, OpeningName, Player,
+    PlayerExplorer, PlayerMove,
 };
 pub use build::Summary;
 pub use error::IndexError;

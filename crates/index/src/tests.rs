@@ -88,6 +88,7 @@ fn every_position_answers_as_the_scan_counts() {
         moves: usize::MAX,
         top_games: 0,
         recent_games: 0,
+        history: false,
     };
     for (position, moves) in scan.values() {
         let request = Request {
@@ -189,6 +190,7 @@ fn filters_and_the_player_view_count_as_a_scan() {
         moves: usize::MAX,
         top_games: 100,
         recent_games: 100,
+        history: true,
     };
     for play in ["", "e4", "e4,e5", "d4", "d4,d5,b1c3"] {
         let request = Request::parse(None, Some(play), None).expect("request");
@@ -209,6 +211,31 @@ fn filters_and_the_player_view_count_as_a_scan() {
                 .filter(|(_, i, _)| i.outcome == crate::Outcome::WhiteWins)
                 .count() as u64;
             assert_eq!(answer.white, white, "{play} {filter}");
+            // The history: the results of the admitted games, month by month.
+            let mut months: std::collections::BTreeMap<String, [u64; 3]> = Default::default();
+            for (_, info, _) in &admitted {
+                if let Some(month) = info.month() {
+                    let counts = months.entry(month.to_string()).or_default();
+                    match info.outcome {
+                        crate::Outcome::WhiteWins => counts[0] += 1,
+                        crate::Outcome::Draw => counts[1] += 1,
+                        crate::Outcome::BlackWins => counts[2] += 1,
+                        crate::Outcome::Unknown => {}
+                    }
+                }
+            }
+            let history: Vec<(String, [u64; 3])> = answer
+                .history
+                .as_ref()
+                .expect("history asked")
+                .iter()
+                .map(|m| (m.month.clone(), [m.white, m.draws, m.black]))
+                .collect();
+            assert_eq!(
+                history,
+                months.into_iter().collect::<Vec<_>>(),
+                "{play} {filter}"
+            );
             // The best rated game shown is the best rated of those admitted that played on.
             let best = admitted
                 .iter()

@@ -160,8 +160,9 @@ impl Index {
         summary(py, &done)
     }
 
-    /// The explorer's answer for a position (lichess's JSON as a dict).
-    #[pyo3(signature = (fen = None, play = None, variant = None, speeds = None, ratings = None, since = None, until = None, moves = 12, top_games = 4, recent_games = 4))]
+    /// The explorer's answer for a position (lichess's JSON as a dict); `history=True` adds
+    /// the results month by month.
+    #[pyo3(signature = (fen = None, play = None, variant = None, speeds = None, ratings = None, since = None, until = None, moves = 12, top_games = 4, recent_games = 4, history = false))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments.
     fn explore(
         &self,
@@ -176,12 +177,14 @@ impl Index {
         moves: usize,
         top_games: usize,
         recent_games: usize,
+        history: bool,
     ) -> PyResult<Py<PyAny>> {
         let (request, filter) = request(fen, play, variant, speeds, ratings, since, until)?;
         let limits = Limits {
             moves,
             top_games,
             recent_games,
+            history,
         };
         let answer = py
             .detach(|| self.index.explore(&request, &filter, limits))
@@ -257,6 +260,7 @@ impl Index {
             moves,
             top_games: 0,
             recent_games,
+            history: false,
         };
         let answer = py
             .detach(|| self.index.player(name, color, &request, &filter, limits))

@@ -203,6 +203,12 @@ def test_explore_is_the_cli_json(built, index):
             args += ["--play", ",".join(line)]
         out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
         assert index.explore(play=line) == json.loads(out), line
+        out = subprocess.run(args + ["--history"], check=True, capture_output=True, text=True)
+        answer = index.explore(play=line, history=True)
+        assert answer == json.loads(out.stdout), line
+        # The months hold the games that played on (those of a known month).
+        played = sum(m["white"] + m["draws"] + m["black"] for m in answer["history"])
+        assert played <= answer["white"] + answer["draws"] + answer["black"]
 
 
 def test_games_and_their_pgn(index):

@@ -23,6 +23,8 @@ pub(crate) enum BadRequest {
     Count(&'static str, String),
     /// A `color` that is neither `white` nor `black`.
     Color(String),
+    /// A parameter that should be `true` or `false`: its name and value.
+    Flag(&'static str, String),
     /// A parameter that is needed: its name.
     Missing(&'static str),
     /// A query that is not UTF-8 once decoded.
@@ -39,6 +41,9 @@ impl fmt::Display for BadRequest {
             }
             BadRequest::Color(value) => {
                 write!(f, "bad color `{value}`: expected white or black")
+            }
+            BadRequest::Flag(name, value) => {
+                write!(f, "bad {name} `{value}`: expected true or false")
             }
             BadRequest::Missing(name) => write!(f, "missing parameter {name}"),
             BadRequest::Encoding => f.write_str("the query is not UTF-8 once decoded"),
@@ -98,6 +103,15 @@ impl<'a> Query<'a> {
                 .parse::<u64>()
                 .map(|n| usize::try_from(n).unwrap_or(usize::MAX).min(cap))
                 .map_err(|_| BadRequest::Count(name, value.to_owned())),
+        }
+    }
+
+    /// A flag, `false` when absent or empty.
+    pub(crate) fn flag(&self, name: &'static str) -> Result<bool, BadRequest> {
+        match self.get(name).map(str::trim).filter(|v| !v.is_empty()) {
+            None | Some("false") => Ok(false),
+            Some("true") => Ok(true),
+            Some(value) => Err(BadRequest::Flag(name, value.to_owned())),
         }
     }
 
@@ -174,6 +188,7 @@ impl Defaults {
             moves: query.count("moves", 12, MAX_MOVES)?,
             top_games: query.count("topGames", self.top_games.0, self.top_games.1)?,
             recent_games: query.count("recentGames", self.recent_games.0, self.recent_games.1)?,
+            history: query.flag("history")?,
         })
     }
 }
@@ -227,6 +242,19 @@ mod tests {
         assert_eq!(query.get("y"), Some("%zz%"));
         assert_eq!(query.count("moves", 12, 256), Ok(12));
         assert!(Query::parse("fen=%ff").is_err());
+    }
+
+    #[test]
+    fn flags_are_true_or_false() {
+        let query = Query::parse("history=true&a=false&b=&c=yes").expect("query");
+        assert_eq!(query.flag("history").ok(), Some(true));
+        assert_eq!(query.flag("a").ok(), Some(false));
+        assert_eq!(query.flag("b").ok(), Some(false));
+        assert_eq!(query.flag("none").ok(), Some(false));
+        assert_eq!(
+            query.flag("c").map_err(|e| e.to_string()),
+            Err("bad c `yes`: expected true or false".to_owned())
+        );
     }
 
     #[test]

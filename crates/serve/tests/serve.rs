@@ -184,15 +184,18 @@ fn explorer_answers_are_the_index_answers() {
         moves: 12,
         top_games: 4,
         recent_games: 4,
+        history: false,
     };
     let masters = Limits {
         moves: 12,
         top_games: 15,
         recent_games: 0,
+        history: false,
     };
     let all = Filter::default();
     let blitz = Filter::parse(Some("blitz"), None, None, None).expect("filter");
     let since = Filter::parse(None, None, Some("2000"), None).expect("filter");
+    let since_month = Filter::parse(None, None, Some("2000-01"), None).expect("filter");
     let mut moves_seen = 0;
     for (fen, play) in POSITIONS {
         let cases = [
@@ -209,6 +212,16 @@ fn explorer_answers_are_the_index_answers() {
                     moves: 1,
                     top_games: 1,
                     recent_games: 0,
+                    history: false,
+                },
+            ),
+            (
+                "/lichess",
+                "&history=true&since=2000-01",
+                &since_month,
+                Limits {
+                    history: true,
+                    ..lichess
                 },
             ),
             (
@@ -219,6 +232,7 @@ fn explorer_answers_are_the_index_answers() {
                     moves: 12,
                     top_games: 0,
                     recent_games: 8,
+                    history: false,
                 },
             ),
         ];

@@ -176,6 +176,9 @@ struct QueryArgs {
     /// List the N most recent games.
     #[arg(long, value_name = "N", default_value_t = 4)]
     recent_games: usize,
+    /// The results month by month (lichess's `history`): the months with a game.
+    #[arg(long)]
+    history: bool,
     /// One player's view: what they played here and how they scored (with --color).
     #[arg(long, value_name = "NAME")]
     player: Option<String>,
@@ -305,6 +308,7 @@ fn query(args: &QueryArgs) -> anyhow::Result<Status> {
         moves: args.max_moves,
         top_games: args.top_games,
         recent_games: args.recent_games,
+        history: args.history,
     };
     let epd = request.position.epd(EpRule::Legal);
     let mut out = output::stdout();

@@ -108,6 +108,20 @@ pub(crate) fn explorer_text(answer: &Explorer, epd: &str) -> String {
     }
     games_text(&mut out, "top games", &answer.top_games);
     games_text(&mut out, "recent games", &answer.recent_games);
+    if let Some(history) = &answer.history {
+        let _ = writeln!(
+            out,
+            "\nhistory\n{:<8} {:>8} {:>8} {:>8}",
+            "month", "white", "draws", "black"
+        );
+        for month in history {
+            let _ = writeln!(
+                out,
+                "{:<8} {:>8} {:>8} {:>8}",
+                month.month, month.white, month.draws, month.black
+            );
+        }
+    }
     out
 }
 

@@ -371,7 +371,13 @@ fn bad_options_are_named_before_any_engine_starts() {
             "tabia: --option `Hash`: give it as NAME=VALUE (`Hash=64`)",
         ),
     ] {
-        let mut all = vec!["analyse", path(&game), "--engine", "no-such-engine", "--no-cache"];
+        let mut all = vec![
+            "analyse",
+            path(&game),
+            "--engine",
+            "no-such-engine",
+            "--no-cache",
+        ];
         all.extend(args);
         let (code, _, err) = run(&all);
         assert_eq!((code, err.trim_end()), (2, message));

@@ -199,6 +199,7 @@ class Index:
         moves: int = 12,
         top_games: int = 4,
         recent_games: int = 4,
+        history: bool = False,
     ) -> dict[str, Any]: ...
     def games(
         self,
