@@ -13,6 +13,10 @@
 //! figures are those of a sequential run. [`Stats::report`] gives the [`Report`]: aligned text
 //! by `Display`, JSON by `Serialize`.
 //!
+//! [`lichess`] holds lichess's formulas over a game's evaluations (win percentage, move and
+//! game accuracy, average centipawn loss, advice), which need no rules: only the scores and
+//! whose move each was.
+//!
 //! ```
 //! use tabia_stats::Stats;
 //! use tabia_stream::{Input, Pipeline};
@@ -30,6 +34,7 @@
 
 mod facts;
 mod hash;
+pub mod lichess;
 mod report;
 mod stats;
 mod tags;

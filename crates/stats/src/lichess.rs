@@ -7,8 +7,8 @@
 
 use std::fmt;
 
+use tabia_notation::Color;
 use tabia_notation::pgn::Score;
-use tabia_position::shakmaty::Color;
 
 /// The centipawns beyond which a score counts no more (lila's `Cp.CEILING`); a mate counts as
 /// this many.
@@ -30,7 +30,7 @@ pub fn ceiled_cp(score: Score) -> i32 {
 /// White's winning chances in [-1, 1] at `cp` centipawns (ceiled), lichess's logistic curve.
 ///
 /// ```
-/// use tabia_analyse::lichess::winning_chances;
+/// use tabia_stats::lichess::winning_chances;
 ///
 /// assert_eq!(winning_chances(0), 0.0);
 /// assert!((winning_chances(300) - 0.50225).abs() < 1e-5);
@@ -51,7 +51,7 @@ pub fn win_percent(score: Score) -> f64 {
 /// imperfect analysis).
 ///
 /// ```
-/// use tabia_analyse::lichess::move_accuracy;
+/// use tabia_stats::lichess::move_accuracy;
 ///
 /// assert_eq!(move_accuracy(60.0, 70.0), 100.0);
 /// assert_eq!(move_accuracy(60.0, 60.0), 100.0);
@@ -89,7 +89,11 @@ impl<T> ByColor<T> {
 
 /// The side that makes the `i`-th move (0-based) of a game whose first move is `start`'s.
 fn mover(start: Color, i: usize) -> Color {
-    if i.is_multiple_of(2) { start } else { !start }
+    if i.is_multiple_of(2) {
+        start
+    } else {
+        start.other()
+    }
 }
 
 /// The population standard deviation of `xs`.
@@ -127,9 +131,9 @@ fn weighted_mean(pairs: &[(f64, f64)]) -> Option<f64> {
 /// position counts as [`CP_INITIAL`].
 ///
 /// ```
-/// use tabia_analyse::lichess::game_accuracy;
+/// use tabia_stats::lichess::game_accuracy;
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// // Both sides keep the balance: perfect play.
 /// let calm = [Score::Cp(20), Score::Cp(15), Score::Cp(25), Score::Cp(15)];
@@ -183,9 +187,9 @@ pub fn game_accuracy(start: Color, evals: &[Score]) -> ByColor<f64> {
 /// centipawns (ceiled) its evaluation fell, never below 0, averaged and rounded.
 ///
 /// ```
-/// use tabia_analyse::lichess::average_centipawn_loss;
+/// use tabia_stats::lichess::average_centipawn_loss;
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// let evals = [Score::Cp(20), Score::Cp(300), Score::Cp(-270), Score::Mate(-2)];
 /// let acpl = average_centipawn_loss(Color::White, &evals);
@@ -307,9 +311,9 @@ impl Advice {
 /// whether a forced mate was created or lost, judged by the centipawns on the other side).
 ///
 /// ```
-/// use tabia_analyse::lichess::{Judgement, advice};
+/// use tabia_stats::lichess::{Judgement, advice};
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// let blunder = advice(Color::Black, Score::Cp(-71), Score::Cp(528)).unwrap();
 /// assert_eq!(blunder.judgement, Judgement::Blunder);
@@ -368,7 +372,7 @@ pub fn advice(mover: Color, before: Score, after: Score) -> Option<Advice> {
 /// (`0.17`, `0.1`, `-2.0`), or `#N` for a mate.
 ///
 /// ```
-/// use tabia_analyse::lichess::eval_text;
+/// use tabia_stats::lichess::eval_text;
 /// use tabia_notation::pgn::Score;
 ///
 /// assert_eq!(eval_text(Score::Cp(17)), "0.17");
