@@ -324,7 +324,7 @@ impl Plan {
             };
             losses[side].push(prior);
             losses[side].push(next);
-            let Some(advice) = lichess::advice(mover, prior, next) else {
+            let Some(advice) = lichess::advice(notation_color(mover), prior, next) else {
                 continue;
             };
             let analysis = analyses.get(i).copied().flatten();
@@ -394,7 +394,7 @@ impl Plan {
             && !evals.is_empty()
         {
             let start = self.positions[0].position.turn();
-            let accuracy = lichess::game_accuracy(start, &evals);
+            let accuracy = lichess::game_accuracy(notation_color(start), &evals);
             figures.accuracy = ByColor {
                 white: accuracy.white.filter(|_| figures.acpl.white.is_some()),
                 black: accuracy.black.filter(|_| figures.acpl.black.is_some()),
@@ -403,6 +403,11 @@ impl Plan {
         write_tags(game, &figures, options);
         figures
     }
+}
+
+/// shakmaty's colour as tabia-notation's, the side [`lichess`]'s formulas take.
+fn notation_color(color: Color) -> tabia_notation::Color {
+    tabia_notation::Color::from_white(color.is_white())
 }
 
 fn plan_position(position: Position, given: Option<Score>) -> PlanPosition {
@@ -463,7 +468,10 @@ fn set_eval(mv: &mut Move, score: Score) {
 
 /// The figures as tags (values with one decimal for accuracies).
 fn write_tags(game: &mut Game, figures: &GameFigures, options: &AnnotateOptions) {
-    for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+    for (color, name) in [
+        (tabia_notation::Color::White, "White"),
+        (tabia_notation::Color::Black, "Black"),
+    ] {
         let Some(acpl) = figures.acpl.get(color) else {
             continue;
         };

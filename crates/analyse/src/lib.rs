@@ -13,7 +13,17 @@
 //! - [`Plan`] is what a game needs analysed (the moves judged: [`Selection`]) and writes the
 //!   analyses back into it ([`Plan::annotate`]: `[%eval]`, advice, accuracy tags).
 //! - [`lichess`]'s formulas: win percentage, move and game accuracy, average centipawn loss,
-//!   advice.
+//!   advice. They live in tabia-stats (`tabia_stats::lichess`, re-exported here), which needs
+//!   them without the rules.
+//!
+//! ```
+//! use tabia_analyse::lichess::{Judgement, advice};
+//! use tabia_notation::{Color, pgn::Score};
+//!
+//! // Black's move took White from -0.71 to +5.28.
+//! let blunder = advice(Color::Black, Score::Cp(-71), Score::Cp(528)).unwrap();
+//! assert_eq!(blunder.judgement, Judgement::Blunder);
+//! ```
 
 #![deny(missing_docs)]
 
@@ -21,7 +31,6 @@ mod analyser;
 mod analysis;
 mod cache;
 mod game;
-pub mod lichess;
 mod pool;
 mod uci;
 
@@ -33,6 +42,7 @@ pub use game::{
     parse_plies,
 };
 pub use pool::{EngineReport, Failure, Job, Pool, PoolReport, PoolSpec};
+pub use tabia_stats::lichess;
 pub use uci::{
     Bound, Engine, EngineCommand, EngineHandle, Info, ParseEngineCommandError, ParseInfoError,
     UciError, UciErrorKind,

@@ -174,8 +174,9 @@ mean), results, date range, variants, time controls in lichess categories (base 
 increment: ultrabullet < 30 s, bullet < 3 min, blitz < 8 min, rapid < 25 min, classical
 < 6 h, correspondence; `-` is correspondence), ratings (min, max, mean), distinct players,
 the 10 most frequent events and ECO codes, games with comments, variations, clocks, evals,
-and time taken. No legality check: errors are syntax errors. The figures are the same for
-every -j.";
+and time taken; when the moves carry [%eval]s, lichess's accuracy, ACPL and inaccuracies,
+mistakes and blunders per 100 moves by rating band (docs/commands/stats.md). No legality
+check: errors are syntax errors. The figures are the same for every -j.";
 
 const PGN_EXAMPLES: &str = "\
 Examples:

@@ -1,10 +1,19 @@
 //! What the statistics keep of one game while it is read: the facts, gathered from the
 //! reader's events, added to a [`Stats`](crate::Stats) only once the game was read whole.
 
-use tabia_notation::pgn::{Origin, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor, Warning};
+use std::borrow::Cow;
+
+use tabia_notation::{
+    Color,
+    pgn::{
+        Command, CommentPart, CommentParts, Origin, Outcome, RawComment, RawTag, SanPlus, Score,
+        Skip, Visitor, Warning,
+    },
+};
 
 use crate::{
     hash::name_hash,
+    lichess,
     tags::{Speed, date, rating},
 };
 
@@ -58,6 +67,12 @@ pub struct GameFacts {
     pub(crate) has_eco: bool,
     pub(crate) eco: Vec<u8>,
     pub(crate) warnings: Vec<Warning>,
+    /// Whether Black moves first (the `FEN` tag's second field is `b`).
+    pub(crate) black_first: bool,
+    /// White's scores after the mainline moves from the first, up to the first move without.
+    pub(crate) scores: Vec<Score>,
+    /// Whether a move had a score after a move before it had none.
+    pub(crate) score_gap: bool,
     /// The search for `%` in a long comment, set up once.
     percent: Percent,
 }
@@ -82,11 +97,15 @@ impl GameFacts {
         self.has_event = false;
         self.has_eco = false;
         self.warnings.clear();
+        self.black_first = false;
+        self.scores.clear();
+        self.score_gap = false;
     }
 
     /// A tag pair; `value` is the raw value between the quotes (escapes still in). Only the
     /// tags the statistics use are looked at: `Event`, `Date` (`UTCDate` when `Date` is
-    /// unknown), `White`, `Black`, `WhiteElo`, `BlackElo`, `TimeControl`, `Variant`, `ECO`.
+    /// unknown), `White`, `Black`, `WhiteElo`, `BlackElo`, `TimeControl`, `Variant`, `ECO`,
+    /// `FEN` (its side to move: who makes the first move).
     /// Values `?` and empty are "unknown" for `Event`, `White`, `Black` and `ECO`.
     #[inline]
     pub fn tag(&mut self, name: &[u8], value: &[u8]) {
@@ -114,6 +133,7 @@ impl GameFacts {
                 self.eco.clear();
                 self.eco.extend_from_slice(value);
             }
+            b"FEN" => self.black_first = fen_turn(value) == Color::Black,
             _ => {}
         }
     }
@@ -131,14 +151,14 @@ impl GameFacts {
     }
 
     /// A comment, its text without the delimiters: a game has clocks when a comment holds
-    /// `[%clk`, evaluations when one holds `[%eval`. (As a visitor, `GameFacts` skips
-    /// variations unread, so the comments inside them are not seen.)
+    /// `[%clk`, evaluations when one holds `[%eval`. The first `[%eval …]` that reads, in the
+    /// comments after a mainline move, is that move's score ([`GameFacts::evals`]). (As a
+    /// visitor, `GameFacts` skips variations unread, so the comments inside them are not seen.)
     #[inline(always)]
     pub fn comment(&mut self, text: &[u8]) {
         self.comments = true;
-        if self.clocks && self.evals {
-            return;
-        }
+        // Whether this comment gave its move's score.
+        let mut scored = false;
         let mut from = 0;
         while let Some(at) = find_percent(&text[from..], &self.percent).map(|i| from + i) {
             from = at + 1;
@@ -150,7 +170,30 @@ impl GameFacts {
                 self.clocks = true;
             } else if command.starts_with(b"eval") {
                 self.evals = true;
+                if !scored && let Some(score) = eval_score(&text[at - 1..]) {
+                    scored = true;
+                    self.score(score);
+                }
             }
+            if scored && self.clocks {
+                // Nothing more to learn from this comment.
+                return;
+            }
+        }
+    }
+
+    /// The score of the position after the last mainline move so far, from a comment; the
+    /// first one after a move counts.
+    fn score(&mut self, score: Score) {
+        let ply = self.plies as usize;
+        if ply == 0 {
+            // A comment before the first move: lichess's figures start from their own score.
+            return;
+        }
+        match self.scores.len() {
+            n if n + 1 == ply => self.scores.push(score),
+            n if n == ply => {}
+            _ => self.score_gap = true,
         }
     }
 
@@ -203,6 +246,96 @@ impl GameFacts {
     /// What the reader repaired in this game.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// The side that makes the first move: the side to move of the `FEN` tag (its second
+    /// field), White without one (or when the field does not read).
+    pub fn first_mover(&self) -> Color {
+        Color::from_white(!self.black_first)
+    }
+
+    /// White's scores after the mainline moves, in order from the first move, as their
+    /// comments give them (the first `[%eval …]` that reads after each move), up to the first
+    /// move without one.
+    pub fn evals(&self) -> &[Score] {
+        &self.scores
+    }
+
+    /// Whether a mainline move has a score ([`GameFacts::evals`], or one after a move without).
+    pub fn has_move_evals(&self) -> bool {
+        !self.scores.is_empty() || self.score_gap
+    }
+
+    /// The scores lichess's figures of the game are computed on, one after each mainline move:
+    /// `None` unless every move has one, but the last may lack it (lichess writes no `[%eval]`
+    /// after a checkmate). A last move without a score is scored as mate when the result is a
+    /// win for the side that made it (as `tabia analyse` scores a checkmate: `#1` after
+    /// White's move, `#-1` after Black's); otherwise (a draw, a loss, `*`) it is left out and
+    /// the game is judged up to the move before.
+    ///
+    /// ```
+    /// use tabia_notation::pgn::{PgnReader, Score};
+    /// use tabia_stats::GameFacts;
+    ///
+    /// let mut facts = GameFacts::default();
+    /// let mate = b"1. e4 { [%eval 0.2] } e5 { [%eval 0.3] } 2. Qh5 { [%eval -0.5] } Nc6 \
+    ///              { [%eval -0.4] } 3. Bc4 { [%eval -0.3] } Nf6 { [%eval #1] } 4. Qxf7# 1-0";
+    /// PgnReader::new(&mate[..]).read_game(&mut facts)?;
+    /// assert_eq!(facts.evals().len(), 6);
+    /// let evals = facts.judged_evals().expect("judged");
+    /// assert_eq!(evals.len(), 7);
+    /// assert_eq!(evals[6], Score::Mate(1));
+    ///
+    /// let gap = b"1. e4 { [%eval 0.2] } e5 2. Nf3 { [%eval 0.3] } Nc6 { [%eval 0.3] } *";
+    /// PgnReader::new(&gap[..]).read_game(&mut facts)?;
+    /// assert!(facts.judged_evals().is_none() && facts.has_move_evals());
+    /// # Ok::<_, tabia_notation::pgn::ReadError>(())
+    /// ```
+    pub fn judged_evals(&self) -> Option<Cow<'_, [Score]>> {
+        if self.score_gap || self.scores.is_empty() {
+            return None;
+        }
+        let plies = self.plies as usize;
+        match plies - self.scores.len() {
+            0 => Some(Cow::Borrowed(&self.scores)),
+            1 => {
+                let last = lichess::mover(self.first_mover(), plies - 1);
+                let mated = match (self.outcome, last) {
+                    (Outcome::WhiteWins, Color::White) => Score::Mate(1),
+                    (Outcome::BlackWins, Color::Black) => Score::Mate(-1),
+                    _ => return Some(Cow::Borrowed(&self.scores)),
+                };
+                let mut scores = self.scores.clone();
+                scores.push(mated);
+                Some(Cow::Owned(scores))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The side to move of a `FEN` tag value (its second field), White when it does not read.
+fn fen_turn(value: &[u8]) -> Color {
+    value
+        .split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+        .nth(1)
+        .and_then(|field| Color::from_ascii(field).ok())
+        .unwrap_or(Color::White)
+}
+
+/// The score of the `[%eval …]` that `command` starts with (its `[`), read by tabia-notation's
+/// comment grammar as [`Comment::eval`](tabia_notation::pgn::Comment::eval) reads it, without
+/// splitting the rest of the comment; `None` when it does not read.
+fn eval_score(command: &[u8]) -> Option<Score> {
+    let end = memchr::memchr(b']', command)?;
+    let text = std::str::from_utf8(&command[..=end]).ok()?;
+    match CommentParts::new(text).next()? {
+        CommentPart::Command {
+            command: Command::Eval(eval),
+            ..
+        } => Some(eval.score),
+        _ => None,
     }
 }
 

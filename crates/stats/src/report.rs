@@ -6,7 +6,10 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 use tabia_notation::decode;
 
-use crate::{Speed, Stats};
+use crate::{
+    Speed, Stats,
+    accuracy::{ACCURACY_SCALE, AccuracySums, BANDS, BandSums, UNRATED},
+};
 
 /// How many events and ECO codes a report lists.
 pub const TOP: usize = 10;
@@ -52,6 +55,10 @@ pub struct Report {
     pub distinct_eco: u64,
     /// Games with comments, variations, clocks and evaluations.
     pub annotations: Annotations,
+    /// lichess's accuracy, average centipawn loss and mistakes of the games whose moves carry
+    /// evaluations, by rating band; `None` (left out of the JSON) when no game's moves have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<Accuracy>,
     /// Time taken and rates, when the caller timed the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<Timing>,
@@ -151,6 +158,125 @@ pub struct Annotations {
     pub clocks: u64,
     /// With an evaluation, `[%eval …]`.
     pub evals: u64,
+}
+
+/// lichess's figures of the games whose mainline moves carry evaluations (`[%eval]`), as
+/// lichess computes them for a game it analysed ([`crate::lichess`]), summed by the rating band
+/// of each side's own rating.
+///
+/// A game is judged when each of its mainline moves has a score in a comment after it; the
+/// last may lack one (lichess writes none after a checkmate): it is then scored as the mate
+/// when the result is a win for the side that made it, and else left out
+/// ([`GameFacts::judged_evals`](crate::GameFacts::judged_evals)).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Accuracy {
+    /// Games judged.
+    pub games: u64,
+    /// Games with a score after some mainline move that were not judged: a move before the
+    /// last has none.
+    pub left_out: u64,
+    /// By the rating band of the side's own rating (`WhiteElo`, `BlackElo`), lowest first,
+    /// the unrated sides last; bands without a side are left out.
+    pub bands: Vec<Band>,
+    /// Every side together.
+    pub all: Band,
+}
+
+/// The figures of the sides of one rating band (or of all): a game counts once for each side
+/// that made a move judged, in that side's band.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Band {
+    /// `under 1000`, `1000-1199`, …, `2200-2499`, `2500+`, `unrated`; `all` for every side.
+    pub band: String,
+    /// The lowest rating of the band (`None` for `unrated` and `all`).
+    pub min: Option<u32>,
+    /// The highest rating of the band (`None` for `2500+`, `unrated` and `all`).
+    pub max: Option<u32>,
+    /// Sides (a game counts once for each side).
+    pub sides: u64,
+    /// Moves judged.
+    pub moves: u64,
+    /// The mean of the sides' game accuracies (lichess's, in percent), to two decimals.
+    pub accuracy: Option<f64>,
+    /// The mean centipawn loss of the moves (lichess's, mates as 1000 centipawns), to two
+    /// decimals.
+    pub acpl: Option<f64>,
+    /// Moves judged inaccuracies, mistakes and blunders (lichess's advice).
+    pub judgements: Judgements<u64>,
+    /// The same per 100 moves, to two decimals.
+    pub per_100_moves: Option<Judgements<f64>>,
+}
+
+/// Inaccuracies, mistakes and blunders ([`crate::lichess::Judgement`]), counted or per 100
+/// moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Judgements<T> {
+    /// `?!`: the mover's winning chances fell by 0.1 or more.
+    pub inaccuracies: T,
+    /// `?`: by 0.2 or more.
+    pub mistakes: T,
+    /// `??`: by 0.3 or more.
+    pub blunders: T,
+}
+
+impl AccuracySums {
+    /// The figures, `None` when no game's moves carry an evaluation.
+    fn report(&self) -> Option<Accuracy> {
+        if self.games == 0 && self.left_out == 0 {
+            return None;
+        }
+        let bands = self
+            .bands
+            .iter()
+            .enumerate()
+            .filter(|(_, sums)| sums.sides > 0)
+            .map(|(i, sums)| {
+                let (name, min, max) = match i {
+                    UNRATED => ("unrated".to_owned(), None, None),
+                    0 => (format!("under {}", BANDS[1]), Some(0), Some(BANDS[1] - 1)),
+                    i if i + 1 == BANDS.len() => (format!("{}+", BANDS[i]), Some(BANDS[i]), None),
+                    i => (
+                        format!("{}-{}", BANDS[i], BANDS[i + 1] - 1),
+                        Some(BANDS[i]),
+                        Some(BANDS[i + 1] - 1),
+                    ),
+                };
+                band(name, min, max, sums)
+            })
+            .collect();
+        Some(Accuracy {
+            games: self.games,
+            left_out: self.left_out,
+            bands,
+            all: band("all".to_owned(), None, None, &self.all()),
+        })
+    }
+}
+
+/// The figures of a band from its sums.
+fn band(name: String, min: Option<u32>, max: Option<u32>, sums: &BandSums) -> Band {
+    let [inaccuracies, mistakes, blunders] = sums.judgements;
+    let per_100 = |n: u64| two_decimals(n as f64 * 100.0 / sums.moves as f64);
+    Band {
+        band: name,
+        min,
+        max,
+        sides: sums.sides,
+        moves: sums.moves,
+        accuracy: (sums.sides > 0)
+            .then(|| two_decimals(sums.accuracy as f64 / ACCURACY_SCALE / sums.sides as f64)),
+        acpl: mean(sums.loss, sums.moves),
+        judgements: Judgements {
+            inaccuracies,
+            mistakes,
+            blunders,
+        },
+        per_100_moves: (sums.moves > 0).then(|| Judgements {
+            inaccuracies: per_100(inaccuracies),
+            mistakes: per_100(mistakes),
+            blunders: per_100(blunders),
+        }),
+    }
 }
 
 /// How long the run took.
@@ -259,6 +385,7 @@ impl Stats {
                 clocks: self.with_clocks,
                 evals: self.with_evals,
             },
+            accuracy: self.accuracy.report(),
             time: elapsed.map(|elapsed| {
                 let seconds = elapsed.as_secs_f64();
                 let rate = |n: u64| {
@@ -441,6 +568,9 @@ impl fmt::Display for Report {
             ],
             Some(read),
         )?;
+        if let Some(accuracy) = &self.accuracy {
+            write_accuracy(f, accuracy)?;
+        }
         if let Some(time) = self.time {
             writeln!(
                 f,
@@ -453,4 +583,56 @@ impl fmt::Display for Report {
         }
         Ok(())
     }
+}
+
+/// The accuracy section: the games judged, then a row per band and one for all sides.
+fn write_accuracy(f: &mut fmt::Formatter<'_>, accuracy: &Accuracy) -> fmt::Result {
+    let games = if accuracy.games == 1 { "game" } else { "games" };
+    write!(f, "{:<LABEL$}{} {games} judged", "accuracy", accuracy.games)?;
+    if accuracy.left_out > 0 {
+        write!(
+            f,
+            ", {} left out (a move before the last without an eval)",
+            accuracy.left_out
+        )?;
+    }
+    writeln!(f)?;
+    if accuracy.games == 0 {
+        return Ok(());
+    }
+    let decimals = |x: Option<f64>| x.map_or_else(|| "-".to_owned(), |x| format!("{x:.2}"));
+    let mut rows: Vec<[String; 8]> = vec![
+        [
+            "rating", "sides", "moves", "accuracy", "acpl", "?!/100", "?/100", "??/100",
+        ]
+        .map(str::to_owned),
+    ];
+    for band in accuracy.bands.iter().chain([&accuracy.all]) {
+        let rate =
+            |pick: fn(&Judgements<f64>) -> f64| decimals(band.per_100_moves.as_ref().map(pick));
+        rows.push([
+            band.band.clone(),
+            band.sides.to_string(),
+            band.moves.to_string(),
+            decimals(band.accuracy),
+            decimals(band.acpl),
+            rate(|j| j.inaccuracies),
+            rate(|j| j.mistakes),
+            rate(|j| j.blunders),
+        ]);
+    }
+    let mut widths = [0; 8];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        write!(f, "{:<LABEL$}{:<w$}", "", row[0], w = widths[0])?;
+        for (cell, &width) in row.iter().zip(&widths).skip(1) {
+            write!(f, "  {cell:>width$}")?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@ use tabia_notation::pgn::{Outcome, PgnReader, RawGame, ReadError, Warning, varia
 use tabia_stream::{Pipeline, SplitGames, Visited, fold};
 
 use crate::{
+    accuracy::AccuracySums,
     facts::GameFacts,
     hash::{FxBuild, IdentityBuild},
     tags::Speed,
@@ -29,7 +30,8 @@ const DENSE_PLIES: usize = 1024;
 /// distinct player: exact up to tens of millions of players, hash collisions about n²/2⁶⁵);
 /// events, variants and ECO codes are counted exactly in maps (memory grows with the number of
 /// distinct values, a few MB for a month of lichess tournaments); everything else is a fixed
-/// set of counters.
+/// set of counters, integers all (a game accuracy is summed in thousandths of a percent), so
+/// that sums do not depend on the order of merging.
 ///
 /// ```
 /// use tabia_stats::Stats;
@@ -72,6 +74,8 @@ pub struct Stats {
     pub(crate) with_variations: u64,
     pub(crate) with_clocks: u64,
     pub(crate) with_evals: u64,
+    /// lichess's figures of the games whose moves carry evaluations, by rating band.
+    pub(crate) accuracy: AccuracySums,
     /// The facts of the game being read (buffers reused from game to game).
     scratch: GameFacts,
     /// The bytes of the game being read ([`RawGame::visit_in`]), kept from game to game.
@@ -153,6 +157,7 @@ impl Stats {
         self.with_variations += u64::from(facts.variations);
         self.with_clocks += u64::from(facts.clocks);
         self.with_evals += u64::from(facts.evals);
+        self.accuracy.add(facts);
     }
 
     /// Counts a game that could not be read (a syntax error): it counts in the games and the
@@ -382,6 +387,7 @@ impl Stats {
         self.with_variations += other.with_variations;
         self.with_clocks += other.with_clocks;
         self.with_evals += other.with_evals;
+        self.accuracy.merge(&other.accuracy);
     }
 
     /// SplitGames counted (read, and bad).

@@ -5,8 +5,9 @@ use tabia_stats::{Report, Stats};
 use tabia_stream::{Pipeline, SplitGames};
 
 /// One generated game: tags drawn from small pools (so that players, events and ECO codes
-/// repeat), `plies` moves, maybe a comment with a clock or an evaluation, a variation, a
-/// missing result (a warning) or a bad move (an error).
+/// repeat), `plies` moves, maybe a comment with a clock or an evaluation (or an evaluation
+/// after every move, the last one sometimes missing), a variation, a missing result (a
+/// warning) or a bad move (an error).
 #[derive(Debug, Clone)]
 struct Spec {
     white: u8,
@@ -30,7 +31,7 @@ fn spec() -> impl Strategy<Value = Spec> {
             0u8..13,
             0u8..8,
             0u8..40,
-            0u8..4,
+            0u8..5,
             any::<bool>(),
             0u8..6,
         ),
@@ -88,6 +89,17 @@ fn pgn(spec: &Spec) -> String {
         }
         s += MOVES[ply % 4];
         s += " ";
+        // An evaluation after every move; after the last one only without a variation.
+        if spec.comment == 4 && (ply + 1 < plies as usize || !spec.variation) {
+            let cp = (i64::from(spec.elo) * 31 + ply as i64 * 97) % 900 - 450;
+            let sign = if cp < 0 { "-" } else { "" };
+            if ply % 11 == 5 {
+                s += &format!("{{ [%eval #{sign}2] }} ");
+            } else {
+                let cp = cp.abs();
+                s += &format!("{{ [%eval {sign}{}.{:02}] }} ", cp / 100, cp % 100);
+            }
+        }
         if ply == 0 {
             match spec.comment {
                 1 => s += "{ nice } ",
@@ -161,12 +173,25 @@ proptest! {
         prop_assert_eq!(twice.annotations.variations, d(once.annotations.variations));
         prop_assert_eq!(twice.annotations.clocks, d(once.annotations.clocks));
         prop_assert_eq!(twice.annotations.evals, d(once.annotations.evals));
+        prop_assert_eq!(twice.accuracy.is_some(), once.accuracy.is_some());
+        if let (Some(twice), Some(once)) = (&twice.accuracy, &once.accuracy) {
+            prop_assert_eq!((twice.games, twice.left_out), (d(once.games), d(once.left_out)));
+            for (twice, once) in twice.bands.iter().chain([&twice.all]).zip(once.bands.iter().chain([&once.all])) {
+                prop_assert_eq!(&twice.band, &once.band);
+                prop_assert_eq!((twice.sides, twice.moves), (d(once.sides), d(once.moves)));
+                prop_assert_eq!((twice.accuracy, twice.acpl), (once.accuracy, once.acpl), "means stay");
+                prop_assert_eq!(twice.per_100_moves, once.per_100_moves, "rates stay");
+            }
+        }
         // And the counts add up.
         let r = &once.results;
         prop_assert_eq!(r.white_wins + r.black_wins + r.draws + r.unknown, once.read);
         prop_assert_eq!(once.games, once.read + once.errors);
         let expected_errors = specs.iter().filter(|s| s.ending == 4).count() as u64;
         prop_assert_eq!(once.errors, expected_errors);
+        // A game read with an evaluation after every move (but maybe the last) is judged.
+        let judged = specs.iter().filter(|s| s.comment == 4 && s.ending != 4 && s.plies >= 2).count();
+        prop_assert!(once.accuracy.map_or(0, |a| a.games) >= judged as u64);
     }
 
     #[test]
@@ -278,5 +303,72 @@ fn text_of_an_empty_input() {
          \x20               variations  0\n\
          \x20               clocks      0\n\
          \x20               evals       0\n"
+    );
+}
+
+#[test]
+fn accuracy_report_of_a_game_with_evals() {
+    use tabia_notation::{Color, pgn::Score};
+    use tabia_stats::lichess;
+
+    let pgn = "[WhiteElo \"2210\"]\n[BlackElo \"950\"]\n\n\
+               1. e4 { [%eval 0.3] } e5 { [%eval 0.35] } 2. Qh5 { [%eval -0.2] } \
+               Ke7 { [%eval 2.5] } 3. Qxe5# 1-0\n\n\
+               [WhiteElo \"2230\"]\n\n1. d4 e5 { [%eval 0.9] } *\n\n1. c4 c5 *\n";
+    let r = report(pgn);
+    let accuracy = r.accuracy.as_ref().expect("a game with evals");
+    assert_eq!((accuracy.games, accuracy.left_out), (1, 1));
+    // The last move, without an eval, is White's mate: scored `#1`.
+    let evals = [
+        Score::Cp(30),
+        Score::Cp(35),
+        Score::Cp(-20),
+        Score::Cp(250),
+        Score::Mate(1),
+    ];
+    let game = lichess::game_accuracy(Color::White, &evals);
+    let acpl = lichess::average_centipawn_loss(Color::White, &evals);
+    let two = |x: f64| (x * 100.0).round() / 100.0;
+    let [low, high] = &accuracy.bands[..] else {
+        panic!("two bands: {:?}", accuracy.bands);
+    };
+    assert_eq!(
+        (low.band.as_str(), low.min, low.max),
+        ("under 1000", Some(0), Some(999))
+    );
+    assert_eq!(
+        (high.band.as_str(), high.min, high.max),
+        ("2200-2499", Some(2200), Some(2499))
+    );
+    assert_eq!((high.sides, high.moves, low.sides, low.moves), (1, 3, 1, 2));
+    assert_eq!(
+        high.accuracy,
+        Some(two((game.white.unwrap() * 1000.0).round() / 1000.0))
+    );
+    assert_eq!(
+        low.accuracy,
+        Some(two((game.black.unwrap() * 1000.0).round() / 1000.0))
+    );
+    // ACPL over the band's moves; one game here: lichess's, before rounding.
+    assert_eq!(high.acpl.map(f64::round), acpl.white.map(f64::from));
+    assert_eq!(low.acpl.map(f64::round), acpl.black.map(f64::from));
+    // Qh5 drops 0.55 (an inaccuracy), Ke7 2.7 (a blunder).
+    assert_eq!(
+        (high.judgements.inaccuracies, high.judgements.blunders),
+        (1, 0)
+    );
+    assert_eq!(
+        (low.judgements.inaccuracies, low.judgements.blunders),
+        (0, 1)
+    );
+    assert_eq!(low.per_100_moves.map(|p| p.blunders), Some(50.0));
+    assert_eq!((accuracy.all.sides, accuracy.all.moves), (2, 5));
+    let text = r.to_string();
+    assert!(
+        text.contains(
+            "accuracy        1 game judged, 1 left out (a move before the last without an eval)\n\
+             \x20               rating      sides  moves  accuracy"
+        ),
+        "{text}"
     );
 }

@@ -1,5 +1,6 @@
 //! `tabia stats`: what is in the files — games, plies, results, dates, variants, time controls,
-//! ratings, players, events, ECO codes, annotations — as aligned text or one JSON object.
+//! ratings, players, events, ECO codes, annotations, and lichess's accuracy by rating band when
+//! the moves carry evaluations — as aligned text or one JSON object.
 //!
 //! `tabia-stats` does the counting: each worker counts the games of its batches in a `Stats`
 //! of its own, and the parts are merged in input order, so the figures are the same for any

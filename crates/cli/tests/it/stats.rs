@@ -1,14 +1,23 @@
 //! `tabia stats`: exact text and JSON on a fixture, the same figures for every `-j` and every
 //! compression, errors and warnings reported and counted, counts that add up.
 
+use tabia_notation::{Color, pgn::Score};
+use tabia_stats::lichess;
+
 use crate::support::{CODECS, compress, fixture, numbered_games, tabia};
 
 /// Runs `tabia stats ARGS` with `stdin`: exit code, stdout without the `time` line (text) or
 /// field (JSON), stderr.
 fn run(args: &[&str], stdin: Vec<u8>) -> (Option<i32>, String, String) {
+    run_env(args, stdin, &[])
+}
+
+/// [`run`] with environment variables.
+fn run_env(args: &[&str], stdin: Vec<u8>, env: &[(&str, &str)]) -> (Option<i32>, String, String) {
     let out = tabia()
         .arg("stats")
         .args(args)
+        .envs(env.iter().copied())
         .write_stdin(stdin)
         .output()
         .expect("runs");
@@ -141,4 +150,171 @@ fn a_cut_off_input_is_reported_alike_in_one_pass_and_in_parallel() {
         "{}",
         one.2
     );
+}
+
+/// The accuracy section of a text report (up to the `time` line, which `run` cut).
+fn accuracy_section(text: &str) -> &str {
+    let at = text.find("\naccuracy ").expect("an accuracy section");
+    &text[at + 1..]
+}
+
+/// The figures of one side, as `tabia stats` rounds them, from the lichess module's functions:
+/// sides, moves, accuracy, ACPL, inaccuracies, mistakes, blunders.
+fn side_figures(start: Color, evals: &[Score], color: Color) -> (u64, u64, f64, f64, [u64; 3]) {
+    let accuracy = lichess::game_accuracy(start, evals)
+        .get(color)
+        .copied()
+        .expect("an accuracy");
+    let (mut moves, mut loss, mut judgements) = (0u64, 0u64, [0u64; 3]);
+    for (mover, before, after) in lichess::moves(start, evals).filter(|m| m.0 == color) {
+        moves += 1;
+        loss += u64::from(lichess::centipawn_loss(mover, before, after));
+        if let Some(advice) = lichess::advice(mover, before, after) {
+            judgements[advice.judgement as usize] += 1;
+        }
+    }
+    let two_decimals = |x: f64| (x * 100.0).round() / 100.0;
+    // Summed in thousandths of a percent.
+    let accuracy = two_decimals((accuracy * 1000.0).round() / 1000.0);
+    (
+        1,
+        moves,
+        accuracy,
+        two_decimals(loss as f64 / moves as f64),
+        judgements,
+    )
+}
+
+/// A band of the JSON report, by name, as `side_figures` gives them.
+fn band_figures(json: &serde_json::Value, name: &str) -> (u64, u64, f64, f64, [u64; 3]) {
+    let band = json["accuracy"]["bands"]
+        .as_array()
+        .expect("bands")
+        .iter()
+        .find(|b| b["band"] == name)
+        .unwrap_or_else(|| panic!("no band {name}: {json}"));
+    let n = |v: &serde_json::Value| v.as_u64().expect("a count");
+    let j = &band["judgements"];
+    (
+        n(&band["sides"]),
+        n(&band["moves"]),
+        band["accuracy"].as_f64().expect("an accuracy"),
+        band["acpl"].as_f64().expect("an ACPL"),
+        [n(&j["inaccuracies"]), n(&j["mistakes"]), n(&j["blunders"])],
+    )
+}
+
+#[test]
+fn accuracy_by_rating_band_when_the_games_carry_evals() {
+    let evals = fixture("stats/evals.pgn").display().to_string();
+    let (code, text, stderr) = run(&["-j", "1", &evals], Vec::new());
+    assert_eq!(code, Some(0), "{stderr}");
+    tabia_testkit::expect_file(&fixture("stats/evals.txt"), accuracy_section(&text));
+    let (_, json, _) = run(&["-j", "1", "--json", &evals], Vec::new());
+    // Small batches on one worker or two: many parts merged, the same figures to the last digit.
+    for jobs in ["1", "2"] {
+        let small = [("TABIA_BATCH_BYTES", "200")];
+        let (_, text_small, _) = run_env(&["-j", jobs, &evals], Vec::new(), &small);
+        assert_eq!(text_small, text, "-j {jobs}");
+        let (_, json_small, _) = run_env(&["-j", jobs, "--json", &evals], Vec::new(), &small);
+        assert_eq!(json_small, json, "-j {jobs}");
+    }
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let accuracy = &v["accuracy"];
+    // Judged: the mate (its last move scored as mate), the trap, the draw (its last move left
+    // out), the game from a FEN; left out: the game with a move without an eval before others.
+    assert_eq!(
+        (accuracy["games"].as_u64(), accuracy["left_out"].as_u64()),
+        (Some(4), Some(1))
+    );
+    let names: Vec<&str> = accuracy["bands"]
+        .as_array()
+        .expect("bands")
+        .iter()
+        .map(|b| b["band"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "under 1000",
+            "1000-1199",
+            "1400-1599",
+            "1600-1799",
+            "1800-1999",
+            "2500+",
+            "unrated"
+        ]
+    );
+    // The mate: Ada (1850) and Ben (1790), the last move Ada's mate.
+    let cp = |cps: &[i32]| cps.iter().map(|&c| Score::Cp(c)).collect::<Vec<_>>();
+    let mut mate = cp(&[32, 28, 15, 22, 0]);
+    mate.extend([Score::Mate(1), Score::Mate(1)]);
+    assert_eq!(
+        band_figures(&v, "1800-1999"),
+        side_figures(Color::White, &mate, Color::White)
+    );
+    assert_eq!(
+        band_figures(&v, "1600-1799"),
+        side_figures(Color::White, &mate, Color::Black)
+    );
+    // From the FEN, Black (1010) first; White (950).
+    let fen = cp(&[0, 0, 150, 20, 30, 0, 0]);
+    assert_eq!(
+        band_figures(&v, "1000-1199"),
+        side_figures(Color::Black, &fen, Color::Black)
+    );
+    assert_eq!(
+        band_figures(&v, "under 1000"),
+        side_figures(Color::Black, &fen, Color::White)
+    );
+    // The draw, its last move (no eval) left out: Eva (2600), Finn (unrated).
+    let draw = cp(&[20, 20, 10, 15, 10, 20, 15, 25, 10, 10, 5, 10]);
+    assert_eq!(
+        band_figures(&v, "2500+"),
+        side_figures(Color::White, &draw, Color::White)
+    );
+    assert_eq!(
+        band_figures(&v, "unrated"),
+        side_figures(Color::White, &draw, Color::Black)
+    );
+    // `all` adds up the bands.
+    let n = |v: &serde_json::Value| v.as_u64().expect("a count");
+    let bands = accuracy["bands"].as_array().expect("bands");
+    for field in ["sides", "moves"] {
+        let sum: u64 = bands.iter().map(|b| n(&b[field])).sum();
+        assert_eq!(sum, n(&accuracy["all"][field]), "{field}");
+    }
+}
+
+#[test]
+fn accuracy_of_lichess_s_export_and_none_without_evals() {
+    // lichess writes no eval after the mating move; the second game has an eval on its last
+    // move only.
+    let lichess = fixture("pgn/ok/clocks-evals.pgn").display().to_string();
+    let (_, text, _) = run(&[&lichess], Vec::new());
+    assert!(
+        accuracy_section(&text).starts_with(
+            "accuracy        1 game judged, 1 left out (a move before the last without an eval)\n"
+        ),
+        "{text}"
+    );
+    let (_, json, _) = run(&["--json", &lichess], Vec::new());
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let cp = |cps: &[i32]| cps.iter().map(|&c| Score::Cp(c)).collect::<Vec<_>>();
+    let mut evals = cp(&[17, 20, -50, -40, -30]);
+    evals.extend([Score::Mate(1), Score::Mate(1)]);
+    assert_eq!(
+        band_figures(&v, "1800-1999"),
+        side_figures(Color::White, &evals, Color::White)
+    );
+    assert_eq!(
+        band_figures(&v, "1600-1799"),
+        side_figures(Color::White, &evals, Color::Black)
+    );
+    // No eval anywhere: no section, no field.
+    let plain = fixture("pgn/ok/sample.pgn").display().to_string();
+    let (_, text, _) = run(&[&plain], Vec::new());
+    assert!(!text.contains("\naccuracy "), "{text}");
+    let (_, json, _) = run(&["--json", &plain], Vec::new());
+    assert!(!json.contains("\"accuracy\""), "{json}");
 }

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
+use tabia_notation::Color;
 use tabia_notation::pgn::Score;
-use tabia_position::shakmaty::Color;
 
 /// The centipawns beyond which a score counts no more (lila's `Cp.CEILING`); a mate counts as
 /// this many.
@@ -30,7 +30,7 @@ pub fn ceiled_cp(score: Score) -> i32 {
 /// White's winning chances in [-1, 1] at `cp` centipawns (ceiled), lichess's logistic curve.
 ///
 /// ```
-/// use tabia_analyse::lichess::winning_chances;
+/// use tabia_stats::lichess::winning_chances;
 ///
 /// assert_eq!(winning_chances(0), 0.0);
 /// assert!((winning_chances(300) - 0.50225).abs() < 1e-5);
@@ -51,7 +51,7 @@ pub fn win_percent(score: Score) -> f64 {
 /// imperfect analysis).
 ///
 /// ```
-/// use tabia_analyse::lichess::move_accuracy;
+/// use tabia_stats::lichess::move_accuracy;
 ///
 /// assert_eq!(move_accuracy(60.0, 70.0), 100.0);
 /// assert_eq!(move_accuracy(60.0, 60.0), 100.0);
@@ -87,9 +87,67 @@ impl<T> ByColor<T> {
     }
 }
 
-/// The side that makes the `i`-th move (0-based) of a game whose first move is `start`'s.
-fn mover(start: Color, i: usize) -> Color {
-    if i.is_multiple_of(2) { start } else { !start }
+/// The side that makes the `i`-th move (0-based) of a game whose first move is `start`'s: the
+/// plies alternate from the first.
+///
+/// ```
+/// use tabia_notation::Color;
+/// use tabia_stats::lichess::mover;
+///
+/// assert_eq!(mover(Color::White, 2), Color::White);
+/// assert_eq!(mover(Color::Black, 1), Color::White);
+/// ```
+pub fn mover(start: Color, i: usize) -> Color {
+    if i.is_multiple_of(2) {
+        start
+    } else {
+        start.other()
+    }
+}
+
+/// Each move of a game as lichess judges it: its mover and White's scores before and after it,
+/// the score before the first move being [`CP_INITIAL`] (lila's `Info.start`, whatever the
+/// start position); `evals` are White's scores after each move, the first move `start`'s.
+///
+/// ```
+/// use tabia_notation::{Color, pgn::Score};
+/// use tabia_stats::lichess::moves;
+///
+/// let evals = [Score::Cp(20), Score::Cp(-30)];
+/// assert_eq!(
+///     moves(Color::White, &evals).collect::<Vec<_>>(),
+///     [
+///         (Color::White, Score::Cp(15), Score::Cp(20)),
+///         (Color::Black, Score::Cp(20), Score::Cp(-30)),
+///     ]
+/// );
+/// ```
+pub fn moves(start: Color, evals: &[Score]) -> impl Iterator<Item = (Color, Score, Score)> + '_ {
+    std::iter::once(Score::Cp(CP_INITIAL))
+        .chain(evals.iter().copied())
+        .zip(evals)
+        .enumerate()
+        .map(move |(i, (before, &after))| (mover(start, i), before, after))
+}
+
+/// The centipawns a move of `mover` lost (lila's `AccuracyCP`): how far the mover's score fell
+/// from `before` to `after` (White's scores, ceiled: [`ceiled_cp`]), never below 0.
+///
+/// ```
+/// use tabia_notation::{Color, pgn::Score};
+/// use tabia_stats::lichess::centipawn_loss;
+///
+/// assert_eq!(centipawn_loss(Color::White, Score::Cp(300), Score::Cp(-270)), 570);
+/// assert_eq!(centipawn_loss(Color::Black, Score::Cp(300), Score::Cp(-270)), 0);
+/// assert_eq!(centipawn_loss(Color::Black, Score::Cp(-200), Score::Mate(3)), 1200);
+/// ```
+pub fn centipawn_loss(mover: Color, before: Score, after: Score) -> u32 {
+    let (before, after) = (ceiled_cp(before), ceiled_cp(after));
+    let loss = match mover {
+        Color::White => before - after,
+        Color::Black => after - before,
+    };
+    loss.max(0).unsigned_abs()
 }
 
 /// The population standard deviation of `xs`.
@@ -127,9 +185,9 @@ fn weighted_mean(pairs: &[(f64, f64)]) -> Option<f64> {
 /// position counts as [`CP_INITIAL`].
 ///
 /// ```
-/// use tabia_analyse::lichess::game_accuracy;
+/// use tabia_stats::lichess::game_accuracy;
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// // Both sides keep the balance: perfect play.
 /// let calm = [Score::Cp(20), Score::Cp(15), Score::Cp(25), Score::Cp(15)];
@@ -183,9 +241,9 @@ pub fn game_accuracy(start: Color, evals: &[Score]) -> ByColor<f64> {
 /// centipawns (ceiled) its evaluation fell, never below 0, averaged and rounded.
 ///
 /// ```
-/// use tabia_analyse::lichess::average_centipawn_loss;
+/// use tabia_stats::lichess::average_centipawn_loss;
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// let evals = [Score::Cp(20), Score::Cp(300), Score::Cp(-270), Score::Mate(-2)];
 /// let acpl = average_centipawn_loss(Color::White, &evals);
@@ -193,29 +251,17 @@ pub fn game_accuracy(start: Color, evals: &[Score]) -> ByColor<f64> {
 /// assert_eq!((acpl.white, acpl.black), (Some(285), Some(140)));
 /// ```
 pub fn average_centipawn_loss(start: Color, evals: &[Score]) -> ByColor<u32> {
-    let mut before = CP_INITIAL;
-    let mut losses: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
-    for (i, &eval) in evals.iter().enumerate() {
-        let after = ceiled_cp(eval);
-        let color = mover(start, i);
-        let loss = match color {
-            Color::White => before - after,
-            Color::Black => after - before,
-        };
-        losses[usize::from(color == Color::Black)].push(loss.max(0));
-        before = after;
+    // Each side's sum of losses and number of moves.
+    let mut losses = [(0u64, 0u64); 2];
+    for (mover, before, after) in moves(start, evals) {
+        let side = &mut losses[usize::from(mover == Color::Black)];
+        side.0 += u64::from(centipawn_loss(mover, before, after));
+        side.1 += 1;
     }
-    let mean = |xs: &[i32]| {
-        (!xs.is_empty()).then(|| {
-            let sum: i64 = xs.iter().map(|&x| i64::from(x)).sum();
-            (sum as f64 / xs.len() as f64).round() as u32
-        })
-    };
-    // White's losses show as drops of White's score; Black's as rises: both counted above as
-    // the mover's loss.
+    let mean = |(sum, n): (u64, u64)| (n > 0).then(|| (sum as f64 / n as f64).round() as u32);
     ByColor {
-        white: mean(&losses[0]),
-        black: mean(&losses[1]),
+        white: mean(losses[0]),
+        black: mean(losses[1]),
     }
 }
 
@@ -307,9 +353,9 @@ impl Advice {
 /// whether a forced mate was created or lost, judged by the centipawns on the other side).
 ///
 /// ```
-/// use tabia_analyse::lichess::{Judgement, advice};
+/// use tabia_stats::lichess::{Judgement, advice};
 /// use tabia_notation::pgn::Score;
-/// use tabia_position::shakmaty::Color;
+/// use tabia_notation::Color;
 ///
 /// let blunder = advice(Color::Black, Score::Cp(-71), Score::Cp(528)).unwrap();
 /// assert_eq!(blunder.judgement, Judgement::Blunder);
@@ -368,7 +414,7 @@ pub fn advice(mover: Color, before: Score, after: Score) -> Option<Advice> {
 /// (`0.17`, `0.1`, `-2.0`), or `#N` for a mate.
 ///
 /// ```
-/// use tabia_analyse::lichess::eval_text;
+/// use tabia_stats::lichess::eval_text;
 /// use tabia_notation::pgn::Score;
 ///
 /// assert_eq!(eval_text(Score::Cp(17)), "0.17");
