@@ -1,7 +1,7 @@
 //! [`MoveStack`]: a position with the moves that led to it, for `pop`, repetitions and the
 //! draws that may be claimed (python-chess's `Board` with its move stack).
 
-use shakmaty::{Move, Position as _};
+use shakmaty::{Castles, Move, Position as _};
 
 use crate::{
     key::PositionKey,
@@ -282,6 +282,12 @@ impl Position {
     /// Whether the side to move has no legal move and is not in check.
     pub fn is_stalemate(&self) -> bool {
         with_pos!(self, |p| p.is_stalemate())
+    }
+
+    /// The castling rights: which rooks may still castle (python-chess's
+    /// `board.castling_rights` is [`Castles::castling_rights`]).
+    pub fn castles(&self) -> &Castles {
+        with_pos!(self, |p| p.castles())
     }
 }
 
