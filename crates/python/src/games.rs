@@ -13,7 +13,7 @@ use tabia::{
         san::SanPlus,
     },
     position::{
-        Checker, MainlineReplayer, ReplayError, Replayed,
+        Checker, MainlineReplayer, MoveStack, ReplayError, Replayed,
         shakmaty::{CastlingMode, Move as ChessMove, Square, uci::UciMove},
     },
 };
@@ -34,8 +34,6 @@ pub(crate) struct Read {
     moves: Vec<Option<ChessMove>>,
     /// The position before the first move.
     start: tabia::Position,
-    /// The position after the last mainline move.
-    end: tabia::Position,
     /// The movetext's termination marker.
     result: Outcome,
     /// What the reader and the replay repaired or found odd, `LINE:COL: message`.
@@ -173,7 +171,6 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
         tags,
         moves,
         start: replayed.start,
-        end: replayed.end,
         result,
         warnings,
     })
@@ -394,8 +391,9 @@ impl Uci {
     }
 }
 
-/// A move of a game's mainline with its annotations.
-#[pyclass(module = "tabia", frozen, get_all)]
+/// A move of a game's mainline with its annotations (python-chess's node of the mainline;
+/// `move` is the `tabia.Move`).
+#[pyclass(module = "tabia", name = "MainlineMove", frozen, get_all)]
 pub(crate) struct Move {
     /// 1 for the first move.
     ply: u32,
@@ -421,8 +419,17 @@ pub(crate) struct Move {
 
 #[pymethods]
 impl Move {
+    /// The move as a `tabia.Move` (python-chess's `node.move`).
+    #[getter(r#move)]
+    fn board_move(&self) -> PyResult<crate::board::Move> {
+        crate::board::Move::parse(&self.uci)
+    }
+
     fn __repr__(&self) -> String {
-        format!("<tabia.Move {} {} ({})>", self.ply, self.san, self.uci)
+        format!(
+            "<tabia.MainlineMove {} {} ({})>",
+            self.ply, self.san, self.uci
+        )
     }
 }
 
@@ -578,9 +585,29 @@ impl Game {
         Position::from(self.read.start.clone())
     }
 
-    /// The position after the last mainline move (python-chess's `game.end().board()`).
+    /// The position after the last mainline move, the mainline its move stack (python-chess's
+    /// `game.end().board()`: `pop()` takes moves back, repetitions count).
     fn end_board(&self) -> Position {
-        Position::from(self.read.end.clone())
+        let mut stack = MoveStack::new(self.read.start.clone());
+        for &m in &self.read.moves {
+            match m {
+                Some(m) => stack.push(m),
+                None => {
+                    stack.push_null();
+                }
+            }
+        }
+        Position::from(stack)
+    }
+
+    /// The mainline's moves as `tabia.Move`s (python-chess's `game.mainline_moves()`).
+    fn mainline_moves(&self) -> Vec<crate::board::Move> {
+        let mode = self.read.start.castling_mode();
+        self.read
+            .moves
+            .iter()
+            .map(|&m| crate::board::Move::of_option(m, mode))
+            .collect()
     }
 
     /// The position after each mainline move.
