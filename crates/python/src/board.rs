@@ -272,6 +272,13 @@ impl Move {
         )?
         .hash()
     }
+
+    /// Pickled as its four fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let m = slf.get();
+        let args = (m.from, m.to, m.promotion, m.drop).into_pyobject(slf.py())?;
+        PyTuple::new(slf.py(), [slf.get_type().into_any(), args.into_any()])
+    }
 }
 
 /// The legal moves of a position, as `Move`s (python-chess's `LegalMoveGenerator`: iterate,
@@ -426,6 +433,13 @@ impl Piece {
     fn __hash__(&self) -> u8 {
         self.piece_type() + if self.color() { 0 } else { 6 } - 1
     }
+
+    /// Pickled as its piece type and color.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let p = slf.get();
+        let args = (p.piece_type(), p.color()).into_pyobject(slf.py())?;
+        PyTuple::new(slf.py(), [slf.get_type().into_any(), args.into_any()])
+    }
 }
 
 /// python-chess's `Termination` names, in its order (its values are 1, 2, … in this order).
@@ -571,6 +585,14 @@ impl Outcome {
 
     fn __hash__(&self) -> u64 {
         (self.termination as u64) << 2 | self.winner.map_or(0, |w| 1 + u64::from(w))
+    }
+
+    /// Pickled as its termination (an enum member, pickled by name) and winner.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let o = slf.get();
+        let args = (o.termination(py)?, o.winner).into_pyobject(py)?;
+        PyTuple::new(py, [slf.get_type().into_any(), args.into_any()])
     }
 }
 

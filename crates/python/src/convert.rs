@@ -1,9 +1,11 @@
-//! A `Position` as python-chess's boards and back (python-chess imported only when asked for).
+//! A `Position` as other things and back: its pickled state (the root FEN, the rules, the moves
+//! in UCI, so that `pop()` and repetitions work after a round-trip) and python-chess's boards
+//! (python-chess imported only when asked for).
 
 use pyo3::{
     exceptions::{PyTypeError, PyValueError},
     prelude::*,
-    types::PyDict,
+    types::{PyDict, PyTuple},
 };
 use tabia::position::{EpRule, GameVariant, MoveStack, Variant};
 
@@ -65,6 +67,32 @@ fn replay<'py>(
         stack.push(m);
     }
     Ok(stack)
+}
+
+/// What pickle keeps of a position: `(root FEN, variant, chess960, [UCI moves])`.
+pub(crate) fn state<'py>(py: Python<'py>, stack: &MoveStack) -> PyResult<Bound<'py, PyTuple>> {
+    let root = stack.root();
+    let rules = rules(root);
+    (
+        root.fen(EpRule::Always),
+        GameVariant::from(rules.variant).to_string(),
+        rules.chess960,
+        ucis(stack),
+    )
+        .into_pyobject(py)
+}
+
+/// The position of a pickled state.
+pub(crate) fn from_state(state: &Bound<'_, PyTuple>) -> PyResult<MoveStack> {
+    let (fen, variant, chess960, moves): (String, String, bool, Bound<'_, PyAny>) =
+        state.extract()?;
+    let variant = tabia::position::parse_variant(&variant)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let rules = GameVariant {
+        chess960,
+        ..variant
+    };
+    replay(parse_variant(&fen, Some(rules))?, moves.try_iter()?)
 }
 
 /// The position of a python-chess board, with its move stack.

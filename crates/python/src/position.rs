@@ -5,7 +5,7 @@
 use pyo3::{
     exceptions::{PyIndexError, PyTypeError, PyValueError},
     prelude::*,
-    types::{PyBool, PyDict},
+    types::{PyBool, PyDict, PyTuple},
 };
 use tabia::position::{
     EpRule, GameVariant, MoveStack, ParsePositionError, RenderOptions, render_ascii, render_svg,
@@ -606,6 +606,33 @@ impl Position {
 
     fn __copy__(&self) -> Position {
         self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        self.clone()
+    }
+
+    /// What pickle keeps: the root FEN, the rules, the moves in UCI.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        convert::state(py, &self.stack)
+    }
+
+    fn __setstate__(&mut self, state: &Bound<'_, PyTuple>) -> PyResult<()> {
+        self.stack = convert::from_state(state)?;
+        Ok(())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let state = slf.borrow().__getstate__(py)?;
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                PyTuple::empty(py).into_any(),
+                state.into_any(),
+            ],
+        )
     }
 }
 
