@@ -204,6 +204,25 @@ impl MoveText for MoveWriter {
     }
 }
 
+impl Position {
+    /// The long algebraic notation of the legal move `m` (`Ng1-f3`, `e4xd5`, `e7-e8=Q+`,
+    /// `O-O`), as python-chess's `board.lan(move)` writes it.
+    ///
+    /// ```
+    /// use tabia_position::Position;
+    ///
+    /// let pos = Position::new().after("e4")?.after("d5")?;
+    /// let m = pos.parse_move("exd5")?;
+    /// assert_eq!(pos.lan(m).to_string(), "e4xd5");
+    /// # Ok::<_, tabia_position::MoveError>(())
+    /// ```
+    pub fn lan(&self, m: Move) -> LanPlus {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        lan(&m, &after)
+    }
+}
+
 /// The long algebraic form of the legal move `m`, given the position after it (for the check
 /// mark).
 fn lan(m: &Move, after: &Position) -> LanPlus {

@@ -27,7 +27,9 @@
 //!   game written in export format as it is read (what `tabia pgn` writes, with no tree);
 //!   [`Exporting`]: the same, the text handed over with the verdict ([`ExportedGame`]).
 //! - [`Termination`]: checkmate, stalemate, insufficient material, the 50- and 75-move rules,
-//!   threefold and fivefold repetition ([`History`]).
+//!   threefold and fivefold repetition ([`History`]); [`MoveStack`]: a position with the moves
+//!   that led to it, for `pop`, repetitions and the draws that may be claimed, by python-chess's
+//!   rules for its `Board`.
 //!
 //! Position arguments ([`Position::from_arg`], [`Editor::from_arg`]) are a full FEN, a partial
 //! FEN, an EPD or `startpos`; standard chess or Chess960 as the castling letters (or a
@@ -65,6 +67,7 @@ mod plies;
 mod position;
 mod replay;
 mod square;
+mod stack;
 mod stream;
 mod validate;
 mod variant;
@@ -95,6 +98,7 @@ pub use replay::{
 pub use shakmaty;
 pub use shakmaty::variant::Variant;
 pub use square::{algebraic_to_xy, xy_to_algebraic, xy_to_square};
+pub use stack::MoveStack;
 pub use stream::MainlineReplayer;
 pub use tabia_notation as notation;
 pub use tabia_notation::pgn::Level;

@@ -5,15 +5,18 @@ use std::{collections::VecDeque, path::PathBuf, sync::OnceLock};
 use pyo3::{
     exceptions::PyValueError,
     prelude::*,
-    types::{PyDict, PyList, PyString},
+    types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType},
 };
 use tabia::{
     notation::{
-        pgn::{Move as Node, Origin, Outcome, RawGame, RawTag, Score, Skip, Visitor, Warning},
+        pgn::{
+            Move as Node, Origin, Outcome, RawGame, RawTag, ReadError, Score, Skip, Visitor,
+            Warning,
+        },
         san::SanPlus,
     },
     position::{
-        Checker, MainlineReplayer, ReplayError, Replayed,
+        Checker, MainlineReplayer, MoveStack, ReplayError, Replayed,
         shakmaty::{CastlingMode, Move as ChessMove, Square, uci::UciMove},
     },
 };
@@ -34,8 +37,6 @@ pub(crate) struct Read {
     moves: Vec<Option<ChessMove>>,
     /// The position before the first move.
     start: tabia::Position,
-    /// The position after the last mainline move.
-    end: tabia::Position,
     /// The movetext's termination marker.
     result: Outcome,
     /// What the reader and the replay repaired or found odd, `LINE:COL: message`.
@@ -134,29 +135,40 @@ impl<F: FnMut(&tabia::Position, Option<ChessMove>, u32)> Visitor for Flat<F> {
 
 /// Reads and replays one game on a worker.
 pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
-    let replay_error = |e| tabia::GameError::replay(item.input(), item.number(), e);
-    let syntax_error = |e| item.error(e);
+    read_raw(item.input(), item.number(), item.raw(), variations).map_err(|e| match e {
+        Unread::Syntax(e) => item.error(e),
+        Unread::Replay(e) => tabia::GameError::replay(item.input(), item.number(), e),
+    })
+}
+
+/// Why a game could not be read.
+enum Unread {
+    Syntax(ReadError),
+    Replay(ReplayError),
+}
+
+/// Reads and replays game `number` of `input` from its bytes: on a worker, and again when a
+/// pickled game is loaded.
+fn read_raw(input: &str, number: u64, raw: &RawGame, variations: bool) -> Result<Read, Unread> {
     // The variations are replayed (and so checked) only when asked.
     if variations {
         let mut checker = Checker::new();
-        item.raw()
-            .visit(&mut checker)
-            .map_err(syntax_error)?
-            .map_err(replay_error)?;
+        raw.visit(&mut checker)
+            .map_err(Unread::Syntax)?
+            .map_err(Unread::Replay)?;
     }
     // About one move in 12 bytes of PGN (lichess with clocks: 15; bare games: 8).
-    let mut moves = Vec::with_capacity(item.raw().bytes.len() / 12);
+    let mut moves = Vec::with_capacity(raw.bytes.len() / 12);
     let mut flat = Flat {
         replayer: MainlineReplayer::new(|_: &tabia::Position, m, _| moves.push(m)),
         tags: Tags::default(),
         result: Outcome::Unknown,
         depth: 0,
     };
-    let replayed = item
-        .raw()
+    let replayed = raw
         .visit(&mut flat)
-        .map_err(syntax_error)?
-        .map_err(replay_error)?;
+        .map_err(Unread::Syntax)?
+        .map_err(Unread::Replay)?;
     let Flat { tags, result, .. } = flat;
     let warnings = replayed
         .warnings
@@ -167,13 +179,12 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
         })
         .collect();
     Ok(Read {
-        input: item.input().to_owned(),
-        number: item.number(),
-        raw: item.raw().clone(),
+        input: input.to_owned(),
+        number,
+        raw: raw.clone(),
         tags,
         moves,
         start: replayed.start,
-        end: replayed.end,
         result,
         warnings,
     })
@@ -394,8 +405,9 @@ impl Uci {
     }
 }
 
-/// A move of a game's mainline with its annotations.
-#[pyclass(module = "tabia", frozen, get_all)]
+/// A move of a game's mainline with its annotations (python-chess's node of the mainline;
+/// `move` is the `tabia.Move`).
+#[pyclass(module = "tabia", name = "MainlineMove", frozen, get_all)]
 pub(crate) struct Move {
     /// 1 for the first move.
     ply: u32,
@@ -421,8 +433,17 @@ pub(crate) struct Move {
 
 #[pymethods]
 impl Move {
+    /// The move as a `tabia.Move` (python-chess's `node.move`).
+    #[getter(r#move)]
+    fn board_move(&self) -> PyResult<crate::board::Move> {
+        crate::board::Move::parse(&self.uci)
+    }
+
     fn __repr__(&self) -> String {
-        format!("<tabia.Move {} {} ({})>", self.ply, self.san, self.uci)
+        format!(
+            "<tabia.MainlineMove {} {} ({})>",
+            self.ply, self.san, self.uci
+        )
     }
 }
 
@@ -578,9 +599,75 @@ impl Game {
         Position::from(self.read.start.clone())
     }
 
-    /// The position after the last mainline move (python-chess's `game.end().board()`).
+    /// The position after the last mainline move, the mainline its move stack (python-chess's
+    /// `game.end().board()`: `pop()` takes moves back, repetitions count).
     fn end_board(&self) -> Position {
-        Position::from(self.read.end.clone())
+        let mut stack = MoveStack::new(self.read.start.clone());
+        for &m in &self.read.moves {
+            match m {
+                Some(m) => stack.push(m),
+                None => {
+                    stack.push_null();
+                }
+            }
+        }
+        Position::from(stack)
+    }
+
+    /// The mainline's moves as `tabia.Move`s (python-chess's `game.mainline_moves()`).
+    fn mainline_moves(&self) -> Vec<crate::board::Move> {
+        let mode = self.read.start.castling_mode();
+        self.read
+            .moves
+            .iter()
+            .map(|&m| crate::board::Move::of_option(m, mode))
+            .collect()
+    }
+
+    /// What pickle keeps: the game's bytes and where they were read; loading reads them
+    /// again, so the game comes back as it was read.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let read = &slf.get().read;
+        let start = read.raw.start;
+        let state = (
+            PyBytes::new(py, &read.raw.bytes),
+            read.input.as_str(),
+            read.number,
+            (start.offset, start.line, start.column),
+        )
+            .into_pyobject(py)?;
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().getattr("_from_state")?,
+                PyTuple::new(py, [state])?.into_any(),
+            ],
+        )
+    }
+
+    /// The game of a pickled state (see `__reduce__`).
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyTuple>) -> PyResult<Game> {
+        let (bytes, input, number, (offset, line, column)): (
+            Vec<u8>,
+            String,
+            u64,
+            (u64, u64, u64),
+        ) = state.extract()?;
+        let raw = RawGame {
+            bytes,
+            start: Origin {
+                offset,
+                line,
+                column,
+            },
+        };
+        match read_raw(&input, number, &raw, false) {
+            Ok(read) => Ok(Game::from(read)),
+            Err(Unread::Syntax(e)) => Err(PyValueError::new_err(e.to_string())),
+            Err(Unread::Replay(e)) => Err(PyValueError::new_err(e.to_string())),
+        }
     }
 
     /// The position after each mainline move.

@@ -3,7 +3,9 @@
 //! one of the facade's, turns its values into Python ones and its errors into Python
 //! exceptions, and releases the GIL while Rust works.
 
+mod board;
 mod collection;
+mod convert;
 mod eco;
 mod error;
 mod games;
@@ -27,6 +29,7 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<games::Game>()?;
     m.add_class::<games::Move>()?;
     m.add_class::<position::Position>()?;
+    board::register(m)?;
     m.add_class::<eco::Opening>()?;
     m.add_function(wrap_pyfunction!(games::read_games, m)?)?;
     m.add_function(wrap_pyfunction!(position::status, m)?)?;

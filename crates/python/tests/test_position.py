@@ -16,7 +16,9 @@ def test_start_position():
     pos = tabia.Position()
     assert pos.fen() == chess.STARTING_FEN
     assert pos.turn is chess.WHITE
-    assert sorted(pos.legal_moves) == sorted(m.uci() for m in chess.Board().legal_moves)
+    assert sorted(m.uci() for m in pos.legal_moves) == sorted(
+        m.uci() for m in chess.Board().legal_moves
+    )
     assert pos.zobrist_hash() == chess.polyglot.zobrist_hash(chess.Board()) == 0x463B96181691FC9C
 
 
@@ -30,19 +32,35 @@ def test_random_games_agree_with_python_chess():
                 break
             move = rng.choice(moves)
             san = theirs.san(move)
-            assert ours.san(move.uci()) == san
+            assert ours.san(move.uci()) == ours.san(move) == san
+            assert ours.lan(move) == theirs.lan(move)
+            assert ours.gives_check(move) == theirs.gives_check(move)
+            assert ours.is_capture(move) == theirs.is_capture(move)
+            assert ours.is_en_passant(move) == theirs.is_en_passant(move)
+            assert ours.is_castling(move) == theirs.is_castling(move)
+            assert ours.is_zeroing(move) == theirs.is_zeroing(move)
+            # push_san and push_uci return the move played, as python-chess's do.
             if rng.random() < 0.5:
-                assert ours.push_san(san) == move.uci()
+                assert ours.push_san(san) == move
             else:
-                assert ours.push_uci(move.uci()) == san
+                assert ours.push_uci(move.uci()) == move
             theirs.push(move)
+            assert ours.peek() == theirs.peek() and ours.move_stack == theirs.move_stack
             assert ours.fen() == theirs.fen()
             assert ours.epd() == theirs.epd(en_passant="legal")
             assert ours.zobrist_hash() == chess.polyglot.zobrist_hash(theirs)
             assert ours.is_check() == theirs.is_check()
             assert ours.is_checkmate() == theirs.is_checkmate()
             assert ours.is_stalemate() == theirs.is_stalemate()
-            assert sorted(ours.legal_moves) == sorted(m.uci() for m in theirs.legal_moves)
+            assert set(ours.legal_moves) == set(theirs.legal_moves)
+            assert ours.ep_square == theirs.ep_square
+            assert ours.castling_rights == theirs.castling_rights
+            assert ours.is_insufficient_material() == theirs.is_insufficient_material()
+            assert ours.is_repetition() == theirs.is_repetition()
+            if theirs.ply() % 4 == 0:  # python-chess's claims are slow to ask at every ply
+                assert ours.outcome(claim_draw=True) == theirs.outcome(claim_draw=True)
+            assert ours.outcome() == theirs.outcome()
+            assert ours.piece_map() == theirs.piece_map()
             bitboards = [
                 int(theirs.pieces(piece_type, color))
                 for color in (chess.WHITE, chess.BLACK)

@@ -32,6 +32,11 @@ from ._tabia import (
     is_valid,
     status,
 )
+# python-chess's Board vocabulary (docs/python.md, "Position is a Board").
+from ._tabia import (
+    BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, SQUARE_NAMES, WHITE,
+    LegalMoves, MainlineMove, Outcome, Piece, Termination, parse_square, square_name,
+)
 
 __all__ = [
     "Game",
@@ -56,6 +61,10 @@ __all__ = [
     "scan",
     "schema",
     "status",
+    # python-chess's Board vocabulary
+    "BISHOP", "BLACK", "KING", "KNIGHT", "PAWN", "QUEEN", "ROOK", "SQUARE_NAMES", "WHITE",
+    "LegalMoves", "MainlineMove", "Outcome", "Piece", "Termination", "parse_square",
+    "square_name",
 ]
 
 
