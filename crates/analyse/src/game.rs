@@ -31,6 +31,59 @@ pub struct Selection {
     pub overwrite: bool,
 }
 
+/// Why a text is not a range of plies ([`parse_plies`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsePliesError(pub String);
+
+impl fmt::Display for ParsePliesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: give plies as A-B, A- or -B (`10-40`)", self.0)
+    }
+}
+
+impl std::error::Error for ParsePliesError {}
+
+/// The plies of [`Selection::plies`] from their text: `A-B`, `A-` (to the end), `-B` (from
+/// the first) or `N` (one ply); 1 is White's first move.
+///
+/// ```
+/// use tabia_analyse::parse_plies;
+///
+/// assert_eq!(parse_plies("10-40")?, 10..=40);
+/// assert_eq!(parse_plies("-8")?, 1..=8);
+/// assert_eq!(parse_plies("5-")?, 5..=u32::MAX);
+/// assert_eq!(
+///     parse_plies("9-2").unwrap_err().to_string(),
+///     "`9-2`: give plies as A-B, A- or -B (`10-40`)"
+/// );
+/// # Ok::<(), tabia_analyse::ParsePliesError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ParsePliesError`] for anything else, an empty range and a ply 0.
+pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, ParsePliesError> {
+    let bad = || ParsePliesError(text.to_owned());
+    let number = |s: &str, empty: u32| -> Result<u32, ParsePliesError> {
+        if s.trim().is_empty() {
+            Ok(empty)
+        } else {
+            s.trim().parse().map_err(|_| bad())
+        }
+    };
+    let (from, to) = match text.split_once('-') {
+        Some((a, b)) => (number(a, 1)?, number(b, u32::MAX)?),
+        None => {
+            let n = number(text, 0)?;
+            (n, n)
+        }
+    };
+    if from == 0 || from > to {
+        return Err(bad());
+    }
+    Ok(from..=to)
+}
+
 /// Why a game cannot be analysed.
 #[derive(Debug)]
 #[non_exhaustive]

@@ -128,12 +128,7 @@ impl Args {
             })?;
             options.push((name.trim().to_owned(), value.trim().to_owned()));
         }
-        for (name, value) in [("Threads", "1"), ("Hash", "16")] {
-            if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
-                options.insert(0, (name.to_owned(), value.to_owned()));
-            }
-        }
-        Ok(options)
+        Ok(PoolSpec::options_with_defaults(options))
     }
 
     /// The cache's file: `--cache`, or beside the output.
@@ -157,25 +152,7 @@ impl Args {
 
 /// `--plies A-B`, `A-`, `-B` or `N`.
 fn parse_plies(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u32>> {
-    let bad = || anyhow::anyhow!("--plies `{text}`: give plies as A-B, A- or -B (`10-40`)");
-    let number = |s: &str, empty: u32| -> anyhow::Result<u32> {
-        if s.trim().is_empty() {
-            Ok(empty)
-        } else {
-            s.trim().parse().map_err(|_| bad())
-        }
-    };
-    let (from, to) = match text.split_once('-') {
-        Some((a, b)) => (number(a, 1)?, number(b, u32::MAX)?),
-        None => {
-            let n = number(text, 0)?;
-            (n, n)
-        }
-    };
-    if from == 0 || from > to {
-        return Err(bad());
-    }
-    Ok(from..=to)
+    tabia_analyse::parse_plies(text).map_err(|err| anyhow::anyhow!("--plies {err}"))
 }
 
 /// Runs `tabia analyse`.
@@ -230,10 +207,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     }));
     let annotate = AnnotateOptions {
         variations: args.variations,
-        annotator: Some(format!(
-            "tabia analyse: {} ({})",
-            settings.engine, settings.limit
-        )),
+        annotator: Some(settings.annotator()),
     };
     let mut stopped = false;
     for source in Source::from_args(&args.input.files) {
