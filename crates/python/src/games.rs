@@ -134,26 +134,33 @@ impl<F: FnMut(&tabia::Position, Option<ChessMove>, u32)> Visitor for Flat<F> {
 
 /// Reads and replays one game on a worker.
 pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
+    read_raw(item, item.raw(), variations)
+}
+
+/// Reads and replays `raw` as the game of `item`: its bytes, or a text written of its game.
+fn read_raw(
+    item: &tabia::Item<'_>,
+    raw: &RawGame,
+    variations: bool,
+) -> Result<Read, tabia::GameError> {
     let replay_error = |e| tabia::GameError::replay(item.input(), item.number(), e);
     let syntax_error = |e| item.error(e);
     // The variations are replayed (and so checked) only when asked.
     if variations {
         let mut checker = Checker::new();
-        item.raw()
-            .visit(&mut checker)
+        raw.visit(&mut checker)
             .map_err(syntax_error)?
             .map_err(replay_error)?;
     }
     // About one move in 12 bytes of PGN (lichess with clocks: 15; bare games: 8).
-    let mut moves = Vec::with_capacity(item.raw().bytes.len() / 12);
+    let mut moves = Vec::with_capacity(raw.bytes.len() / 12);
     let mut flat = Flat {
         replayer: MainlineReplayer::new(|_: &tabia::Position, m, _| moves.push(m)),
         tags: Tags::default(),
         result: Outcome::Unknown,
         depth: 0,
     };
-    let replayed = item
-        .raw()
+    let replayed = raw
         .visit(&mut flat)
         .map_err(syntax_error)?
         .map_err(replay_error)?;
@@ -161,15 +168,12 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
     let warnings = replayed
         .warnings
         .iter()
-        .map(|w| match w.origin().filter(|at| at.line > 0) {
-            Some(at) => format!("{}:{}: {w}", at.line, at.column),
-            None => w.to_string(),
-        })
+        .map(|w| located(w.origin(), w))
         .collect();
     Ok(Read {
         input: item.input().to_owned(),
         number: item.number(),
-        raw: item.raw().clone(),
+        raw: raw.clone(),
         tags,
         moves,
         start: replayed.start,
@@ -177,6 +181,15 @@ pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read,
         result,
         warnings,
     })
+}
+
+/// A game's warning as `Game.warnings` holds it: `LINE:COL: message` where its place is
+/// known.
+pub(crate) fn located(origin: Option<Origin>, message: impl std::fmt::Display) -> String {
+    match origin.filter(|at| at.line > 0) {
+        Some(at) => format!("{}:{}: {message}", at.line, at.column),
+        None => message.to_string(),
+    }
 }
 
 /// How `read_games` treats a game it cannot read.
@@ -306,6 +319,28 @@ impl From<Read> for Game {
 }
 
 impl Game {
+    /// The game `tree`, made of the game of `item` (the analysis written into it): its text
+    /// read back as `read_games` reads a game (the tags, the moves), where `item`'s game
+    /// starts, with `warnings`. Its tree is `tree` itself: `pgn()` gives `tree`'s text.
+    pub(crate) fn of_tree(
+        item: &tabia::Item<'_>,
+        tree: tabia::Game,
+        warnings: Vec<String>,
+    ) -> Result<Game, tabia::GameError> {
+        let raw = RawGame {
+            bytes: tree.to_string().into_bytes(),
+            start: item.raw().start,
+        };
+        let mut read = read_raw(item, &raw, false)?;
+        read.warnings = warnings;
+        Ok(Game {
+            read,
+            san: OnceLock::new(),
+            tree: OnceLock::from(Ok(tree)),
+            headers: OnceLock::new(),
+        })
+    }
+
     /// The SAN python-chess writes (canonical disambiguation and check marks), from the
     /// position before each move.
     fn canonical_san(&self) -> &[String] {
