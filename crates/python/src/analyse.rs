@@ -424,6 +424,13 @@ fn take_back(
     }
 }
 
+/// The schema of `analyse`'s table, as a stream of no batches (a Dask `meta`, a Spark
+/// schema, before any engine runs).
+#[pyfunction]
+pub(crate) fn analysis_schema() -> TableStream {
+    TableStream::new(schema(), Box::new(std::iter::empty()))
+}
+
 /// What `analyse` gives the Python wrapper: the games (a list) or the table's stream, the
 /// report (a dict), the `GameError` of each game left out.
 type Analysed = (Py<PyAny>, Py<PyDict>, Vec<Py<PyAny>>);

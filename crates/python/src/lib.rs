@@ -45,5 +45,6 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::ranges, m)?)?;
     m.add_function(wrap_pyfunction!(table::scan_range, m)?)?;
     m.add_function(wrap_pyfunction!(analyse::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse::analysis_schema, m)?)?;
     Ok(())
 }

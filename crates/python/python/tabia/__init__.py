@@ -48,6 +48,7 @@ __all__ = [
     "Tree",
     "TreeMove",
     "analyse",
+    "analysis_schema",
     "filter",
     "stats",
     "tree",
@@ -313,6 +314,12 @@ class AnalysedGames(list):
         super().__init__(games)
         self.report = report
         self.errors = errors
+
+
+def analysis_schema() -> pa.Schema:
+    """The schema of :func:`analyse`'s table (``as_table=True``), without running an engine:
+    the ``meta`` of a Dask DataFrame of analyses, or a Spark schema (docs/clusters.md)."""
+    return pa.RecordBatchReader.from_stream(_tabia.analysis_schema()).schema
 
 
 def _plies(plies: str | int | tuple[int | None, int | None] | range | None) -> str | None:
