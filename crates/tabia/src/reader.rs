@@ -281,15 +281,15 @@ impl Reader {
     /// Every game analysed by the engines of `analyser`, the moves `selection` judges, as
     /// `tabia analyse` analyses them: each game read and repaired on the workers (as
     /// [`repair_game`](tabia_position::repair_game) repairs it), the positions of a batch of
-    /// games asked at once ([`Analyser::request_game`]: each position once, from the cache
+    /// games asked at once ([`Analyser::request_game`](tabia_analyse::Analyser::request_game): each position once, from the cache
     /// when it has it) so that no engine idles at the end of a game, then each game waited
     /// for on its worker and given with its analysis ([`Analysed`]), in input order. A game
     /// that cannot be read or replayed is an `Err` item.
     ///
-    /// [`Analyser::stop`] (a Ctrl-C) makes every analysis still to come end at once,
-    /// [`GameAnalysis::stopped`] (the reading goes on: drop the iterator to end it). When the
+    /// [`Analyser::stop`](tabia_analyse::Analyser::stop) (a Ctrl-C) makes every analysis still to come end at once,
+    /// [`GameAnalysis::stopped`](tabia_analyse::GameAnalysis::stopped) (the reading goes on: drop the iterator to end it). When the
     /// iterator is done (or dropped, and its thread done), `analyser` is the caller's alone
-    /// again: [`Arc::try_unwrap`] then [`Analyser::finish`] quits the engines and commits the
+    /// again: [`Arc::try_unwrap`] then [`Analyser::finish`](tabia_analyse::Analyser::finish) quits the engines and commits the
     /// cache.
     ///
     /// ```no_run
