@@ -13,7 +13,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::{Analysis, Cache, CacheError, Failure, Job, Plan, Pool, PoolReport};
+use tabia_notation::pgn::Game;
+
+use crate::{
+    Analysis, AnnotateOptions, Cache, CacheError, Failure, GameAnalysis, GameRequest, Job, Plan,
+    PlanError, Pool, PoolReport, Selection,
+};
 
 /// How many analyses the committer gathers before it commits them, at most.
 const COMMIT_ITEMS: usize = 2048;
@@ -204,6 +209,53 @@ impl Analyser {
             len: positions.len(),
             tickets,
         }
+    }
+
+    /// Asks for the positions of `game` that `selection` needs ([`Plan::new`],
+    /// [`Analyser::request_plan`]) and returns at once: the engines work on them while the
+    /// caller asks for more games, and [`GameRequest::wait`] gives the answers. A program
+    /// that reads many games asks for a batch of them before it waits, so that no engine
+    /// idles at the end of a game.
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`] when the game's moves do not replay, or its variant is not one UCI
+    /// engines play (no position is asked).
+    pub fn request_game(
+        &self,
+        game: &Game,
+        selection: &Selection,
+    ) -> Result<GameRequest, PlanError> {
+        let plan = Plan::new(game, selection)?;
+        let tickets = self.request_plan(&plan);
+        Ok(GameRequest::new(plan, tickets))
+    }
+
+    /// Analyses one game and writes the analyses into it: [`Analyser::request_game`], then
+    /// waits, then [`GameAnalysis::annotate`] (`[%eval]`s, advice, the accuracy tags), as
+    /// `tabia analyse` writes each game. A game whose analysis was cut short by
+    /// [`Analyser::stop`] ([`GameAnalysis::stopped`]) is left as it was; positions that failed
+    /// otherwise are left without evaluation ([`GameAnalysis::unanalysed`] says which and
+    /// why).
+    ///
+    /// This waits for the game's analyses: to keep N engines busy, call it from N threads
+    /// or more (each game's positions are analysed in parallel, but an engine idles while
+    /// the last positions of a game are searched and no other game is asked).
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`], as [`Analyser::request_game`].
+    pub fn annotate_game(
+        &self,
+        game: &mut Game,
+        selection: &Selection,
+        options: &AnnotateOptions,
+    ) -> Result<GameAnalysis, PlanError> {
+        let analysis = self.request_game(game, selection)?.wait();
+        if !analysis.stopped() {
+            analysis.annotate(game, options);
+        }
+        Ok(analysis)
     }
 
     /// The counts so far: analysed, cached, repeated, failed (for a progress bar).

@@ -212,6 +212,12 @@ impl Settings {
             self.multipv
         )
     }
+
+    /// The `Annotator` tag `tabia analyse` writes into the games it analysed (and the Python
+    /// package's `tabia.analyse`): `tabia analyse: Stockfish 15.1 (go depth 12)`.
+    pub fn annotator(&self) -> String {
+        format!("tabia analyse: {} ({})", self.engine, self.limit)
+    }
 }
 
 #[cfg(test)]
@@ -271,6 +277,10 @@ mod tests {
         assert_eq!(
             settings.fingerprint(),
             "Stockfish 15.1 | Hash=16 Threads=1 | go depth 12 | multipv 1"
+        );
+        assert_eq!(
+            settings.annotator(),
+            "tabia analyse: Stockfish 15.1 (go depth 12)"
         );
     }
 }

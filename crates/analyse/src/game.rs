@@ -31,7 +31,7 @@ pub struct Selection {
     pub overwrite: bool,
 }
 
-/// A range of plies that is not `A-B`, `A-`, `-B` or `N` ([`parse_plies`]).
+/// Why a text is not a range of plies ([`parse_plies`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsePliesError(pub String);
 
@@ -43,8 +43,8 @@ impl fmt::Display for ParsePliesError {
 
 impl std::error::Error for ParsePliesError {}
 
-/// The plies of `--plies`: `A-B`, `A-` (to the end), `-B` (from the first) or `N` (one ply);
-/// plies count from 1.
+/// The plies of [`Selection::plies`] from their text: `A-B`, `A-` (to the end), `-B` (from
+/// the first) or `N` (one ply); 1 is White's first move.
 ///
 /// ```
 /// use tabia_analyse::parse_plies;
@@ -61,7 +61,7 @@ impl std::error::Error for ParsePliesError {}
 ///
 /// # Errors
 ///
-/// [`ParsePliesError`] for anything else, an empty range or ply 0.
+/// [`ParsePliesError`] for anything else, an empty range and a ply 0.
 pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, ParsePliesError> {
     let bad = || ParsePliesError(text.to_owned());
     let number = |s: &str, empty: u32| -> Result<u32, ParsePliesError> {

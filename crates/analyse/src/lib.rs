@@ -12,6 +12,10 @@
 //!   and settings), from this run's request of it, or from the pool.
 //! - [`Plan`] is what a game needs analysed (the moves judged: [`Selection`]) and writes the
 //!   analyses back into it ([`Plan::annotate`]: `[%eval]`, advice, accuracy tags).
+//! - [`Analyser::request_game`] asks for a game's positions and returns at once
+//!   ([`GameRequest`]); its [`GameAnalysis`] writes them into the game or gives them as
+//!   [`Evaluation`]s (White's scores, one a position: `tabia analyse --json`'s lines);
+//!   [`Analyser::annotate_game`] does it all for one game.
 //! - [`lichess`]'s formulas: win percentage, move and game accuracy, average centipawn loss,
 //!   advice. They live in tabia-stats (`tabia_stats::lichess`, re-exported here), which needs
 //!   them without the rules.
@@ -29,6 +33,7 @@
 
 mod analyser;
 mod analysis;
+mod answer;
 mod cache;
 mod game;
 mod pool;
@@ -36,6 +41,7 @@ mod uci;
 
 pub use analyser::{Analyser, AnalyserReport, PlanAnswers, PlanTickets, Ticket};
 pub use analysis::{Analysis, EngineScore, Limit, Line, ParseScoreError, Settings};
+pub use answer::{Evaluation, EvaluationLine, GameAnalysis, GameRequest, Unanalysed};
 pub use cache::{CACHE_FORMAT, Cache, CacheError};
 pub use game::{
     AnnotateOptions, GameFigures, ParsePliesError, Plan, PlanError, PlanPosition, Selection,

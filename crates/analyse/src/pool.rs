@@ -45,6 +45,35 @@ pub struct PoolSpec {
     pub retries: u32,
 }
 
+impl PoolSpec {
+    /// The options an engine is given unless told otherwise: one thread and 16 MB of hash,
+    /// so that (with `ucinewgame` before each position) a position's analysis does not depend
+    /// on the machine nor on the positions analysed before it: what makes it cacheable.
+    pub const DEFAULT_OPTIONS: [(&'static str, &'static str); 2] =
+        [("Threads", "1"), ("Hash", "16")];
+
+    /// `options` (in order) after the [`DEFAULT_OPTIONS`](PoolSpec::DEFAULT_OPTIONS) not
+    /// given (by name, in any case): the options of `tabia analyse` and of the Python
+    /// package's `tabia.analyse`, whose order is part of the cache's key
+    /// ([`Settings::fingerprint`]).
+    ///
+    /// ```
+    /// use tabia_analyse::PoolSpec;
+    ///
+    /// let given = vec![("threads".to_owned(), "4".to_owned())];
+    /// let options = PoolSpec::options_with_defaults(given);
+    /// assert_eq!(options, [("Hash".to_owned(), "16".to_owned()), ("threads".to_owned(), "4".to_owned())]);
+    /// ```
+    pub fn options_with_defaults(mut options: Vec<(String, String)>) -> Vec<(String, String)> {
+        for (name, value) in PoolSpec::DEFAULT_OPTIONS {
+            if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                options.insert(0, (name.to_owned(), value.to_owned()));
+            }
+        }
+        options
+    }
+}
+
 /// A position to analyse and what to do with the answer. The callback runs on an engine's
 /// thread: it should be quick (send the result on a channel, say).
 pub struct Job {

@@ -8,9 +8,10 @@ use std::{
 };
 
 use tabia_analyse::{
-    Analysis, Engine, EngineCommand, EngineScore, Failure, Job, Limit, Line, Pool, PoolReport,
-    PoolSpec, UciErrorKind,
+    Analyser, Analysis, AnnotateOptions, Engine, EngineCommand, EngineScore, Failure, Job, Limit,
+    Line, Pool, PoolReport, PoolSpec, Selection, UciErrorKind,
 };
+use tabia_notation::pgn::Game;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_tabia-fake-uci");
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -511,4 +512,73 @@ fn overhead() {
             elapsed.as_secs_f64() * 1e6 / fens.len() as f64
         );
     }
+}
+
+#[test]
+fn a_game_whose_positions_fail_is_left_without_evals_and_says_why() {
+    let analyser = Analyser::new(
+        Pool::start(spec("--crash-after 0"), 1).expect("a pool"),
+        None,
+    );
+    let mut game: Game = "1. e4 e5 *".parse().expect("a game");
+    let before = game.to_string();
+    let analysis = analyser
+        .annotate_game(
+            &mut game,
+            &Selection::default(),
+            &AnnotateOptions::default(),
+        )
+        .expect("a plan");
+    assert!(!analysis.stopped());
+    assert_eq!(game.to_string(), before);
+    let messages: Vec<String> = analysis
+        .unanalysed(&game)
+        .map(|u| u.to_string().replace(FAKE, "fake"))
+        .collect();
+    let crashed = |fen: &str| {
+        format!(
+            "engine `fake --crash-after 0`: exited (exit status: 3) while analysing {fen} \
+             (tried 2 times)"
+        )
+    };
+    assert_eq!(
+        messages,
+        [
+            format!("the start position is not analysed: {}", crashed(START)),
+            format!(
+                "the position after e4 is not analysed: {}",
+                crashed("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+            ),
+            format!(
+                "the position after e5 is not analysed: {}",
+                crashed("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+            ),
+        ]
+    );
+    let evaluations = analysis.evaluations();
+    assert_eq!(evaluations.len(), 3);
+    assert!(
+        evaluations
+            .iter()
+            .all(|e| e.error.is_some() && e.cp.is_none())
+    );
+    let report = analyser.finish().expect("no cache");
+    assert_eq!((report.analysed, report.failed), (0, 3));
+}
+
+#[test]
+fn a_stopped_analyser_leaves_games_as_they_were() {
+    let analyser = Analyser::new(Pool::start(spec(""), 1).expect("a pool"), None);
+    analyser.stop();
+    let mut game: Game = "1. e4 e5 2. Nf3 *".parse().expect("a game");
+    let before = game.to_string();
+    let options = AnnotateOptions {
+        annotator: Some("tabia".to_owned()),
+        ..AnnotateOptions::default()
+    };
+    let analysis = analyser
+        .annotate_game(&mut game, &Selection::default(), &options)
+        .expect("a plan");
+    assert!(analysis.stopped());
+    assert_eq!(game.to_string(), before);
 }

@@ -11,8 +11,10 @@ use std::{
 };
 
 use tabia_analyse::{
-    Analysis, Engine, EngineCommand, EngineScore, Job, Limit, Pool, PoolSpec, UciErrorKind,
+    Analyser, Analysis, AnnotateOptions, Engine, EngineCommand, EngineScore, Job, Limit, Pool,
+    PoolSpec, Selection, UciErrorKind,
 };
+use tabia_notation::pgn::{Game, Score};
 use tabia_position::{EpRule, Position};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -287,4 +289,55 @@ fn throughput() {
         paired.as_secs_f64(),
         rate(paired) / rate(alone),
     );
+}
+
+#[test]
+fn annotate_game_writes_the_evaluations_of_its_analysis() {
+    let Some(engine) = stockfish() else { return };
+    engine.quit();
+    let analyser = Analyser::new(Pool::start(spec(depth(6)), 2).expect("a pool"), None);
+    let game: Game = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+        .parse()
+        .expect("a game");
+    let options = AnnotateOptions {
+        variations: true,
+        annotator: Some(analyser.pool().settings().annotator()),
+    };
+    let mut annotated = game.clone();
+    let analysis = analyser
+        .annotate_game(&mut annotated, &Selection::default(), &options)
+        .expect("a plan");
+    assert!(!analysis.stopped());
+    assert_eq!(analysis.unanalysed(&game).count(), 0);
+    // Every position but the mate, each with White's score, which the move before it carries.
+    let evaluations = analysis.evaluations();
+    assert_eq!(
+        evaluations.iter().map(|e| e.ply).collect::<Vec<_>>(),
+        (0..7).collect::<Vec<_>>()
+    );
+    for (mv, evaluation) in annotated.mainline.moves.iter().zip(&evaluations[1..]) {
+        let score = match (evaluation.cp, evaluation.mate) {
+            (Some(cp), None) => Score::Cp(cp),
+            (None, Some(mate)) => Score::Mate(mate),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(mv.eval().map(|e| e.score), Some(score), "{evaluation:?}");
+    }
+    assert_eq!(evaluations[6].mate, Some(1));
+    let text = annotated.to_string();
+    assert!(
+        text.contains("[Annotator \"tabia analyse: Stockfish"),
+        "{text}"
+    );
+    assert!(text.contains("3... Nf6 $4"), "{text}");
+    // Asked again and written by hand: the same text, the analyses this run's.
+    let mut by_hand = game.clone();
+    analyser
+        .request_game(&game, &Selection::default())
+        .expect("a plan")
+        .wait()
+        .annotate(&mut by_hand, &options);
+    assert_eq!(by_hand.to_string(), text);
+    let report = analyser.finish().expect("no cache");
+    assert_eq!((report.analysed, report.repeated, report.failed), (7, 7, 0));
 }

@@ -173,10 +173,7 @@ fn read_raw(input: &str, number: u64, raw: &RawGame, variations: bool) -> Result
     let warnings = replayed
         .warnings
         .iter()
-        .map(|w| match w.origin().filter(|at| at.line > 0) {
-            Some(at) => format!("{}:{}: {w}", at.line, at.column),
-            None => w.to_string(),
-        })
+        .map(|w| located(w.origin(), w))
         .collect();
     Ok(Read {
         input: input.to_owned(),
@@ -188,6 +185,15 @@ fn read_raw(input: &str, number: u64, raw: &RawGame, variations: bool) -> Result
         result,
         warnings,
     })
+}
+
+/// A game's warning as `Game.warnings` holds it: `LINE:COL: message` where its place is
+/// known.
+pub(crate) fn located(origin: Option<Origin>, message: impl std::fmt::Display) -> String {
+    match origin.filter(|at| at.line > 0) {
+        Some(at) => format!("{}:{}: {message}", at.line, at.column),
+        None => message.to_string(),
+    }
 }
 
 /// How `read_games` treats a game it cannot read.
@@ -317,6 +323,31 @@ impl From<Read> for Game {
 }
 
 impl Game {
+    /// The game `tree`, made of the game of `item` (the analysis written into it): its text
+    /// read back as `read_games` reads a game (the tags, the moves), where `item`'s game
+    /// starts, with `warnings`. Its tree is `tree` itself: `pgn()` gives `tree`'s text.
+    pub(crate) fn of_tree(
+        item: &tabia::Item<'_>,
+        tree: tabia::Game,
+        warnings: Vec<String>,
+    ) -> Result<Game, tabia::GameError> {
+        let raw = RawGame {
+            bytes: tree.to_string().into_bytes(),
+            start: item.raw().start,
+        };
+        let mut read = read_raw(item.input(), item.number(), &raw, false).map_err(|e| match e {
+            Unread::Syntax(e) => item.error(e),
+            Unread::Replay(e) => tabia::GameError::replay(item.input(), item.number(), e),
+        })?;
+        read.warnings = warnings;
+        Ok(Game {
+            read,
+            san: OnceLock::new(),
+            tree: OnceLock::from(Ok(tree)),
+            headers: OnceLock::new(),
+        })
+    }
+
     /// The SAN python-chess writes (canonical disambiguation and check marks), from the
     /// position before each move.
     fn canonical_san(&self) -> &[String] {

@@ -3,6 +3,7 @@
 //! one of the facade's, turns its values into Python ones and its errors into Python
 //! exceptions, and releases the GIL while Rust works.
 
+mod analyse;
 mod board;
 mod collection;
 mod convert;
@@ -46,5 +47,7 @@ fn _tabia(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::schema, m)?)?;
     m.add_function(wrap_pyfunction!(table::ranges, m)?)?;
     m.add_function(wrap_pyfunction!(table::scan_range, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse::analysis_schema, m)?)?;
     Ok(())
 }

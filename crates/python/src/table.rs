@@ -124,10 +124,10 @@ pub(crate) struct TableStream {
     batches: Mutex<Option<BoxedBatches>>,
 }
 
-type BoxedBatches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>> + Send>;
+pub(crate) type BoxedBatches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>> + Send>;
 
 impl TableStream {
-    fn new(schema: SchemaRef, batches: BoxedBatches) -> TableStream {
+    pub(crate) fn new(schema: SchemaRef, batches: BoxedBatches) -> TableStream {
         TableStream {
             schema,
             batches: Mutex::new(Some(batches)),

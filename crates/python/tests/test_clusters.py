@@ -230,3 +230,50 @@ def test_dask_columns(dask_client, inputs):
     assert any(len(e) for e in got["errors"])
     with pytest.raises(ValueError, match="no column 'Nope' in the moves table"):
         tabia.dask.read_pgn(inputs / "c.pgn", moves=True, columns=["Nope"])
+
+
+def test_dask_analyses_partitions_of_files_as_analyse_does(dask_client, tmp_path):
+    """docs/clusters.md, "Engine analysis on a cluster": `tabia.analyse` in `map_partitions`
+    over partitions of files, each task with its own engine and cache file, gives the rows of
+    one `tabia.analyse` of all the files."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
+    if not os.path.isfile(stockfish):
+        pytest.skip("no Stockfish on PATH or in /usr/games (Debian: apt install stockfish)")
+    games = tabia.read_games(FIXTURES.parent / "analyse" / "games.pgn")
+    paths = []
+    for game in games:
+        path = tmp_path / f"game-{game.number}.pgn"
+        path.write_text(game.pgn() + "\n")
+        paths.append(str(path))
+    caches = tmp_path / "caches"
+
+    # The example, at depth 4 (a local function: Dask's workers get it by value).
+    def analyse_partition(files: pd.DataFrame, partition_info=None) -> pd.DataFrame:
+        os.makedirs(caches, exist_ok=True)
+        number = partition_info["number"] if partition_info else 0
+        table = tabia.analyse(
+            list(files["path"]),
+            engine=stockfish,
+            depth=4,
+            jobs=1,
+            cache=os.path.join(caches, f"analysis-{number}.redb"),
+            as_table=True,
+        )
+        return table.to_pandas(types_mapper=pd.ArrowDtype)
+
+    files = dd.from_pandas(pd.DataFrame({"path": paths}), npartitions=2)
+    meta = tabia.analysis_schema().empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+    evals = files.map_partitions(analyse_partition, meta=meta)
+    assert evals.npartitions == 2
+    expected = tabia.analyse(paths, engine=stockfish, depth=4, jobs=2, as_table=True)
+    got = pa.Table.from_pandas(evals.compute(), preserve_index=False).cast(
+        expected.schema.remove_metadata()
+    )
+    columns = ["file", "game", "ply", "fen", "depth", "cp", "mate", "best", "pv", "error"]
+    keys = [("file", "ascending"), ("ply", "ascending")]
+    assert got.num_rows == expected.num_rows > 250
+    assert got.select(columns).sort_by(keys).equals(expected.select(columns).sort_by(keys))
+    assert sorted(p.name for p in caches.iterdir()) == ["analysis-0.redb", "analysis-1.redb"]

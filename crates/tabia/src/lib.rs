@@ -33,6 +33,7 @@
 //! | Arrow record batches (feature `table`) | [`Reader::table`] |
 //! | a position index: explorer answers, the games of a position | [`index::Index::build`], [`index::Index::explore`], [`index::Index::games`] |
 //! | engine analysis: evals, advice, accuracy, each position once | [`analyse::Pool`], [`analyse::Analyser`], [`analyse::Plan::annotate`] |
+//! | every game of files analysed, as `tabia analyse` does | [`Reader::analyse`], [`Reader::analyse_map`] ([`Analysed`]) |
 //!
 //! The layers are re-exported as modules: [`notation`] (FEN, EPD, SAN, PGN syntax),
 //! [`position`] (rules, replay, keys, rendering), [`eco`], [`select`], [`stream`] (inputs and
@@ -46,7 +47,7 @@ mod error;
 mod reader;
 
 pub use error::{GameError, GameErrorKind};
-pub use reader::{Gathered, Item, Mapped, Reader, read};
+pub use reader::{Analysed, Gathered, Item, Mapped, Reader, read};
 pub use tabia_notation::pgn::Game;
 pub use tabia_position::{Played, Position, Replay};
 #[cfg(feature = "table")]

@@ -47,6 +47,8 @@ pub struct Reader {
     jobs: usize,
     /// Only the games that start in these bytes of the one file (see [`Reader::range`]).
     range: Option<Range<u64>>,
+    /// The bytes of PGN a batch holds, when not the pipeline's default.
+    batch_bytes: Option<usize>,
 }
 
 /// A game before it is parsed, as the workers of a [`Reader`] hand it to a
@@ -139,6 +141,7 @@ impl Reader {
             files: paths.into_iter().map(Into::into).collect(),
             jobs: 0,
             range: None,
+            batch_bytes: None,
         }
     }
 
@@ -171,6 +174,7 @@ impl Reader {
             files: vec![path.into()],
             jobs: 0,
             range: Some(bytes),
+            batch_bytes: None,
         }
     }
 
@@ -271,6 +275,86 @@ impl Reader {
                 }
             },
             |out| out,
+        )
+    }
+
+    /// Every game analysed by the engines of `analyser`, the moves `selection` judges, as
+    /// `tabia analyse` analyses them: each game read and repaired on the workers (as
+    /// [`repair_game`](tabia_position::repair_game) repairs it), the positions of a batch of
+    /// games asked at once ([`Analyser::request_game`](tabia_analyse::Analyser::request_game): each position once, from the cache
+    /// when it has it) so that no engine idles at the end of a game, then each game waited
+    /// for on its worker and given with its analysis ([`Analysed`]), in input order. A game
+    /// that cannot be read or replayed is an `Err` item.
+    ///
+    /// [`Analyser::stop`](tabia_analyse::Analyser::stop) (a Ctrl-C) makes every analysis still to come end at once,
+    /// [`GameAnalysis::stopped`](tabia_analyse::GameAnalysis::stopped) (the reading goes on: drop the iterator to end it). When the
+    /// iterator is done (or dropped, and its thread done), `analyser` is the caller's alone
+    /// again: [`Arc::try_unwrap`] then [`Analyser::finish`](tabia_analyse::Analyser::finish) quits the engines and commits the
+    /// cache.
+    ///
+    /// ```no_run
+    /// use std::{sync::Arc, time::Duration};
+    ///
+    /// use tabia::analyse::{Analyser, AnnotateOptions, Limit, Pool, PoolSpec, Selection};
+    ///
+    /// let spec = PoolSpec {
+    ///     command: "stockfish".parse()?,
+    ///     options: PoolSpec::options_with_defaults(Vec::new()),
+    ///     limit: Limit { depth: Some(12), ..Limit::default() },
+    ///     multipv: 1,
+    ///     timeout: Duration::from_secs(60),
+    ///     retries: 2,
+    /// };
+    /// let analyser = Arc::new(Analyser::new(Pool::start(spec, 2)?, None));
+    /// let options = AnnotateOptions {
+    ///     annotator: Some(analyser.pool().settings().annotator()),
+    ///     ..AnnotateOptions::default()
+    /// };
+    /// let games = tabia::Reader::new(["games.pgn"]).jobs(2);
+    /// for analysed in games.analyse(Arc::clone(&analyser), Selection::default()) {
+    ///     println!("{}\n", analysed?.annotated(&options));
+    /// }
+    /// let report = Arc::try_unwrap(analyser).expect("the reader is done").finish()?;
+    /// eprintln!("{} positions analysed, {} from the cache", report.analysed, report.cached);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyse(
+        &self,
+        analyser: Arc<tabia_analyse::Analyser>,
+        selection: tabia_analyse::Selection,
+    ) -> Mapped<Analysed> {
+        self.analyse_map(analyser, selection, |_, analysed| Ok(analysed))
+    }
+
+    /// `f` of every game of [`Reader::analyse`] and its analysis, run on the workers (where
+    /// a program writes the analysis into the game, or reads its evaluations, in parallel);
+    /// the results in input order.
+    pub fn analyse_map<T, F>(
+        &self,
+        analyser: Arc<tabia_analyse::Analyser>,
+        selection: tabia_analyse::Selection,
+        f: F,
+    ) -> Mapped<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Item<'_>, Analysed) -> Result<T, GameError> + Send + Sync + 'static,
+    {
+        // Small batches, as `tabia analyse`'s: a few hundred positions for the engines each,
+        // the first games given back soon.
+        let reader = Reader {
+            batch_bytes: Some(ANALYSE_BATCH_BYTES),
+            ..self.clone()
+        };
+        reader.spawn(
+            move |batch: &mut Vec<Result<Requested, GameError>>, item: &Item<'_>| {
+                batch.push(Requested::new(&analyser, &selection, item));
+            },
+            move |batch| {
+                batch
+                    .into_iter()
+                    .map(|requested| requested.and_then(|r| r.wait(&f)))
+                    .collect()
+            },
         )
     }
 
@@ -387,7 +471,11 @@ impl Reader {
     }
 
     fn pipeline(&self) -> Pipeline {
-        Pipeline::new().with_jobs(self.jobs)
+        let pipeline = Pipeline::new().with_jobs(self.jobs);
+        match self.batch_bytes {
+            Some(bytes) => pipeline.with_batch_bytes(bytes),
+            None => pipeline,
+        }
     }
 
     fn sources(&self) -> Vec<Source> {
@@ -539,6 +627,95 @@ impl<T> Iterator for Mapped<T> {
                 }
             }
         }
+    }
+}
+
+/// The bytes of PGN in a batch of [`Reader::analyse`] (`tabia analyse`'s): about a hundred
+/// games, some thousands of positions.
+const ANALYSE_BATCH_BYTES: usize = 1 << 14;
+
+/// A game of [`Reader::analyse`]: read, repaired and analysed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Analysed {
+    /// The game, repaired as [`repair_game`](tabia_position::repair_game) repairs it (the
+    /// moves in SAN, the `FEN` and `Result` tags).
+    pub game: Game,
+    /// What the repair found, in the order of the text.
+    pub warnings: Vec<tabia_position::ReplayWarning>,
+    /// The analysis of its positions; for a variant no UCI engine plays, the
+    /// [`PlanError::Variant`](tabia_analyse::PlanError::Variant) that says so (the game is
+    /// not analysed).
+    pub analysis: Result<tabia_analyse::GameAnalysis, tabia_analyse::PlanError>,
+}
+
+impl Analysed {
+    /// The game with its analysis written in as `tabia analyse` writes it
+    /// ([`GameAnalysis::annotate`](tabia_analyse::GameAnalysis::annotate): `[%eval]`s,
+    /// advice, the accuracy tags); as it was read for a variant, or when the analysis was
+    /// stopped.
+    pub fn annotated(mut self, options: &tabia_analyse::AnnotateOptions) -> Game {
+        if let Ok(analysis) = &self.analysis
+            && !analysis.stopped()
+        {
+            analysis.annotate(&mut self.game, options);
+        }
+        self.game
+    }
+}
+
+/// A game of [`Reader::analyse`] whose positions were asked, on its worker.
+struct Requested {
+    input: Arc<str>,
+    number: u64,
+    raw: RawGame,
+    game: Game,
+    warnings: Vec<tabia_position::ReplayWarning>,
+    request: Result<tabia_analyse::GameRequest, tabia_analyse::PlanError>,
+}
+
+impl Requested {
+    /// Reads, repairs and plans the game of `item`, and asks for its positions.
+    fn new(
+        analyser: &tabia_analyse::Analyser,
+        selection: &tabia_analyse::Selection,
+        item: &Item<'_>,
+    ) -> Result<Requested, GameError> {
+        let replay_error = |error| GameError::replay(item.input, item.number, error);
+        let mut game = item.parse()?;
+        let warnings = tabia_position::repair_game(&mut game)
+            .map_err(replay_error)?
+            .warnings;
+        let request = match analyser.request_game(&game, selection) {
+            Err(tabia_analyse::PlanError::Replay(error)) => return Err(replay_error(error)),
+            request => request,
+        };
+        Ok(Requested {
+            input: item.input.clone(),
+            number: item.number,
+            raw: item.raw.clone(),
+            game,
+            warnings,
+            request,
+        })
+    }
+
+    /// Waits for the analyses, then gives `f` the game and them.
+    fn wait<T>(
+        self,
+        f: &impl Fn(&Item<'_>, Analysed) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let item = Item {
+            input: &self.input,
+            number: self.number,
+            raw: &self.raw,
+        };
+        let analysed = Analysed {
+            game: self.game,
+            warnings: self.warnings,
+            analysis: self.request.map(tabia_analyse::GameRequest::wait),
+        };
+        f(&item, analysed)
     }
 }
 

@@ -271,3 +271,88 @@ fn a_compressed_file_is_read_whole_by_its_one_range_and_not_by_a_part() {
         )]
     );
 }
+
+/// Stockfish on `PATH` or in `/usr/games`, if this machine has it.
+fn stockfish() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|dir| dir.join("stockfish"));
+    let found = on_path
+        .chain([PathBuf::from("/usr/games/stockfish")])
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("note: no stockfish on this machine: the test is skipped");
+    }
+    found
+}
+
+#[test]
+fn analyse_gives_every_game_in_order_with_its_analysis() {
+    use std::{sync::Arc, time::Duration};
+
+    use tabia::analyse::{Analyser, AnnotateOptions, Limit, Pool, PoolSpec, Selection};
+
+    let Some(engine) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let games = dir.path().join("games.pgn");
+    let mut text = fs::read(fixtures().join("analyse/games.pgn")).expect("a fixture");
+    text.extend(b"\n\n1. e4 e5 2. Ke3 *\n\n[Variant \"Atomic\"]\n\n1. e4 d5 *\n");
+    fs::write(&games, text).expect("written");
+    let spec = PoolSpec {
+        command: tabia::analyse::EngineCommand::new(engine.to_string_lossy()),
+        options: PoolSpec::options_with_defaults(Vec::new()),
+        limit: Limit {
+            depth: Some(4),
+            ..Limit::default()
+        },
+        multipv: 1,
+        timeout: Duration::from_secs(60),
+        retries: 1,
+    };
+    let analyser = Arc::new(Analyser::new(Pool::start(spec, 2).expect("a pool"), None));
+    let options = AnnotateOptions::default();
+    let mut numbers = Vec::new();
+    for item in Reader::new([&games])
+        .jobs(2)
+        .analyse(Arc::clone(&analyser), Selection::default())
+    {
+        match item {
+            Ok(analysed) => {
+                let number = numbers.len() as u64 + 1;
+                let variant = analysed.analysis.is_err();
+                let game = analysed.annotated(&options);
+                // Every move of the games analysed has its eval, but a mating one.
+                let evals = game.mainline.moves.iter().filter(|m| m.eval().is_some());
+                assert!(
+                    if variant {
+                        evals.count() == 0
+                    } else {
+                        evals.count() + 1 >= game.mainline.moves.len()
+                    },
+                    "game {number}: {game}"
+                );
+                numbers.push(Ok(number));
+            }
+            Err(error) => numbers.push(Err(error.number())),
+        }
+    }
+    assert_eq!(
+        numbers,
+        [
+            Ok(1),
+            Ok(2),
+            Ok(3),
+            Ok(4),
+            Ok(5),
+            Ok(6),
+            Err(Some(7)),
+            Ok(8)
+        ]
+    );
+    let report = Arc::try_unwrap(analyser)
+        .expect("the reader let go")
+        .finish()
+        .expect("no cache");
+    assert!(report.analysed > 250 && report.failed == 0, "{report:?}");
+}

@@ -133,12 +133,7 @@ impl Args {
             })?;
             options.push((name.trim().to_owned(), value.trim().to_owned()));
         }
-        for (name, value) in [("Threads", "1"), ("Hash", "16")] {
-            if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
-                options.insert(0, (name.to_owned(), value.to_owned()));
-            }
-        }
-        Ok(options)
+        Ok(PoolSpec::options_with_defaults(options))
     }
 
     /// The cache's file: `--cache`, or beside the output.
@@ -214,10 +209,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
     }));
     let annotate = AnnotateOptions {
         variations: args.variations,
-        annotator: Some(format!(
-            "tabia analyse: {} ({})",
-            settings.engine, settings.limit
-        )),
+        annotator: Some(settings.annotator()),
     };
     let mut stopped = false;
     for source in Source::from_args(&args.input.files) {

@@ -13,13 +13,9 @@ use std::{
 };
 
 use serde::Serialize;
-use tabia_analyse::{
-    Analyser, Analysis, AnnotateOptions, EngineScore, Plan, PlanError, PlanTickets, Selection,
-    UciErrorKind,
-};
+use tabia_analyse::{Analyser, AnnotateOptions, Evaluation, GameRequest, PlanError, Selection};
 use tabia_collect::Form;
-use tabia_notation::pgn::{Game, RawGame, Score};
-use tabia_position::shakmaty::Color;
+use tabia_notation::pgn::{Game, RawGame};
 
 use crate::{
     input,
@@ -46,7 +42,7 @@ pub(crate) struct Pending {
     number: u64,
     game: Game,
     /// `None` for a game that is written as it is (a variant no engine plays).
-    plan: Option<(Plan, PlanTickets)>,
+    request: Option<GameRequest>,
 }
 
 impl Work<&RawGame> for Analyse<'_> {
@@ -74,11 +70,8 @@ impl Work<&RawGame> for Analyse<'_> {
                 return;
             }
         }
-        let plan = match Plan::new(&game, self.selection) {
-            Ok(plan) => {
-                let tickets = self.analyser.request_plan(&plan);
-                Some((plan, tickets))
-            }
+        let request = match self.analyser.request_game(&game, self.selection) {
+            Ok(request) => Some(request),
             Err(err @ PlanError::Variant(_)) => {
                 sink.warning(&Diagnostic::new(self.name, err.to_string()).game(number));
                 None
@@ -91,50 +84,52 @@ impl Work<&RawGame> for Analyse<'_> {
                 return;
             }
         };
-        pending.push(Pending { number, game, plan });
+        pending.push(Pending {
+            number,
+            game,
+            request,
+        });
     }
 
     fn finish(&self, (mut sink, pending): Self::Batch) -> (Sink, bool) {
         for Pending {
             number,
             mut game,
-            plan,
+            request,
         } in pending
         {
-            let Some((plan, tickets)) = plan else {
+            let Some(request) = request else {
                 self.write(&mut sink, number, game);
                 continue;
             };
-            let answers = tickets.wait();
-            let failures = &answers.failures;
-            if failures
-                .iter()
-                .any(|(_, f)| matches!(f.error.kind(), UciErrorKind::Stopped))
-                || self.interrupted.load(Ordering::Relaxed)
-            {
+            let analysis = request.wait();
+            if analysis.stopped() || self.interrupted.load(Ordering::Relaxed) {
                 return (sink, true);
             }
-            for (i, failure) in failures {
-                let place = match i.checked_sub(1).and_then(|m| game.mainline.moves.get(m)) {
-                    Some(mv) => format!("the position after {}", mv.san),
-                    None => "the start position".to_owned(),
-                };
+            for unanalysed in analysis.unanalysed(&game) {
                 let mut diagnostic =
-                    Diagnostic::new(self.name, format!("{place} is not analysed: {failure}"))
-                        .game(number);
-                if let Some(mv) = i.checked_sub(1).and_then(|m| game.mainline.moves.get(m))
+                    Diagnostic::new(self.name, unanalysed.to_string()).game(number);
+                if let Some(mv) = unanalysed.after
                     && mv.at.line > 0
                 {
                     diagnostic = diagnostic.at(mv.at.line, mv.at.column);
                 }
                 sink.warning(&diagnostic);
             }
-            let refs = answers.refs();
             if self.json {
-                self.records(&mut sink, number, &plan, &refs, failures);
+                for evaluation in analysis.evaluations() {
+                    let record = PositionRecord {
+                        input: self.name,
+                        game: number,
+                        evaluation: &evaluation,
+                    };
+                    if serde_json::to_writer(&mut sink.out, &record).is_ok() {
+                        sink.out.push(b'\n');
+                    }
+                }
                 input::give_back(game);
             } else {
-                plan.annotate(&mut game, &refs, self.annotate);
+                analysis.annotate(&mut game, self.annotate);
                 self.write(&mut sink, number, game);
             }
         }
@@ -154,140 +149,16 @@ impl Analyse<'_> {
             sink.reject(&Diagnostic::located(self.name, number, &err), false);
         }
     }
-
-    /// One NDJSON record per position of the game the engine was asked about.
-    fn records(
-        &self,
-        sink: &mut Sink,
-        number: u64,
-        plan: &Plan,
-        analyses: &[Option<&Analysis>],
-        failures: &[(usize, Arc<tabia_analyse::Failure>)],
-    ) {
-        for (ply, position) in plan.positions().iter().enumerate() {
-            let turn = position.position.turn();
-            let record = match analyses.get(ply).copied().flatten() {
-                Some(analysis) => {
-                    PositionRecord::of(self.name, number, ply, &position.fen, turn, analysis)
-                }
-                None => match failures.iter().find(|(i, _)| *i == ply) {
-                    Some((_, failure)) => PositionRecord {
-                        error: Some(failure.to_string()),
-                        ..PositionRecord::empty(self.name, number, ply, &position.fen)
-                    },
-                    None => continue,
-                },
-            };
-            if serde_json::to_writer(&mut sink.out, &record).is_ok() {
-                sink.out.push(b'\n');
-            }
-        }
-    }
 }
 
-/// One line of `--json`: a position of a game and what the engine said of it (scores White's,
-/// as `[%eval]`; `cp` or `mate`).
+/// One line of `--json`: the input, the game's number and what the engine said of one of its
+/// positions ([`Evaluation`]: scores White's, as `[%eval]`; `cp` or `mate`).
 #[derive(Serialize)]
 struct PositionRecord<'a> {
     input: &'a str,
     game: u64,
-    /// 0 for the start position, then the ply after which the position arose.
-    ply: usize,
-    fen: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    depth: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seldepth: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cp: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mate: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pv: Option<&'a [String]>,
-    /// With `--multipv` above 1: every line, best first.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    lines: Vec<LineRecord<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-#[derive(Serialize)]
-struct LineRecord<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cp: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mate: Option<i32>,
-    pv: &'a [String],
-}
-
-/// White's score as `cp` and `mate`.
-fn white(score: EngineScore, turn: Color) -> (Option<i32>, Option<i32>) {
-    match score.white(turn) {
-        Score::Cp(cp) => (Some(cp), None),
-        Score::Mate(n) => (None, Some(n)),
-    }
-}
-
-impl<'a> PositionRecord<'a> {
-    fn empty(input: &'a str, game: u64, ply: usize, fen: &'a str) -> PositionRecord<'a> {
-        PositionRecord {
-            input,
-            game,
-            ply,
-            fen,
-            depth: None,
-            seldepth: None,
-            nodes: None,
-            cp: None,
-            mate: None,
-            best: None,
-            pv: None,
-            lines: Vec::new(),
-            error: None,
-        }
-    }
-
-    fn of(
-        input: &'a str,
-        game: u64,
-        ply: usize,
-        fen: &'a str,
-        turn: Color,
-        analysis: &'a Analysis,
-    ) -> PositionRecord<'a> {
-        let (cp, mate) = analysis.score().map_or((None, None), |s| white(s, turn));
-        let lines = if analysis.lines.len() > 1 {
-            analysis
-                .lines
-                .iter()
-                .map(|line| {
-                    let (cp, mate) = white(line.score, turn);
-                    LineRecord {
-                        cp,
-                        mate,
-                        pv: &line.pv,
-                    }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        PositionRecord {
-            depth: Some(analysis.depth),
-            seldepth: analysis.seldepth,
-            nodes: Some(analysis.nodes),
-            cp,
-            mate,
-            best: analysis.best.as_deref(),
-            pv: analysis.lines.first().map(|l| l.pv.as_slice()),
-            lines,
-            ..PositionRecord::empty(input, game, ply, fen)
-        }
-    }
+    #[serde(flatten)]
+    evaluation: &'a Evaluation,
 }
 
 /// Ctrl-C: the first stops the engines (the run then ends after the last whole batch, the

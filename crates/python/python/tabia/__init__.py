@@ -2,8 +2,8 @@
 
 Games (:func:`read_games`), positions (:class:`Position`) and the tables of ``tabia table``
 as Arrow (:func:`read_table`, :func:`scan`) without a copy and without a Python object per
-game; a position index of collections (:class:`Index`, lichess's opening explorer). See
-docs/python.md.
+game; a position index of collections (:class:`Index`, lichess's opening explorer); engine
+analysis of whole collections (:func:`analyse`, ``tabia analyse``). See docs/python.md.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import builtins
 import json
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 import pyarrow as pa
 
@@ -39,6 +40,8 @@ from ._tabia import (
 )
 
 __all__ = [
+    "AnalysedGames",
+    "AnalysisReport",
     "Game",
     "GameError",
     "GameReader",
@@ -49,6 +52,8 @@ __all__ = [
     "PositionError",
     "Tree",
     "TreeMove",
+    "analyse",
+    "analysis_schema",
     "filter",
     "stats",
     "tree",
@@ -263,3 +268,179 @@ def tree(
     gives the moves played from a position with their counts and scores; transpositions
     merge. Games left out are in ``tree.errors``."""
     return _tabia.tree(_paths(paths), max_ply=max_ply, jobs=jobs)
+
+
+# --- Engine analysis ---------------------------------------------------------------------
+
+#: The key of the report in the schema metadata of :func:`analyse`'s table.
+REPORT_KEY = b"tabia.analysis"
+
+
+@dataclass(frozen=True)
+class AnalysisReport:
+    """What :func:`analyse` did: ``games`` analysed (read and given back), ``bad`` games left
+    out (they could not be read or replayed), positions the engines ``analysed``, positions
+    ``cached`` (the cache had them), ``repeated`` (asked again in this run: a transposition,
+    an opening another game played) and ``failed`` (no analysis: each named in
+    ``warnings``), engine ``restarts``, the number of ``engines``, and the ``settings`` the
+    cache keys its analyses by (``Stockfish 15.1 | Hash=16 Threads=1 | go depth 12 |
+    multipv 1``). A second run with the same ``cache=`` and settings analyses nothing:
+    ``analysed == 0``."""
+
+    games: int
+    bad: int
+    analysed: int
+    cached: int
+    repeated: int
+    failed: int
+    restarts: int
+    engines: int
+    settings: str
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, result: "AnalysedGames | pa.Table") -> "AnalysisReport":
+        """The report of a result of :func:`analyse`: its games' ``report``, or the one in
+        its table's schema metadata (kept when the table is written to Parquet)."""
+        if isinstance(result, AnalysedGames):
+            return result.report
+        metadata = result.schema.metadata or {}
+        if REPORT_KEY not in metadata:
+            raise ValueError("this table has no report of tabia.analyse in its metadata")
+        return cls(**json.loads(metadata[REPORT_KEY]))
+
+
+class AnalysedGames(list):
+    """The games :func:`analyse` gives: a list of :class:`Game` (the analysis written in:
+    ``[%eval]`` after each move, lichess's advice, the accuracy tags) with the run's
+    ``report`` (:class:`AnalysisReport`) and the :class:`GameError` of each game left out,
+    in input order (``errors``)."""
+
+    report: AnalysisReport
+    errors: list[GameError]
+
+    def __init__(self, games: Iterable[Game], report: AnalysisReport, errors: list[GameError]):
+        super().__init__(games)
+        self.report = report
+        self.errors = errors
+
+
+def analysis_schema() -> pa.Schema:
+    """The schema of :func:`analyse`'s table (``as_table=True``), without running an engine:
+    the ``meta`` of a Dask DataFrame of analyses, or a Spark schema (docs/clusters.md)."""
+    return pa.RecordBatchReader.from_stream(_tabia.analysis_schema()).schema
+
+
+def _plies(plies: str | int | tuple[int | None, int | None] | range | None) -> str | None:
+    if plies is None or isinstance(plies, str):
+        return plies
+    if isinstance(plies, int):
+        return builtins.str(plies)
+    if isinstance(plies, range):
+        if plies.step != 1 or len(plies) == 0:
+            raise ValueError(f"plies={plies!r}: give a range of plies with step 1")
+        return f"{plies.start}-{plies.stop - 1}"
+    first, last = plies
+    return f"{'' if first is None else first}-{'' if last is None else last}"
+
+
+def _option_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return builtins.str(value)
+
+
+def analyse(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    engine: str | Sequence[str] = "stockfish",
+    depth: int | None = None,
+    nodes: int | None = None,
+    movetime: int | None = None,
+    multipv: int = 1,
+    options: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+    jobs: int | None = None,
+    cache: str | os.PathLike[str] | None = None,
+    plies: str | int | tuple[int | None, int | None] | range | None = None,
+    side: str | bool | None = None,
+    player: str | None = None,
+    overwrite: bool = False,
+    variations: bool = False,
+    as_table: bool = False,
+    *,
+    timeout: float = 120.0,
+    retries: int = 2,
+) -> AnalysedGames | pa.Table:
+    """Every game of ``paths`` (a file or folder, or a list of them: what :func:`read_games`
+    reads) analysed by a UCI engine as ``tabia analyse`` analyses them: ``jobs`` engines
+    (``None``: one per core), each position once (transpositions and shared openings are
+    asked once per run; with ``cache=`` a file, once for good: a second run analyses only
+    what is new), with ``ucinewgame`` before each position and, unless ``options`` say
+    otherwise, ``Threads=1`` and ``Hash=16``, so that a position's result does not depend on
+    what was analysed before it.
+
+    - ``engine``: a command line (``"stockfish"``, ``"/opt/lc0 --weights=t1.pb.gz"``; a name
+      alone is looked for on ``PATH`` and in ``/usr/games``) or a list of the program and
+      its arguments.
+    - ``depth``, ``nodes``, ``movetime`` (milliseconds): the search of each position (the
+      first reached ends it; none given: depth 18). ``multipv``: lines per position.
+    - ``options``: UCI options set on each engine, a dict (``{"Hash": 64}``) or pairs.
+    - ``plies`` (``"10-40"``, ``(10, None)``, ``range(10, 41)``), ``side`` (``"white"`` or
+      ``"black"``), ``player`` (the ``White`` or ``Black`` tag, any case): which moves are
+      judged; the positions before and after each are analysed. ``overwrite``: analyse
+      moves that carry an ``[%eval]`` already and replace it (otherwise it is kept and
+      used). ``variations``: add the engine's line to each inaccuracy, mistake and blunder.
+
+    Returns an :class:`AnalysedGames`: a list of :class:`Game`, each with the analysis
+    written in (``game.pgn()`` is the text ``tabia analyse`` writes, ``game.evals`` the
+    evaluations), with ``report`` (an :class:`AnalysisReport`) and ``errors`` (the
+    :class:`GameError` of each game left out). With ``as_table=True``, a ``pyarrow.Table``
+    of evaluations instead, one row per position analysed (``tabia analyse --json``'s
+    records): ``file``, ``game``, ``ply`` (0: the start, then the ply after which the
+    position arose), ``fen``, ``depth``, ``seldepth``, ``nodes``, ``cp`` or ``mate``
+    (White's view), ``best`` and ``pv`` (UCI, space-separated), ``lines`` (with
+    ``multipv`` above 1: each line's ``cp``, ``mate`` and ``pv``) and ``error`` (a position
+    the engine failed on, or a game left out: its other columns are null); its report is
+    ``AnalysisReport.of(table)``.
+
+    The engines run with the GIL released. Ctrl-C (``KeyboardInterrupt``) stops them: the
+    cache keeps every position analysed, so the same call goes on where it stopped. An
+    engine that is not found raises ``FileNotFoundError``, an option it does not have
+    ``ValueError``, an engine that does not start ``TimeoutError``, ``ChildProcessError``
+    or ``OSError``; a cache in use by another process ``OSError`` (one process per cache
+    file), each with ``tabia analyse``'s message.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    if options is None:
+        pairs: list[tuple[str, str]] = []
+    else:
+        items = options.items() if isinstance(options, Mapping) else options
+        pairs = [(builtins.str(name), _option_value(value)) for name, value in items]
+    if isinstance(side, bool):  # python-chess's colours: True is White
+        side = "white" if side else "black"
+    value, report, errors = _tabia.analyse(
+        _paths(paths),
+        engine,
+        depth=depth,
+        nodes=nodes,
+        movetime=movetime,
+        multipv=multipv,
+        options=pairs,
+        jobs=jobs,
+        cache=os.fspath(cache) if cache is not None else None,
+        plies=_plies(plies),
+        side=side,
+        player=player,
+        overwrite=overwrite,
+        variations=variations,
+        as_table=as_table,
+        timeout=timeout,
+        retries=retries,
+    )
+    summary = AnalysisReport(**report)
+    if as_table:
+        table = pa.table(value)
+        metadata = dict(table.schema.metadata or {})
+        metadata[REPORT_KEY] = json.dumps(report).encode()
+        return table.replace_schema_metadata(metadata)
+    return AnalysedGames(value, summary, errors)

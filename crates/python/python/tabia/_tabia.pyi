@@ -421,3 +421,23 @@ def filter(
 ) -> GameReader: ...
 def stats(paths: list[str], jobs: int | None = None) -> str: ...
 def tree(paths: list[str], max_ply: int = 30, jobs: int | None = None) -> Tree: ...
+def analyse(
+    paths: list[str],
+    engine: str | Sequence[str],
+    depth: int | None = None,
+    nodes: int | None = None,
+    movetime: int | None = None,
+    multipv: int = 1,
+    options: list[tuple[str, str]] = ...,
+    jobs: int | None = None,
+    cache: str | None = None,
+    plies: str | None = None,
+    side: str | None = None,
+    player: str | None = None,
+    overwrite: bool = False,
+    variations: bool = False,
+    as_table: bool = False,
+    timeout: float = 120.0,
+    retries: int = 2,
+) -> tuple[list[Game] | TableStream, dict[str, Any], list[GameError]]: ...
+def analysis_schema() -> TableStream: ...
