@@ -2,6 +2,7 @@
 //!
 //! - [`expect_file`]: a golden file, the one way expected output is kept in a file next to
 //!   its input; `TABIA_BLESS=1` rewrites the files from what the code gives (review the diff).
+//! - [`csv_records`]: the records of a CSV text (RFC 4180), to read `tabia table`'s CSV.
 //! - [`assert_linear`] and [`assert_linear_by`]: the work at size N and 8N timed in the same
 //!   test and the ratio bounded (never an absolute time), asserted only under
 //!   `cargo xtask timed` (release, one test at a time, `TABIA_TIMED` set).
@@ -145,6 +146,41 @@ pub fn assert_linear_by<T, C: Copy + Debug>(
         );
     }
     unreachable!("the loop returns or panics")
+}
+
+/// The records of a CSV text (RFC 4180): fields split on commas, quoted fields holding
+/// commas, doubled quotes and line ends; records ended by CRLF or LF.
+///
+/// ```
+/// let records = tabia_testkit::csv_records("a,\"b,\"\"c\"\"\"\r\n1,\"x\ny\"\r\n");
+/// assert_eq!(records, [["a", "b,\"c\""], ["1", "x\ny"]]);
+/// ```
+pub fn csv_records(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !record.is_empty() {
+        record.push(field);
+        records.push(record);
+    }
+    records
 }
 
 #[cfg(test)]

@@ -11,13 +11,7 @@ use std::{
 
 use serde_json::Value;
 
-use crate::tabia;
-
-fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(path)
-}
+use crate::support::{fixture, run};
 
 /// Stockfish, if this machine has it.
 fn stockfish() -> Option<PathBuf> {
@@ -33,16 +27,6 @@ fn stockfish() -> Option<PathBuf> {
         eprintln!("note: no stockfish on this machine: the test is skipped");
     }
     found
-}
-
-/// Runs tabia, gives (status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = tabia().args(args).output().expect("tabia runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The number after `name ` in the summary line.
@@ -180,7 +164,7 @@ fn json_is_one_record_per_position_and_table_reads_the_evals() {
     ]);
     assert_eq!(code, 0, "{err}");
     let table = std::fs::read_to_string(dir.path().join("moves.moves.csv")).expect("csv");
-    let mut rows = csv_records(&table).into_iter();
+    let mut rows = tabia_testkit::csv_records(&table).into_iter();
     let header = rows.next().expect("header");
     let cp = header.iter().position(|h| h == "eval_cp").expect("eval_cp");
     let mate = header
@@ -328,58 +312,4 @@ fn ctrl_c_keeps_whole_games_and_the_next_run_goes_on() {
     let resumed = std::fs::read_to_string(&resumed).expect("resumed");
     assert_eq!(resumed, std::fs::read_to_string(&fresh).expect("fresh"));
     assert!(resumed.starts_with(&written));
-}
-
-/// The records of a CSV text (quoted fields may hold commas, quotes and line ends).
-fn csv_records(text: &str) -> Vec<Vec<String>> {
-    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
-    let (mut quoted, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
-}
-
-#[test]
-fn bad_options_are_named_before_any_engine_starts() {
-    let game = fixture("pgn/ok/sample.pgn");
-    for (args, message) in [
-        (
-            vec!["--plies", "9-2"],
-            "tabia: --plies: `9-2`: give plies as A-B, A- or -B (`10-40`)",
-        ),
-        (
-            vec!["--option", "Hash"],
-            "tabia: --option `Hash`: give it as NAME=VALUE (`Hash=64`)",
-        ),
-    ] {
-        let mut all = vec![
-            "analyse",
-            path(&game),
-            "--engine",
-            "no-such-engine",
-            "--no-cache",
-        ];
-        all.extend(args);
-        let (code, _, err) = run(&all);
-        assert_eq!((code, err.trim_end()), (2, message));
-    }
 }

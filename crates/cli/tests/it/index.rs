@@ -11,23 +11,7 @@ use std::{
 
 use serde_json::Value;
 
-use crate::tabia;
-
-fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(path)
-}
-
-/// Runs tabia, gives (status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = tabia().args(args).output().expect("tabia runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::{fixture, run};
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))

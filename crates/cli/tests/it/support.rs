@@ -11,6 +11,16 @@ pub(crate) fn fixture(path: &str) -> PathBuf {
         .join(path)
 }
 
+/// Runs tabia with `args`: its exit status, standard output and standard error.
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
+    let out = tabia().args(args).output().expect("tabia runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The compressions `tabia` recognises by their magic bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Codec {
