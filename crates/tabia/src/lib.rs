@@ -46,7 +46,7 @@ mod error;
 mod reader;
 
 pub use error::{GameError, GameErrorKind};
-pub use reader::{Gathered, Item, Mapped, Reader, read};
+pub use reader::{Gathered, InputArg, Item, Mapped, Reader, read};
 pub use tabia_notation::pgn::Game;
 pub use tabia_position::{Played, Position, Replay};
 #[cfg(feature = "table")]
