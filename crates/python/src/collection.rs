@@ -1,7 +1,5 @@
 //! `filter`, `stats`, `tree`: the facade's collection entry points.
 
-use std::path::PathBuf;
-
 use pyo3::{exceptions::PyValueError, prelude::*};
 use tabia::{
     book::{Tree as BookTree, TreeOptions},
@@ -18,10 +16,10 @@ use crate::{
 /// `(name, value)` pair, `value` None for a feature such as `checkmate`), parsed and replayed
 /// on all cores, in input order.
 #[pyfunction]
-#[pyo3(signature = (paths, criteria, jobs = None, errors = "raise", variations = false, eco_by_position = false, ply_range = None, to_move = None))]
+#[pyo3(signature = (inputs, criteria, jobs = None, errors = "raise", variations = false, eco_by_position = false, ply_range = None, to_move = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn filter(
-    paths: Vec<PathBuf>,
+    inputs: &Bound<'_, PyAny>,
     criteria: Vec<(String, Option<String>)>,
     jobs: Option<usize>,
     errors: &str,
@@ -56,8 +54,7 @@ pub(crate) fn filter(
         to_move,
         eco_by_position,
     };
-    let games = tabia::Reader::new(paths)
-        .jobs(jobs.unwrap_or(0))
+    let games = crate::inputs::reader(inputs, jobs)?
         .select_map(Query::new(criteria, options), move |item| {
             read_one(item, false)
         });
@@ -67,9 +64,13 @@ pub(crate) fn filter(
 /// The statistics of the collection, as `tabia stats --json` gives them, and the inputs
 /// that could not be read (`input_errors`).
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None))]
-pub(crate) fn stats(py: Python<'_>, paths: Vec<PathBuf>, jobs: Option<usize>) -> PyResult<String> {
-    let reader = tabia::Reader::new(paths).jobs(jobs.unwrap_or(0));
+#[pyo3(signature = (inputs, jobs = None))]
+pub(crate) fn stats(
+    py: Python<'_>,
+    inputs: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+) -> PyResult<String> {
+    let reader = crate::inputs::reader(inputs, jobs)?;
     let gathered = py.detach(|| reader.stats());
     py.check_signals()?;
     let report = gathered.value.report(None);
@@ -93,14 +94,14 @@ pub(crate) struct Tree {
 
 /// The opening tree of `paths` (`max_ply` plies of each game).
 #[pyfunction]
-#[pyo3(signature = (paths, max_ply = 30, jobs = None))]
+#[pyo3(signature = (inputs, max_ply = 30, jobs = None))]
 pub(crate) fn tree(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    inputs: &Bound<'_, PyAny>,
     max_ply: u32,
     jobs: Option<usize>,
 ) -> PyResult<Tree> {
-    let reader = tabia::Reader::new(paths).jobs(jobs.unwrap_or(0));
+    let reader = crate::inputs::reader(inputs, jobs)?;
     let options = TreeOptions {
         max_ply,
         ..TreeOptions::default()

@@ -1,6 +1,6 @@
 //! `read_games`: the games of files as Python objects, parsed and replayed on all cores.
 
-use std::{collections::VecDeque, path::PathBuf, sync::OnceLock};
+use std::{collections::VecDeque, sync::OnceLock};
 
 use pyo3::{
     exceptions::PyValueError,
@@ -282,19 +282,17 @@ impl GameReader {
     }
 }
 
-/// Every game of `paths`, parsed and replayed on all cores, in input order.
+/// Every game of `inputs` (see [`crate::inputs`]), parsed and replayed on all cores, in input order.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None, variations = false, errors = "raise"))]
+#[pyo3(signature = (inputs, jobs = None, variations = false, errors = "raise"))]
 pub(crate) fn read_games(
-    paths: Vec<PathBuf>,
+    inputs: &Bound<'_, PyAny>,
     jobs: Option<usize>,
     variations: bool,
     errors: &str,
 ) -> PyResult<GameReader> {
     let errors = Errors::parse(errors)?;
-    let games = tabia::Reader::new(paths)
-        .jobs(jobs.unwrap_or(0))
-        .map(move |item| read_one(item, variations));
+    let games = crate::inputs::reader(inputs, jobs)?.map(move |item| read_one(item, variations));
     Ok(GameReader::new(games, errors))
 }
 
@@ -495,7 +493,7 @@ fn eval_parts(node: &Node) -> (Option<i32>, Option<i32>) {
 #[pymethods]
 impl Game {
     /// The tag pairs, in input order, as a dict (python-chess's `game.headers`: the same dict
-    /// at each access).
+    /// at each access; what is set or deleted in it is written by `pgn()`).
     #[getter]
     fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         if let Some(dict) = self.headers.get() {
@@ -725,13 +723,40 @@ impl Game {
         Ok(tabia::opening(self.tree()?).map(crate::eco::Opening::from))
     }
 
-    /// The game in PGN export format.
-    fn pgn(&self) -> PyResult<String> {
-        Ok(self.tree()?.to_string())
+    /// The game in PGN export format, with the tags of `headers` as they are now (a tag set
+    /// or deleted there is written so, as python-chess does).
+    fn pgn(&self, py: Python<'_>) -> PyResult<String> {
+        let tree = self.tree()?;
+        let Some(dict) = self.headers.get() else {
+            return Ok(tree.to_string());
+        };
+        let mut tags = Vec::new();
+        for (name, value) in dict.bind(py).iter() {
+            tags.push((name.str()?.to_string(), value.str()?.to_string()));
+        }
+        // The dict as it was made: the first tag of each name, in input order.
+        let read: Vec<(&str, &str)> = self.read.tags.iter().collect();
+        let firsts: Vec<(&str, &str)> = read
+            .iter()
+            .enumerate()
+            .filter(|(i, (name, _))| !read[..*i].iter().any(|(n, _)| n == name))
+            .map(|(_, &pair)| pair)
+            .collect();
+        let unchanged = firsts.len() == tags.len()
+            && firsts
+                .iter()
+                .zip(&tags)
+                .all(|(&(n, v), (name, value))| n == name && v == value);
+        if unchanged {
+            return Ok(tree.to_string());
+        }
+        let mut game = tree.clone();
+        game.tags = tags;
+        Ok(game.to_string())
     }
 
-    fn __str__(&self) -> PyResult<String> {
-        self.pgn()
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        self.pgn(py)
     }
 
     fn __repr__(&self) -> String {

@@ -11,6 +11,7 @@ mod eco;
 mod error;
 mod games;
 mod index;
+mod inputs;
 mod position;
 mod table;
 

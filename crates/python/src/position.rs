@@ -70,26 +70,23 @@ fn parse(text: &str) -> PyResult<tabia::Position> {
     parse_variant(text, None)
 }
 
-/// Every reason `fen` is not a legal position; empty when it is one.
-///
-/// Raises `PositionError` when the text is not a FEN, EPD or `startpos` at all.
+/// Every reason `fen` is not a legal position; empty when it is one. A text that is not a
+/// FEN, EPD or `startpos` at all has one reason: why it cannot be read.
 #[pyfunction]
-pub(crate) fn status(fen: &str) -> PyResult<Vec<String>> {
+pub(crate) fn status(fen: &str) -> Vec<String> {
     match tabia::Position::from_arg(fen) {
-        Ok(_) => Ok(Vec::new()),
+        Ok(_) => Vec::new(),
         Err(ParsePositionError::Illegal(e)) => {
-            Ok(e.problems().iter().map(ToString::to_string).collect())
+            e.problems().iter().map(ToString::to_string).collect()
         }
-        Err(error) => parse(fen)
-            .map(|_| ())
-            .and(Err(PositionError::new_err(error.to_string()))),
+        Err(error) => vec![error.to_string()],
     }
 }
 
 /// Whether `fen` is a legal position.
 #[pyfunction]
-pub(crate) fn is_valid(fen: &str) -> PyResult<bool> {
-    status(fen).map(|problems| problems.is_empty())
+pub(crate) fn is_valid(fen: &str) -> bool {
+    status(fen).is_empty()
 }
 
 /// The en-passant rule of python-chess's `en_passant=` argument.

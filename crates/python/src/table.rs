@@ -189,49 +189,46 @@ impl TableStream {
     }
 }
 
-fn reader(paths: Vec<PathBuf>, jobs: Option<usize>) -> tabia::Reader {
-    tabia::Reader::new(paths).jobs(jobs.unwrap_or(0))
-}
-
 /// The whole table, read on all cores with the GIL released, Ctrl-C checked between
-/// batches; an input that cannot be opened or read to its end raises `tabia.GameError`.
+/// batches, and the `tabia.GameError` of each input that could not be opened or read to its
+/// end (the games read before the end of a cut input are in the table).
 #[pyfunction]
-#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn read_table(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    inputs: &Bound<'_, PyAny>,
     moves: bool,
     columns: Option<Vec<String>>,
     jobs: Option<usize>,
     nested: bool,
     fen: bool,
     boards: bool,
-) -> PyResult<TableStream> {
+) -> PyResult<(TableStream, Vec<Py<PyAny>>)> {
     let shape = Shape::new(moves, nested, fen, boards, columns)?;
-    let mut tables = reader(paths, jobs).table(shape.read_options(), shape.columns);
+    let mut tables =
+        crate::inputs::reader(inputs, jobs)?.table(shape.read_options(), shape.columns);
     let mut batches = Vec::new();
+    let mut errors = Vec::new();
     loop {
         let next = py.detach(|| tables.next());
         py.check_signals()?;
         match next {
             None => break,
             Some(Ok(t)) => batches.push(shape.batch(t).map_err(value_error)?),
-            Some(Err(error)) => return Err(game_error(py, &error)),
+            Some(Err(error)) => errors.push(game_error(py, &error).into_value(py).into_any()),
         }
     }
-    Ok(TableStream::new(
-        shape.schema.clone(),
-        Box::new(batches.into_iter().map(Ok)),
-    ))
+    let stream = TableStream::new(shape.schema.clone(), Box::new(batches.into_iter().map(Ok)));
+    Ok((stream, errors))
 }
 
 /// The table as a stream, read batch by batch as the consumer asks; an input error ends the
 /// stream with an error.
 #[pyfunction]
-#[pyo3(signature = (paths, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
 pub(crate) fn scan(
-    paths: Vec<PathBuf>,
+    inputs: &Bound<'_, PyAny>,
     moves: bool,
     columns: Option<Vec<String>>,
     jobs: Option<usize>,
@@ -240,7 +237,7 @@ pub(crate) fn scan(
     boards: bool,
 ) -> PyResult<TableStream> {
     let shape = Shape::new(moves, nested, fen, boards, columns)?;
-    let tables = reader(paths, jobs).table(shape.read_options(), shape.columns);
+    let tables = crate::inputs::reader(inputs, jobs)?.table(shape.read_options(), shape.columns);
     let schema = shape.schema.clone();
     let batches = tables.map(move |tables| match tables {
         Ok(tables) => shape.batch(tables),

@@ -181,6 +181,26 @@ def test_spark_dates_and_times(spark):
     assert rows == list(zip(dates, times))
 
 
+def test_spark_reads_a_list_of_files_named_with_spaces_and_commas(spark, inputs, tmp_path):
+    # load([f1, f2]) hands the data source a JSON array of the names (issue 40 §4).
+    files = [tmp_path / "games, one.pgn", tmp_path / "games, two.pgn.zst"]
+    shutil.copy(inputs / "a.pgn", files[0])
+    shutil.copy(inputs / "b.pgn.zst", files[1])
+    df = spark.read.format("pgn").load([str(f) for f in files])
+    got = _sorted(df.toArrow(), False)
+    expected = _sorted(_as_spark(tabia.read_table(files), df.schema), False)
+    assert got.num_rows == expected.num_rows > 0
+    assert got.equals(expected)
+
+
+def test_spark_paths_option():
+    from tabia.spark import _paths_option
+
+    assert _paths_option('["a b.pgn", "c,d.pgn"]') == ["a b.pgn", "c,d.pgn"]
+    assert _paths_option("a.pgn, b.pgn") == ["a.pgn", "b.pgn"]
+    assert _paths_option("") == []
+
+
 def test_spark_names_a_missing_input(spark, inputs):
     with pytest.raises(Exception, match="no file matches"):
         spark.read.format("pgn").load(str(inputs / "*.nothing")).count()

@@ -295,11 +295,40 @@ impl Stats {
     ///
     /// # Errors
     ///
-    /// A read error of `input` (the figures of the games before it are lost with it).
+    /// A read error of `input` (the figures of the games before it are lost with it: see
+    /// [`Stats::read_input`] to keep them).
     pub fn from_input<R: Read + Send>(
         input: R,
         pipeline: &Pipeline,
     ) -> Result<Stats, tabia_stream::InputError> {
+        match Stats::read_input(input, pipeline) {
+            (stats, None) => Ok(stats),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// [`Stats::from_input`] that keeps what it read: the figures of the games read before a
+    /// read error that ended the input (a file cut in the middle) and the error, so that a
+    /// truncated download still counts its games.
+    ///
+    /// ```
+    /// use tabia_stats::Stats;
+    /// use tabia_stream::Pipeline;
+    ///
+    /// // Several zstd blocks (of 128 KiB), so that half the file holds whole games.
+    /// let pgn: Vec<u8> = (0..20_000)
+    ///     .flat_map(|i| format!("1. e4 e5 {{ {} }} 1-0\n\n", i * 7919).into_bytes())
+    ///     .collect();
+    /// let zst = zstd::encode_all(&pgn[..], 3)?;
+    /// let (stats, error) = Stats::read_input(&zst[..zst.len() / 2], &Pipeline::new());
+    /// assert!(error.is_some());
+    /// assert!((1..20_000).contains(&stats.report(None).games));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_input<R: Read + Send>(
+        input: R,
+        pipeline: &Pipeline,
+    ) -> (Stats, Option<tabia_stream::InputError>) {
         let mut stats = Stats::new();
         let outcome = pipeline.run_games(
             input,
@@ -312,7 +341,10 @@ impl Stats {
                 Ok::<(), std::convert::Infallible>(())
             },
         );
-        counted(outcome, stats)
+        match outcome {
+            Ok(outcome) => (stats, outcome.input_error),
+            Err(never) => match never {},
+        }
     }
 
     /// The statistics of the games a [`SplitGames`] splits an input into, on all the workers of

@@ -46,6 +46,14 @@ pub enum Source {
     File(PathBuf),
     /// An entry of a zip archive (see [`Source::from_args`]).
     Zip(ZipEntry),
+    /// Bytes in memory (PGN, compressed or not) and the name they go by in diagnostics:
+    /// text a program already holds, a file object of a Python user.
+    Memory {
+        /// The name in diagnostics (`<string>`, a file object's name).
+        name: String,
+        /// The bytes, shared with the caller.
+        bytes: Arc<[u8]>,
+    },
 }
 
 impl Source {
@@ -103,6 +111,7 @@ impl Source {
             Source::Stdin => "<stdin>".to_owned(),
             Source::File(path) => path.display().to_string(),
             Source::Zip(entry) => format!("{}/{}", entry.archive().display(), entry.name()),
+            Source::Memory { name, .. } => name.clone(),
         }
     }
 
@@ -128,7 +137,21 @@ impl Source {
                 }
                 Ok(input)
             }
+            Source::Memory { name, bytes } => {
+                let size = bytes.len() as u64;
+                let reader = io::Cursor::new(SharedBytes(bytes.clone()));
+                Input::with_size(name.clone(), reader, Some(size), decoders)
+            }
         }
+    }
+}
+
+/// An `Arc<[u8]>` as a `Cursor` reads it.
+struct SharedBytes(Arc<[u8]>);
+
+impl AsRef<[u8]> for SharedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 

@@ -47,7 +47,7 @@ mod error;
 mod reader;
 
 pub use error::{GameError, GameErrorKind};
-pub use reader::{Analysed, Gathered, Item, Mapped, Reader, read};
+pub use reader::{Analysed, Gathered, InputArg, Item, Mapped, Reader, read};
 pub use tabia_notation::pgn::Game;
 pub use tabia_position::{Played, Position, Replay};
 #[cfg(feature = "table")]

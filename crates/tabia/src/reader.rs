@@ -43,12 +43,61 @@ where
 /// bounded however large the files.
 #[derive(Debug, Clone)]
 pub struct Reader {
-    files: Vec<PathBuf>,
+    inputs: Vec<InputArg>,
     jobs: usize,
     /// Only the games that start in these bytes of the one file (see [`Reader::range`]).
     range: Option<Range<u64>>,
     /// The bytes of PGN a batch holds, when not the pipeline's default.
     batch_bytes: Option<usize>,
+}
+
+/// One input of a [`Reader`]: a path (a file, compressed or not, a zip archive, a folder of
+/// them) or bytes in memory (PGN, compressed or not) with the name they go by.
+///
+/// ```
+/// use tabia::{InputArg, Reader};
+///
+/// let text = b"[White \"A\"]\n\n1. e4 e5 1-0\n".as_slice();
+/// let games = Reader::of([InputArg::memory("<string>", text)])
+///     .games()
+///     .collect::<Result<Vec<_>, _>>()?;
+/// assert_eq!(games[0].tag("White"), Some("A"));
+/// # Ok::<(), tabia::GameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputArg {
+    /// A file, an archive or a folder (`-`: standard input).
+    Path(PathBuf),
+    /// Bytes in memory and their name in the games and errors.
+    Memory {
+        /// The name (`<string>`, a file object's name).
+        name: String,
+        /// The bytes.
+        bytes: Arc<[u8]>,
+    },
+}
+
+impl InputArg {
+    /// The input of `bytes`, named `name`.
+    pub fn memory(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> InputArg {
+        InputArg::Memory {
+            name: name.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+impl From<PathBuf> for InputArg {
+    fn from(path: PathBuf) -> InputArg {
+        InputArg::Path(path)
+    }
+}
+
+impl From<&std::path::Path> for InputArg {
+    fn from(path: &std::path::Path) -> InputArg {
+        InputArg::Path(path.to_path_buf())
+    }
 }
 
 /// A game before it is parsed, as the workers of a [`Reader`] hand it to a
@@ -137,8 +186,14 @@ impl Reader {
         I: IntoIterator<Item = P>,
         P: Into<PathBuf>,
     {
+        Reader::of(paths.into_iter().map(|p| InputArg::Path(p.into())))
+    }
+
+    /// A reader of `inputs`, paths and bytes in memory, in that order (none: standard
+    /// input), with one worker per core.
+    pub fn of(inputs: impl IntoIterator<Item = InputArg>) -> Reader {
         Reader {
-            files: paths.into_iter().map(Into::into).collect(),
+            inputs: inputs.into_iter().collect(),
             jobs: 0,
             range: None,
             batch_bytes: None,
@@ -171,7 +226,7 @@ impl Reader {
     /// ```
     pub fn range(path: impl Into<PathBuf>, bytes: Range<u64>) -> Reader {
         Reader {
-            files: vec![path.into()],
+            inputs: vec![InputArg::Path(path.into())],
             jobs: 0,
             range: Some(bytes),
             batch_bytes: None,
@@ -375,11 +430,15 @@ impl Reader {
         };
         for source in self.sources() {
             let name: Arc<str> = source.name().into();
-            let counted = self
-                .open(&source, &pipeline)
-                .and_then(|(input, _)| tabia_stats::Stats::from_input(input, &pipeline));
-            match counted {
-                Ok(stats) => gathered.value.merge(stats),
+            match self.open(&source, &pipeline) {
+                Ok((input, _)) => {
+                    // The games before a read error count (a file cut in the middle).
+                    let (stats, error) = tabia_stats::Stats::read_input(input, &pipeline);
+                    gathered.value.merge(stats);
+                    if let Some(error) = error {
+                        gathered.errors.push(input_error(name, None, error));
+                    }
+                }
                 Err(error) => gathered.errors.push(input_error(name, None, error)),
             }
         }
@@ -482,12 +541,41 @@ impl Reader {
         if self.range.is_some() {
             // One file, not a folder or an archive.
             return self
-                .files
+                .inputs
                 .iter()
-                .map(|file| Source::File(file.clone()))
+                .map(|input| match input {
+                    InputArg::Path(file) => Source::File(file.clone()),
+                    InputArg::Memory { name, bytes } => Source::Memory {
+                        name: name.clone(),
+                        bytes: bytes.clone(),
+                    },
+                })
                 .collect();
         }
-        Source::from_args(&expand_folders(&self.files))
+        if self.inputs.is_empty() {
+            return vec![Source::Stdin];
+        }
+        let mut sources = Vec::new();
+        let mut paths = Vec::new();
+        for input in &self.inputs {
+            match input {
+                InputArg::Path(path) => paths.push(path.clone()),
+                InputArg::Memory { name, bytes } => {
+                    if !paths.is_empty() {
+                        sources.extend(Source::from_args(&expand_folders(&paths)));
+                        paths.clear();
+                    }
+                    sources.push(Source::Memory {
+                        name: name.clone(),
+                        bytes: bytes.clone(),
+                    });
+                }
+            }
+        }
+        if !paths.is_empty() {
+            sources.extend(Source::from_args(&expand_folders(&paths)));
+        }
+        sources
     }
 
     /// Opens `source`, or the span of it that the reader's range holds.

@@ -6,7 +6,7 @@ use std::{fs, path::PathBuf};
 
 use proptest::prelude::*;
 use tabia::{
-    GameErrorKind, Reader,
+    GameErrorKind, InputArg, Reader,
     notation::pgn::PgnReader,
     select::{Criterion, Options, Query, TagCriterion},
 };
@@ -129,6 +129,58 @@ fn a_truncated_input_ends_with_an_error_after_its_whole_games() {
         error.to_string(),
         format!("{}: read error: incomplete frame", cut.display())
     );
+}
+
+#[test]
+fn stats_of_a_truncated_input_count_the_games_before_the_cut() {
+    let text: Vec<u8> = (0..20_000)
+        .flat_map(|i| {
+            format!("[Event \"{i}\"]\n\n1. e4 e5 {{ {} }} 1-0\n\n", i * 7919).into_bytes()
+        })
+        .collect();
+    let compressed = zstd::encode_all(&text[..], 3).expect("compressed");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cut = dir.path().join("cut.pgn.zst");
+    fs::write(&cut, &compressed[..compressed.len() / 2]).expect("written");
+    let games = tabia::read([&cut]).filter(Result::is_ok).count() as u64;
+    let stats = Reader::new([&cut]).stats();
+    assert_eq!(stats.value.report(None).games, games);
+    assert_eq!(stats.errors.len(), 1);
+    assert!(stats.errors[0].ends_input());
+}
+
+#[test]
+fn bytes_in_memory_are_inputs_in_their_place() {
+    let sample = fixtures().join("pgn/ok/sample.pgn");
+    let text = b"[White \"A\"]\n\n1. e4 *\n".as_slice();
+    let compressed = zstd::encode_all(text, 3).expect("compressed");
+    let reader = Reader::of([
+        InputArg::memory("<string>", text),
+        InputArg::from(sample.as_path()),
+        InputArg::memory("<bytes>", compressed),
+    ]);
+    let games: Vec<_> = reader
+        .map(|item| {
+            Ok((
+                item.input().to_owned(),
+                item.parse()?.tag("White").map(str::to_owned),
+            ))
+        })
+        .collect::<Result<_, _>>()
+        .expect("games");
+    let a = Some("A".to_owned());
+    assert_eq!(
+        games,
+        [
+            ("<string>".to_owned(), a.clone()),
+            (
+                sample.display().to_string(),
+                Some("Fischer, Robert J.".to_owned())
+            ),
+            ("<bytes>".to_owned(), a),
+        ]
+    );
+    assert_eq!(reader.stats().value.report(None).games, 3);
 }
 
 #[test]

@@ -231,3 +231,70 @@ fn problems_as_pgn_check_reports_them() {
         "the mainline moves of the games that read (1 and 4); none of the bad ones"
     );
 }
+
+#[test]
+fn a_cut_input_keeps_its_whole_games_in_the_table_and_the_stats() {
+    use std::io::Read;
+
+    // A download cut in the middle: several zstd blocks (of 128 KiB), half of them whole.
+    let mut bytes = compress(Codec::Zstd, numbered_games(20_000).as_bytes());
+    bytes.truncate(bytes.len() / 2);
+    // The games before the last game start of what can be decompressed are whole.
+    let mut text = Vec::new();
+    let decoded = zstd::stream::read::Decoder::new(&bytes[..])
+        .unwrap()
+        .read_to_end(&mut text);
+    assert!(decoded.is_err(), "the input is cut");
+    let whole = text.windows(7).filter(|w| w == b"[Event ").count() - 1;
+    assert!(whole > 1000, "{whole}");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.pgn.zst");
+    std::fs::write(&input, &bytes).unwrap();
+    // One thread (a PGN reader over the input) and the workers (chunks of it) alike.
+    for (jobs, batch) in [("1", None), ("2", Some("4096")), ("2", None)] {
+        let out = dir.path().join(format!("games-{jobs}-{batch:?}.csv"));
+        let mut table = tabia();
+        if let Some(batch) = batch {
+            table.env("TABIA_BATCH_BYTES", batch);
+        }
+        let assert = table
+            .args(["table", "-j", jobs, "-o"])
+            .arg(&out)
+            .arg(&input)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains("cut.pgn.zst: read error: incomplete frame"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.ends_with(&format!(
+                "games {whole}, errors {}, warnings 0, unreadable inputs 1\n",
+                whole / 10
+            )),
+            "jobs {jobs}, batch {batch:?}: {stderr}"
+        );
+        let csv = std::fs::read_to_string(&out).unwrap();
+        let rows = csv.split("\r\n").filter(|l| !l.is_empty()).count() - 1;
+        assert_eq!(
+            rows, whole,
+            "jobs {jobs}, batch {batch:?}: a row per whole game"
+        );
+        let mut stats = tabia();
+        if let Some(batch) = batch {
+            stats.env("TABIA_BATCH_BYTES", batch);
+        }
+        let assert = stats
+            .args(["stats", "--json", "-j", jobs])
+            .arg(&input)
+            .assert()
+            .code(2);
+        let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        assert_eq!(
+            json["games"].as_u64(),
+            Some(whole as u64),
+            "jobs {jobs}, batch {batch:?}"
+        );
+    }
+}

@@ -8,13 +8,14 @@ analysis of whole collections (:func:`analyse`, ``tabia analyse``). See docs/pyt
 
 from __future__ import annotations
 
-import os
-import builtins
-import json
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+import builtins as _builtins
+import json as _json
+import os as _os
+from typing import TYPE_CHECKING
+from collections.abc import Mapping as _Mapping
+from dataclasses import dataclass as _dataclass, field as _field
 
-import pyarrow as pa
+import pyarrow as _pa
 
 from . import _tabia
 from ._tabia import (
@@ -39,6 +40,15 @@ from ._tabia import (
     LegalMoves, MainlineMove, Outcome, Piece, Termination, parse_square, square_name,
 )
 
+if TYPE_CHECKING:
+    from typing import IO, Any, Iterable, Mapping, Sequence, Union
+
+    import numpy
+    import pyarrow as pa
+
+    #: What the entry points read: a path, PGN text, an open file, or a list of them.
+    Inputs = Union[str, bytes, "_os.PathLike[str]", IO[bytes], IO[str], Iterable["Inputs"]]
+
 __all__ = [
     "AnalysedGames",
     "AnalysisReport",
@@ -60,6 +70,7 @@ __all__ = [
     "__version__",
     "eco",
     "is_valid",
+    "read_game",
     "read_games",
     "read_table",
     "read_training",
@@ -73,18 +84,128 @@ __all__ = [
 ]
 
 
-def _paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    return [os.fspath(p) for p in paths]
+def _is_text(value: str) -> bool:
+    """A ``str`` is PGN text, not a path, when it holds a newline or starts with a tag."""
+    return "\n" in value or value.lstrip().startswith("[")
+
+
+def _inputs(args: Iterable[Inputs]) -> list[str | tuple[str, bytes]]:
+    """The inputs of the entry points: each a path (``str``, ``os.PathLike``), PGN text
+    (``bytes``; a ``str`` holding a newline or starting with ``[``), an open file (binary or
+    text: its bytes are read from where it is, a text file's ``str`` encoded UTF-8), or a list,
+    tuple or other iterable of them. Paths go to Rust as strings, the rest as
+    ``(name, bytes)``."""
+    out: list[str | tuple[str, bytes]] = []
+    for arg in args:
+        if isinstance(arg, str):
+            out.append(("<string>", arg.encode()) if _is_text(arg) else arg)
+        elif isinstance(arg, (bytes, bytearray, memoryview)):
+            out.append(("<bytes>", bytes(arg)))
+        elif isinstance(arg, _os.PathLike):
+            out.append(_os.fspath(arg))
+        elif hasattr(arg, "read"):
+            data = arg.read()
+            if isinstance(data, str):
+                data = data.encode()
+            name = getattr(arg, "name", None)
+            out.append((name if isinstance(name, str) else "<file>", bytes(data)))
+        elif hasattr(arg, "__iter__"):
+            out.extend(_inputs(arg))
+        else:
+            raise TypeError(
+                f"an input is a path, PGN text, an open file or a list of them, not "
+                f"{type(arg).__name__}"
+            )
+    return out
+
+
+def _jobs(jobs: int | None) -> int | None:
+    """``jobs`` checked: ``None`` (or 0) is one worker per core."""
+    if jobs is not None and jobs < 0:
+        raise ValueError(
+            f"jobs={jobs}: expected a number of workers (1 or more), or None for one per core"
+        )
+    return jobs
+
+
+def _cut(errors: str, value: Any, found: list[GameError], attribute: str) -> Any:
+    """What a table entry point gives for ``errors`` when inputs could not be read to their
+    end: ``"raise"`` raises the first error, the partial value as its ``attribute`` and every
+    error as its ``errors``; ``"warn"`` warns of each and gives the value; ``"collect"`` gives
+    ``(value, errors)``."""
+    if errors not in ("raise", "warn", "collect"):
+        raise ValueError(f'errors={errors!r}: expected "raise", "warn" or "collect"')
+    if errors == "collect":
+        return value, found
+    if found and errors == "raise":
+        error = found[0]
+        setattr(error, attribute, value)
+        error.errors = found
+        raise error
+    if found:
+        import warnings
+
+        for error in found:
+            warnings.warn(str(error), RuntimeWarning, stacklevel=3)
+    return value
+
+
+def read_game(pgn: str | bytes | IO[bytes] | IO[str]) -> Game | None:
+    """One game, as python-chess's ``chess.pgn.read_game``: the first game of PGN text
+    (``str`` or ``bytes``), or the next game of an open file (binary or text), the file left
+    just after it so that the next call reads the game after; ``None`` when there is none
+    left. A game that cannot be read raises :class:`GameError` (python-chess keeps what it
+    could and logs the error)."""
+    if isinstance(pgn, (str, bytes, bytearray, memoryview)):
+        data = pgn.encode() if isinstance(pgn, str) else bytes(pgn)
+        name = "<string>"
+    else:
+        data = _next_game_text(pgn)
+        name = getattr(pgn, "name", None)
+        name = name if isinstance(name, str) else "<file>"
+    for game in _tabia.read_games([(name, data)], jobs=1, errors="raise"):
+        return game
+    return None
+
+
+def _next_game_text(handle: Any) -> bytes:
+    """The lines of the next game of an open file: blank lines skipped, its tags, its
+    movetext up to the line that ends it (a result marker at its end, or the blank line
+    before the next game's tags); the file is left after them."""
+    lines: list[bytes] = []
+    in_movetext = False
+    blank = False
+    while True:
+        seekable = getattr(handle, "seekable", None)
+        at = handle.tell() if seekable is not None and seekable() else None
+        line = handle.readline()
+        if not line:
+            break
+        if isinstance(line, str):
+            line = line.encode()
+        stripped = line.strip()
+        if not lines and not stripped:
+            continue
+        if in_movetext and blank and stripped.startswith(b"[") and at is not None:
+            handle.seek(at)
+            break
+        lines.append(line)
+        blank = not stripped
+        if stripped and not stripped.startswith(b"[") and not stripped.startswith(b"%"):
+            in_movetext = True
+            if stripped.split()[-1] in (b"1-0", b"0-1", b"1/2-1/2", b"*"):
+                break
+    return b"".join(lines)
 
 
 def read_games(
-    *paths: str | os.PathLike[str],
+    *inputs: Inputs,
     jobs: int | None = None,
     variations: bool = False,
     errors: str = "raise",
 ) -> GameReader:
-    """Every game of ``paths`` (files, compressed or not, zip archives, folders) as
-    :class:`Game` objects, parsed and replayed on all cores (``jobs`` workers; ``None`` is
+    """Every game of ``inputs`` (files, compressed or not, zip archives, folders; PGN text;
+    open files; lists of them: see *Inputs* in docs/python.md) as :class:`Game` objects, parsed and replayed on all cores (``jobs`` workers; ``None`` is
     one per core) and given in input order, the GIL released while Rust works.
 
     A game that cannot be read (a syntax error, an illegal move; with ``variations=True``
@@ -97,20 +218,23 @@ def read_games(
     - ``"collect"``: it is left out of the iteration and kept, in input order, in the
       iterator's ``errors`` list.
     """
-    return _tabia.read_games(_paths(paths), jobs=jobs, variations=variations, errors=errors)
+    return _tabia.read_games(
+        _inputs(inputs), jobs=_jobs(jobs), variations=variations, errors=errors
+    )
 
 
 def read_table(
-    *paths: str | os.PathLike[str],
+    *inputs: Inputs,
     moves: bool = False,
     columns: Sequence[str] | None = None,
     jobs: int | None = None,
     nested: bool = False,
     fen: bool = False,
     boards: bool = False,
+    errors: str = "raise",
 ) -> pa.Table:
     """The games table of ``tabia table`` (``moves=True``: the moves table) of every game
-    in ``paths`` (files, compressed or not, zip archives, folders), read on all cores
+    in ``inputs`` (as for :func:`read_games`), read on all cores
     (``jobs`` workers; ``None`` is one per core) in input order, as a ``pyarrow.Table``.
 
     ``columns`` keeps only the columns named (in that order); ``nested=True`` puts the moves
@@ -120,23 +244,33 @@ def read_table(
     schema is exactly that of ``tabia table`` (docs/schema.md).
 
     Bad games are rows too, their ``errors`` column saying why. An input that cannot be
-    opened or read to its end raises :class:`GameError`. The GIL is released while the
-    games are read and Ctrl-C interrupts the read between batches.
+    opened or read to its end (a file cut in the middle) does not lose what was read: the
+    other inputs are read all the same, the games before the cut are rows, and ``errors``
+    says how the table comes back:
+
+    - ``"raise"`` (the default): :class:`GameError` (the first input's), with the table of
+      what was read as its ``table`` attribute and every input's error as its ``errors``.
+    - ``"warn"``: the table, and a ``RuntimeWarning`` for each input.
+    - ``"collect"``: a pair ``(table, errors)``, ``errors`` the list of :class:`GameError`
+      (empty when every input was read whole).
+
+    The GIL is released while the games are read and Ctrl-C interrupts the read between
+    batches.
     """
-    stream = _tabia.read_table(
-        _paths(paths),
+    stream, found = _tabia.read_table(
+        _inputs(inputs),
         moves=moves,
         columns=list(columns) if columns is not None else None,
-        jobs=jobs,
+        jobs=_jobs(jobs),
         nested=nested,
         fen=fen,
         boards=boards,
     )
-    return pa.table(stream)
+    return _cut(errors, _pa.table(stream), found, "table")
 
 
 def scan(
-    *paths: str | os.PathLike[str],
+    *inputs: Inputs,
     moves: bool = False,
     columns: Sequence[str] | None = None,
     jobs: int | None = None,
@@ -149,15 +283,15 @@ def scan(
     ends the stream with an exception from the consumer (pyarrow raises it as an
     ``OSError``/``ArrowException`` with tabia's message)."""
     stream = _tabia.scan(
-        _paths(paths),
+        _inputs(inputs),
         moves=moves,
         columns=list(columns) if columns is not None else None,
-        jobs=jobs,
+        jobs=_jobs(jobs),
         nested=nested,
         fen=fen,
         boards=boards,
     )
-    return pa.RecordBatchReader.from_stream(stream)
+    return _pa.RecordBatchReader.from_stream(stream)
 
 
 def schema(
@@ -165,22 +299,24 @@ def schema(
 ) -> pa.Schema:
     """The schema of the games table (``moves=True``: the moves table), as ``tabia table``
     writes it."""
-    return pa.RecordBatchReader.from_stream(
+    return _pa.RecordBatchReader.from_stream(
         _tabia.schema(moves=moves, nested=nested, fen=fen, boards=boards)
     ).schema
 
 
 def read_training(
-    *paths: str | os.PathLike[str], jobs: int | None = None
-) -> dict[str, "numpy.ndarray"]:
-    """The mainline moves of every game in ``paths`` as numpy arrays a model eats, read on
+    *inputs: Inputs, jobs: int | None = None, errors: str = "raise"
+) -> dict[str, numpy.ndarray]:
+    """The mainline moves of every game of ``inputs`` as numpy arrays a model eats, read on
     all cores without a Python object per move: ``board`` (n × 12 uint64 piece bitboards
     of the position before the move: White's P, N, B, R, Q, K then Black's; bit 0 is a1),
     ``white_to_move`` (bool), ``castling`` (uint64 bitboard of the rooks that may castle),
     ``ep_square`` (int16, -1 for none), ``from_square``, ``to_square``, ``promotion``
     (uint8; promotion as python-chess's piece types, 0 for none), ``game`` (int64, the
     game's number in its file) and ``ply`` (int32). Games that cannot be read have no
-    moves: see :func:`read_table`'s ``errors`` column for them."""
+    moves: see :func:`read_table`'s
+    ``errors`` column for them. ``errors`` is as for :func:`read_table` (the arrays of what
+    was read are the exception's ``arrays`` with ``"raise"``)."""
     import numpy as np
 
     names = [
@@ -194,23 +330,25 @@ def read_training(
         "to_square",
         "promotion",
     ]
-    table = read_table(*paths, moves=True, boards=True, columns=names, jobs=jobs)
+    table, found = read_table(
+        *inputs, moves=True, boards=True, columns=names, jobs=jobs, errors="collect"
+    )
     arrays: dict[str, np.ndarray] = {}
     for name in names:
         column = table.column(name).combine_chunks()
         if name == "board":
             arrays[name] = column.flatten().to_numpy().reshape(-1, 12)
         elif name == "ep_square":
-            arrays[name] = column.cast(pa.int16()).fill_null(-1).to_numpy()
+            arrays[name] = column.cast(_pa.int16()).fill_null(-1).to_numpy()
         elif name == "white_to_move":
             arrays[name] = column.to_numpy(zero_copy_only=False)
         else:
             arrays[name] = column.to_numpy()
-    return arrays
+    return _cut(errors, arrays, found, "arrays")
 
 
 def filter(  # noqa: A001 - tabia's name for it, as the command's
-    *paths: str | os.PathLike[str],
+    *inputs: Inputs,
     criteria: Iterable[str] = (),
     jobs: int | None = None,
     errors: str = "raise",
@@ -220,7 +358,7 @@ def filter(  # noqa: A001 - tabia's name for it, as the command's
     to_move: str | None = None,
     **options: Any,
 ) -> GameReader:
-    """The games of ``paths`` that match criteria, with the criteria language of
+    """The games of ``inputs`` that match criteria, with the criteria language of
     ``tabia filter`` (docs/commands/filter.md), as :class:`Game` objects in input order.
 
     Criteria are keyword arguments named as the command's options (``-`` as ``_``):
@@ -241,11 +379,11 @@ def filter(  # noqa: A001 - tabia's name for it, as the command's
             if v is True:
                 pairs.append((name, None))
             elif v is not False and v is not None:
-                pairs.append((name, builtins.str(v)))
+                pairs.append((name, _builtins.str(v)))
     return _tabia.filter(
-        _paths(paths),
+        _inputs(inputs),
         pairs,
-        jobs=jobs,
+        jobs=_jobs(jobs),
         errors=errors,
         variations=variations,
         eco_by_position=eco_by_position,
@@ -254,29 +392,29 @@ def filter(  # noqa: A001 - tabia's name for it, as the command's
     )
 
 
-def stats(*paths: str | os.PathLike[str], jobs: int | None = None) -> dict[str, Any]:
+def stats(*inputs: Inputs, jobs: int | None = None) -> dict[str, Any]:
     """The statistics of a collection (games, plies, results, dates, time controls, ratings,
     players, events, ECO codes, annotations) as ``tabia stats --json`` gives them, and
-    ``input_errors``: the inputs that could not be read, with why."""
-    return json.loads(_tabia.stats(_paths(paths), jobs=jobs))
+    ``input_errors``: the inputs that could not be opened or read to their end, with why.
+    The games of an input cut in the middle are counted up to the cut: ``input_errors`` is
+    how to know the figures miss the rest."""
+    return _json.loads(_tabia.stats(_inputs(inputs), jobs=_jobs(jobs)))
 
 
-def tree(
-    *paths: str | os.PathLike[str], max_ply: int = 30, jobs: int | None = None
-) -> Tree:
+def tree(*inputs: Inputs, max_ply: int = 30, jobs: int | None = None) -> Tree:
     """The opening tree of the games (``max_ply`` plies of each): ``tree.moves(position)``
     gives the moves played from a position with their counts and scores; transpositions
     merge. Games left out are in ``tree.errors``."""
-    return _tabia.tree(_paths(paths), max_ply=max_ply, jobs=jobs)
+    return _tabia.tree(_inputs(inputs), max_ply=max_ply, jobs=_jobs(jobs))
 
 
 # --- Engine analysis ---------------------------------------------------------------------
 
 #: The key of the report in the schema metadata of :func:`analyse`'s table.
-REPORT_KEY = b"tabia.analysis"
+_REPORT_KEY = b"tabia.analysis"
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class AnalysisReport:
     """What :func:`analyse` did: ``games`` analysed (read and given back), ``bad`` games left
     out (they could not be read or replayed), positions the engines ``analysed``, positions
@@ -296,7 +434,7 @@ class AnalysisReport:
     restarts: int
     engines: int
     settings: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = _field(default_factory=list)
 
     @classmethod
     def of(cls, result: "AnalysedGames | pa.Table") -> "AnalysisReport":
@@ -305,9 +443,9 @@ class AnalysisReport:
         if isinstance(result, AnalysedGames):
             return result.report
         metadata = result.schema.metadata or {}
-        if REPORT_KEY not in metadata:
+        if _REPORT_KEY not in metadata:
             raise ValueError("this table has no report of tabia.analyse in its metadata")
-        return cls(**json.loads(metadata[REPORT_KEY]))
+        return cls(**_json.loads(metadata[_REPORT_KEY]))
 
 
 class AnalysedGames(list):
@@ -328,14 +466,14 @@ class AnalysedGames(list):
 def analysis_schema() -> pa.Schema:
     """The schema of :func:`analyse`'s table (``as_table=True``), without running an engine:
     the ``meta`` of a Dask DataFrame of analyses, or a Spark schema (docs/clusters.md)."""
-    return pa.RecordBatchReader.from_stream(_tabia.analysis_schema()).schema
+    return _pa.RecordBatchReader.from_stream(_tabia.analysis_schema()).schema
 
 
 def _plies(plies: str | int | tuple[int | None, int | None] | range | None) -> str | None:
     if plies is None or isinstance(plies, str):
         return plies
     if isinstance(plies, int):
-        return builtins.str(plies)
+        return _builtins.str(plies)
     if isinstance(plies, range):
         if plies.step != 1 or len(plies) == 0:
             raise ValueError(f"plies={plies!r}: give a range of plies with step 1")
@@ -347,7 +485,7 @@ def _plies(plies: str | int | tuple[int | None, int | None] | range | None) -> s
 def _option_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return builtins.str(value)
+    return _builtins.str(value)
 
 
 def analyse(
@@ -409,25 +547,25 @@ def analyse(
     or ``OSError``; a cache in use by another process ``OSError`` (one process per cache
     file), each with ``tabia analyse``'s message.
     """
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
     if options is None:
         pairs: list[tuple[str, str]] = []
     else:
-        items = options.items() if isinstance(options, Mapping) else options
-        pairs = [(builtins.str(name), _option_value(value)) for name, value in items]
+        items = options.items() if isinstance(options, _Mapping) else options
+        pairs = [(_builtins.str(name), _option_value(value)) for name, value in items]
     if isinstance(side, bool):  # python-chess's colours: True is White
         side = "white" if side else "black"
     value, report, errors = _tabia.analyse(
-        _paths(paths),
+        [_os.fspath(path) for path in paths],
         engine,
         depth=depth,
         nodes=nodes,
         movetime=movetime,
         multipv=multipv,
         options=pairs,
-        jobs=jobs,
-        cache=os.fspath(cache) if cache is not None else None,
+        jobs=_jobs(jobs),
+        cache=_os.fspath(cache) if cache is not None else None,
         plies=_plies(plies),
         side=side,
         player=player,
@@ -439,8 +577,12 @@ def analyse(
     )
     summary = AnalysisReport(**report)
     if as_table:
-        table = pa.table(value)
+        table = _pa.table(value)
         metadata = dict(table.schema.metadata or {})
-        metadata[REPORT_KEY] = json.dumps(report).encode()
+        metadata[_REPORT_KEY] = _json.dumps(report).encode()
         return table.replace_schema_metadata(metadata)
     return AnalysedGames(value, summary, errors)
+
+
+# Names of the module's own machinery, not of its API.
+del annotations, TYPE_CHECKING

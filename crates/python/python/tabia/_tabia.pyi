@@ -371,19 +371,19 @@ class Index:
     def __len__(self) -> int: ...
 
 def read_games(
-    paths: list[str], jobs: int | None = None, variations: bool = False, errors: str = "raise"
+    inputs: list[str | tuple[str, bytes]], jobs: int | None = None, variations: bool = False, errors: str = "raise"
 ) -> GameReader: ...
 def read_table(
-    paths: list[str],
+    inputs: list[str | tuple[str, bytes]],
     moves: bool = False,
     columns: list[str] | None = None,
     jobs: int | None = None,
     nested: bool = False,
     fen: bool = False,
     boards: bool = False,
-) -> TableStream: ...
+) -> tuple[TableStream, list[GameError]]: ...
 def scan(
-    paths: list[str],
+    inputs: list[str | tuple[str, bytes]],
     moves: bool = False,
     columns: list[str] | None = None,
     jobs: int | None = None,
@@ -410,7 +410,7 @@ def status(fen: str) -> list[str]: ...
 def is_valid(fen: str) -> bool: ...
 def eco(pgn: str) -> Opening | None: ...
 def filter(
-    paths: list[str],
+    inputs: list[str | tuple[str, bytes]],
     criteria: list[tuple[str, str | None]],
     jobs: int | None = None,
     errors: str = "raise",
@@ -419,8 +419,8 @@ def filter(
     ply_range: str | None = None,
     to_move: str | None = None,
 ) -> GameReader: ...
-def stats(paths: list[str], jobs: int | None = None) -> str: ...
-def tree(paths: list[str], max_ply: int = 30, jobs: int | None = None) -> Tree: ...
+def stats(inputs: list[str | tuple[str, bytes]], jobs: int | None = None) -> str: ...
+def tree(inputs: list[str | tuple[str, bytes]], max_ply: int = 30, jobs: int | None = None) -> Tree: ...
 def analyse(
     paths: list[str],
     engine: str | Sequence[str],

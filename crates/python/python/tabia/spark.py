@@ -15,7 +15,8 @@ docs/clusters.md.
 Options (all strings, as Spark passes them):
 
 ``path``
-    A file, a glob or a folder (what ``load`` is given); ``paths``: several, comma-separated.
+    A file, a glob or a folder (what ``load`` is given); ``paths``: several (what
+    ``load([f1, f2])`` gives, a JSON array; or written by hand, comma-separated).
 ``moves``
     ``true`` for the moves table (one row per ply), else the games table.
 ``columns``
@@ -35,6 +36,7 @@ and ``UTCTime`` is a ``HH:MM:SS`` string (Spark's time type is off by default).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
@@ -110,12 +112,12 @@ class _Options:
             except ValueError:
                 raise ValueError(f"option {name}: a number of bytes, not {value!r}") from None
 
-        paths = [p for p in str(options.get("paths", "")).split(",") if p.strip()]
+        paths = _paths_option(str(options.get("paths", "")))
         if options.get("path"):
             paths.insert(0, options["path"])
         if not paths:
             raise ValueError('no input: spark.read.format("pgn").load("games/*.pgn")')
-        self.paths = [p.strip() for p in paths]
+        self.paths = paths
         self.moves = flag("moves")
         self.nested = flag("nested")
         self.fen = flag("fen")
@@ -125,6 +127,19 @@ class _Options:
         )
         self.split_bytes = number("splitBytes")
         self.jobs = number("jobs") or 1
+
+
+def _paths_option(value: str) -> list[str]:
+    """The ``paths`` option: the JSON array Spark makes of ``load([f1, f2])`` (names may hold
+    commas and spaces), or names written by hand, comma-separated."""
+    if value.lstrip().startswith("["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list) and all(isinstance(p, str) for p in parsed):
+            return [p for p in parsed if p]
+    return [p.strip() for p in value.split(",") if p.strip()]
 
 
 class PgnDataSource(DataSource):

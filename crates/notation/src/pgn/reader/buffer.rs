@@ -61,6 +61,15 @@ impl<R: Read> PgnReader<R> {
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
+                    // The games the buffer holds whole before the last game start are read
+                    // first (a file cut in the middle loses only the game it cut), the error
+                    // is given in that game's place (see `begin`).
+                    if let Some(cut) = last_game_start(&self.buf[..self.end], self.pos) {
+                        self.end = cut;
+                        self.eof = true;
+                        self.deferred = Some(err);
+                        break;
+                    }
                     self.refill_at = self.end.saturating_sub(LOOKAHEAD - 1);
                     return Err(err);
                 }
@@ -275,4 +284,18 @@ impl<R: Read> PgnReader<R> {
         }
         self.error_here(kind, self.pos, 1)
     }
+}
+
+/// Where the last game in `buf[from..]` starts, after `from`: a `[` that starts a line after a
+/// blank line or that opens `[Event `, as the pipeline's chunks are cut.
+fn last_game_start(buf: &[u8], from: usize) -> Option<usize> {
+    let from = from.max(1);
+    memchr::memrchr_iter(b'[', buf.get(from..)?)
+        .map(|i| i + from)
+        .find(|&i| {
+            matches!(buf[i - 1], b'\n' | b'\r')
+                && (i >= 2 && matches!(&buf[i - 2..i], b"\n\n" | b"\r\r")
+                    || i >= 3 && &buf[i - 3..i] == b"\n\r\n"
+                    || buf[i + 1..].starts_with(b"Event "))
+        })
 }

@@ -15,7 +15,14 @@ impl<R: Read> PgnReader<R> {
             }
         }
         self.skip_space()?;
-        Ok(self.peek().map(|_| self.origin()))
+        match (self.peek(), self.deferred.take()) {
+            (Some(_), deferred) => {
+                self.deferred = deferred;
+                Ok(Some(self.origin()))
+            }
+            (None, Some(err)) => Err(err),
+            (None, None) => Ok(None),
+        }
     }
 
     pub(super) fn game<V: Visitor>(&mut self, visitor: &mut V) -> Result<Option<V::Output>, Stop> {

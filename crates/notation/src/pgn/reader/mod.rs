@@ -150,6 +150,9 @@ pub struct PgnReader<R> {
     /// the reader was made with).
     tag_line_limit: usize,
     eof: bool,
+    /// A read error that ended the input after whole games the buffer still holds: given
+    /// once they are read, in the place of the game it cut.
+    deferred: Option<io::Error>,
     failed: bool,
     bom_checked: bool,
     /// Absolute offset of `buf[0]`.
@@ -230,6 +233,7 @@ impl<R: Read> PgnReader<R> {
             end: 0,
             refill_at: 0,
             eof: false,
+            deferred: None,
             failed: false,
             bom_checked: false,
             base: 0,

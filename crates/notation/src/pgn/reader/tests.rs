@@ -829,3 +829,42 @@ fn result_tokens() {
     assert!(!is_result_token(b"1-0x"));
     assert!(!is_result_token(b"121-0"));
 }
+
+/// An input that gives its bytes, then a read error (a download cut in the middle).
+struct CutInput<'a>(&'a [u8]);
+
+impl Read for CutInput<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(io::Error::other("incomplete frame"));
+        }
+        let n = buf.len().min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_read_error_comes_after_the_whole_games_buffered_before_it() {
+    let mut pgn = Vec::new();
+    for i in 0..1000 {
+        pgn.extend(format!("[Event \"{i}\"]\n\n1. e4 e5 1-0\n\n").into_bytes());
+    }
+    pgn.extend(b"[Event \"1000\"]\n\n1. e4 e");
+    // Whatever the buffer, every whole game, then the error in the cut game's place.
+    for capacity in [MIN_CAPACITY, DEFAULT_CAPACITY] {
+        let mut reader = PgnReader::with_capacity(capacity, CutInput(&pgn)).raw_games();
+        let games: Vec<_> = reader.by_ref().take_while(Result::is_ok).collect();
+        assert_eq!(games.len(), 1000, "capacity {capacity}");
+        assert!(reader.next().is_none(), "nothing after the error");
+        let read: Vec<_> = PgnReader::with_capacity(capacity, CutInput(&pgn))
+            .games()
+            .collect();
+        assert_eq!(read.len(), 1001);
+        assert!(read[..1000].iter().all(Result::is_ok));
+        assert!(
+            matches!(&read[1000], Err(ReadError::Io(e)) if e.to_string() == "incomplete frame")
+        );
+    }
+}
