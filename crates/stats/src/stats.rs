@@ -315,12 +315,25 @@ impl Stats {
     /// use tabia_stats::Stats;
     /// use tabia_stream::Pipeline;
     ///
-    /// // Several zstd blocks (of 128 KiB), so that half the file holds whole games.
-    /// let pgn: Vec<u8> = (0..20_000)
-    ///     .flat_map(|i| format!("1. e4 e5 {{ {} }} 1-0\n\n", i * 7919).into_bytes())
-    ///     .collect();
-    /// let zst = zstd::encode_all(&pgn[..], 3)?;
-    /// let (stats, error) = Stats::read_input(&zst[..zst.len() / 2], &Pipeline::new());
+    /// /// The first bytes of a download, then the error that cut it.
+    /// struct Cut<'a>(&'a [u8]);
+    ///
+    /// impl std::io::Read for Cut<'_> {
+    ///     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+    ///         if self.0.is_empty() {
+    ///             return Err(std::io::Error::other("connection reset"));
+    ///         }
+    ///         let n = buf.len().min(self.0.len());
+    ///         buf[..n].copy_from_slice(&self.0[..n]);
+    ///         self.0 = &self.0[n..];
+    ///         Ok(n)
+    ///     }
+    /// }
+    ///
+    /// // The input is cut into pieces where a line starts with `[`: games with tags.
+    /// let pgn = b"[Event \"x\"]\n\n1. e4 e5 1-0\n\n".repeat(20_000);
+    /// let pipeline = Pipeline::new().with_batch_bytes(1 << 12);
+    /// let (stats, error) = Stats::read_input(Cut(&pgn[..pgn.len() / 2]), &pipeline);
     /// assert!(error.is_some());
     /// assert!((1..20_000).contains(&stats.report(None).games));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
