@@ -73,25 +73,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             bail!("analyse_peer.py: {}", String::from_utf8_lossy(&peer.stderr));
         }
         let peer: serde_json::Value = serde_json::from_slice(&peer.stdout)?;
-        let one = run_tabia(&tabia, &engine, (limit.0, &limit.1), &slice, 1, None)?;
+        let analyse =
+            |jobs, cache| run_tabia(&tabia, &engine, (limit.0, &limit.1), &slice, jobs, cache);
+        let one = analyse(1, None)?;
         let cache = dir.join("bench.redb");
         let _ = fs::remove_file(&cache);
-        let many = run_tabia(
-            &tabia,
-            &engine,
-            (limit.0, &limit.1),
-            &slice,
-            jobs,
-            Some(&cache),
-        )?;
-        let again = run_tabia(
-            &tabia,
-            &engine,
-            (limit.0, &limit.1),
-            &slice,
-            jobs,
-            Some(&cache),
-        )?;
+        let many = analyse(jobs, Some(&cache))?;
+        let again = analyse(jobs, Some(&cache))?;
         let positions = peer["positions"].as_f64().unwrap_or(0.0);
         let distinct = peer["distinct"].as_f64().unwrap_or(0.0);
         let script = peer["seconds"].as_f64().unwrap_or(0.0);
