@@ -28,8 +28,8 @@
 //! - `same-output [--base BIN] [--jobs] [--new BIN]`: every output of every command of two
 //!   binaries on the corpus, byte for byte (for refactors that must change nothing a user
 //!   sees); with `--jobs`, of the new binary on 1, 2 and 4 jobs.
-//! - `serve-load [--tabia PATH] [--seconds N] [--connections N] [PGN...]`: `tabia serve` on an
-//!   index of the corpus under `wrk` over loopback: requests/s and p99 latency.
+//! - `serve-load [--tabia PATH] [--seconds N] [--connections N] [--index DIR | PGN...]`: `tabia serve`
+//!   on an index of the corpus (or DIR) under `wrk` over loopback: requests/s and p99 latency.
 //! - `timed`: the hostile-input tests that assert linear time, in release, one at a time.
 //! - `index-diff [--tabia PATH] [--positions N] [--seed S] [FILE...]`: `tabia index query` and
 //!   `index games` against `tabia tree` and `filter --position` on random positions of the corpus.

@@ -1,6 +1,6 @@
 //! The `serve-load` task: `tabia serve` under load, over loopback only.
 //!
-//! `cargo xtask serve-load [--tabia PATH] [--seconds N] [--connections N] [PGN...]` (default:
+//! `cargo xtask serve-load [--tabia PATH] [--seconds N] [--connections N] [--index DIR | PGN...]` (default:
 //! the two 1 MB files of `../shared/corpus`) builds an index of the PGN files in
 //! `target/serve-load/index` (`tabia index build`), starts `tabia serve` on a free port of 127.0.0.1, walks the
 //! explorer from the start (the 4 most played moves of each position, 3 plies deep) for the
@@ -26,12 +26,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut seconds = 10u32;
     let mut connections = 32u32;
     let mut files = Vec::new();
+    let mut given = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--tabia" => tabia = Some(PathBuf::from(args.next().context("--tabia PATH")?)),
             "--seconds" => seconds = args.next().context("--seconds N")?.parse()?,
             "--connections" => connections = args.next().context("--connections N")?.parse()?,
+            "--index" => given = Some(PathBuf::from(args.next().context("--index DIR")?)),
             file => files.push(PathBuf::from(file)),
         }
     }
@@ -63,17 +65,24 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         }
     };
     let dir = root.join("target/serve-load");
-    let index = dir.join("index");
-    let _ = fs::remove_dir_all(&index);
     fs::create_dir_all(&dir)?;
-    let built = Command::new(&tabia)
-        .args(["index", "build", "-q", "-o"])
-        .arg(&index)
-        .args(&files)
-        .status()?;
-    if !built.success() {
-        bail!("tabia index build failed");
-    }
+    let index = match given {
+        // An index built beforehand (the million games of `synth-games`): asked, not rebuilt.
+        Some(index) => index,
+        None => {
+            let index = dir.join("index");
+            let _ = fs::remove_dir_all(&index);
+            let built = Command::new(&tabia)
+                .args(["index", "build", "-q", "-o"])
+                .arg(&index)
+                .args(&files)
+                .status()?;
+            if !built.success() {
+                bail!("tabia index build failed");
+            }
+            index
+        }
+    };
     let mut server = Command::new(&tabia)
         .args(["serve", "--port", "0"])
         .arg(&index)

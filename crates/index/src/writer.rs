@@ -98,6 +98,9 @@ pub struct IndexWriter {
     meta: Meta,
     options: IndexOptions,
     batch: Batch,
+    /// The committed games' digests, read by [`push`](IndexWriter::push): one read
+    /// transaction from commit to commit (each opening one locks the file), not one a game.
+    digests: Option<redb::ReadOnlyTable<u128, u32>>,
 }
 
 impl std::fmt::Debug for IndexWriter {
@@ -183,6 +186,7 @@ impl IndexWriter {
             },
             meta,
             options,
+            digests: None,
         }
     }
 
@@ -216,11 +220,15 @@ impl IndexWriter {
         if let Some(&id) = self.batch.digests.get(&digest) {
             return Ok(Pushed::Duplicate(id));
         }
-        {
-            let txn = self.db.begin_read()?;
-            let table = txn.open_table(DIGESTS)?;
-            if let Some(id) = table.get(digest)? {
-                return Ok(Pushed::Duplicate(id.value()));
+        if self.meta.games > 0 {
+            let table = match self.digests.take() {
+                Some(table) => table,
+                None => self.db.begin_read()?.open_table(DIGESTS)?,
+            };
+            let found = table.get(digest)?.map(|id| id.value());
+            self.digests = Some(table);
+            if let Some(id) = found {
+                return Ok(Pushed::Duplicate(id));
             }
         }
         let id = self.batch.first_id + self.batch.infos.len() as u32;
@@ -262,6 +270,9 @@ impl IndexWriter {
     ///
     /// An error of the storage; the index is then as the last commit left it.
     pub fn commit(&mut self) -> Result<(), IndexError> {
+        // The next batch reads the digests this commit writes; and compaction needs no
+        // reader holding old pages.
+        self.digests = None;
         if self.batch.infos.is_empty() {
             return Ok(());
         }
