@@ -26,7 +26,7 @@
 //! | `offset` | int64 | byte offset of the game in the (decompressed) input |
 //! | `line` | int64 | line where the game starts |
 //! | `Date`, `Round`, `Variant`, `FEN` | utf8 | the tag (`FEN`: the set-up start) |
-//! | `ply_count` | int32 | plies of the mainline (null when the game cannot be replayed) |
+//! | `ply_count` | int32 | plies of the mainline, its rows in the moves table: for a game with an error, the plies replayed before it (0 when none) |
 //! | `eco_by_position`, `opening_by_position` | utf8 | the opening named by the positions reached (tabia-eco, transpositions count) |
 //! | `final_zobrist` | uint64 | Polyglot hash of the final position |
 //! | `tags` | `map<utf8, utf8>` | every other tag, and the raw text of a typed tag that did not parse |
@@ -38,6 +38,10 @@
 //! `tags`, so no tag is ever lost.
 //!
 //! # Moves table (one row per ply of the mainline)
+//!
+//! A game with an error has the plies of its mainline replayed before the error: the legal
+//! moves before an illegal one (as python-chess keeps them), the whole mainline for an illegal
+//! move in a variation.
 //!
 //! | column | type | what |
 //! |---|---|---|

@@ -313,9 +313,9 @@ def read_training(
     ``white_to_move`` (bool), ``castling`` (uint64 bitboard of the rooks that may castle),
     ``ep_square`` (int16, -1 for none), ``from_square``, ``to_square``, ``promotion``
     (uint8; promotion as python-chess's piece types, 0 for none), ``game`` (int64, the
-    game's number in its file) and ``ply`` (int32). Games that cannot be read have no
-    moves: see :func:`read_table`'s
-    ``errors`` column for them. ``errors`` is as for :func:`read_table` (the arrays of what
+    game's number in its file) and ``ply`` (int32). A game that cannot be read keeps the
+    moves replayed before its error (the legal moves before an illegal one, as python-chess
+    keeps them): see :func:`read_table`'s ``errors`` column for it. ``errors`` is as for :func:`read_table` (the arrays of what
     was read are the exception's ``arrays`` with ``"raise"``)."""
     import numpy as np
 
