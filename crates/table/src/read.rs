@@ -85,6 +85,8 @@ pub(crate) struct Scratch {
     classifier: Option<Follower<'static>>,
     /// Whether the classifier met a move it cannot follow (a null move).
     unclassified: bool,
+    /// The en-passant rule of the FENs and boards ([`ReadOptions::ep`]); kept from game to game.
+    ep: EpRule,
 }
 
 impl Default for Scratch {
@@ -100,6 +102,7 @@ impl Default for Scratch {
             hasher: ZobristTracker::default(),
             classifier: None,
             unclassified: false,
+            ep: EpRule::Legal,
         }
     }
 }
@@ -134,14 +137,17 @@ impl Scratch {
         }
         let fen = if fen {
             let start = self.text.len();
-            self.text.push_str(&pos.fen(EpRule::Legal));
+            self.text.push_str(&pos.fen(self.ep));
             start..self.text.len()
         } else {
             0..0
         };
         // The position after this ply is the one before the next.
         let before = match self.before.as_mut() {
-            Some(before) => Some(std::mem::replace(before, BoardRecord::position(pos))),
+            Some(before) => Some(std::mem::replace(
+                before,
+                BoardRecord::position(pos, self.ep),
+            )),
             None => None,
         };
         let Some(san) = self.pending.take() else {
@@ -292,8 +298,9 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     fn begin_movetext(&mut self) -> Skip {
         let skip = self.replayer.begin_movetext();
         if !skip.0 && self.boards {
-            self.scratch.borrow_mut().before =
-                Some(BoardRecord::position(self.replayer.position()));
+            let mut scratch = self.scratch.borrow_mut();
+            let ep = scratch.ep;
+            scratch.before = Some(BoardRecord::position(self.replayer.position(), ep));
         }
         if !skip.0 && classified(self.tags) {
             self.scratch.borrow_mut().classifier = Some(Follower::new(Table::embedded()));
@@ -409,6 +416,7 @@ pub(crate) fn read_game(
         moves: Vec::new(),
     };
     let fen = options.moves && options.fen;
+    scratch.borrow_mut().ep = options.ep;
     let replayer = MainlineReplayer::new(|pos: &Position, mv, _ply| {
         scratch.borrow_mut().played(pos, mv, fen);
     });

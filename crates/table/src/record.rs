@@ -5,9 +5,10 @@ use std::fmt;
 
 use tabia_eco::Opening;
 use tabia_notation::pgn::{Eval, Origin};
+use tabia_position::EpRule;
 
 /// What to read of each game beyond the games table's columns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Keep a [`MoveRecord`] per ply of the mainline.
     pub moves: bool,
@@ -16,6 +17,24 @@ pub struct ReadOptions {
     /// With `moves`: the position before each move and the move as numbers
     /// ([`MoveRecord::board`]).
     pub boards: bool,
+    /// Which en-passant square the FEN after each move and [`BoardRecord::ep_square`] give:
+    /// [`EpRule::Legal`] by default (only when an en-passant capture is legal, as position
+    /// keys); [`EpRule::Always`] after every double push, as python-chess's `board.ep_square`.
+    ///
+    /// [`BoardRecord::ep_square`]: crate::BoardRecord::ep_square
+    pub ep: EpRule,
+}
+
+impl Default for ReadOptions {
+    /// Only the games table's columns; the legal en-passant square.
+    fn default() -> ReadOptions {
+        ReadOptions {
+            moves: false,
+            fen: false,
+            boards: false,
+            ep: EpRule::Legal,
+        }
+    }
 }
 
 /// A game read for the tables. A game that cannot be read still gives a record: its tags (as
@@ -194,7 +213,7 @@ mod tests {
             ReadOptions {
                 moves: true,
                 fen: true,
-                boards: false,
+                ..ReadOptions::default()
             },
         );
         let opening = record.opening.expect("named");
