@@ -89,8 +89,9 @@ pub(crate) fn is_valid(fen: &str) -> bool {
     status(fen).is_empty()
 }
 
-/// The en-passant rule of python-chess's `en_passant=` argument.
-fn ep_rule(en_passant: &str) -> PyResult<EpRule> {
+/// The en-passant rule of python-chess's `en_passant=` argument (also `read_table`'s, for
+/// the moves' `fen` and `ep_square`).
+pub(crate) fn ep_rule(en_passant: &str) -> PyResult<EpRule> {
     match en_passant {
         "legal" => Ok(EpRule::Legal),
         "fen" => Ok(EpRule::Always),

@@ -11,13 +11,16 @@ use std::{
 
 use arrow_array::{RecordBatch, RecordBatchReader, ffi_stream::FFI_ArrowArrayStream};
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyCapsule};
-use tabia::table::{
-    Columns, ReadOptions, Tables,
-    arrow_schema::{ArrowError, SchemaRef},
-    games_schema, moves_schema,
+use tabia::{
+    position::EpRule,
+    table::{
+        Columns, ReadOptions, Tables,
+        arrow_schema::{ArrowError, SchemaRef},
+        games_schema, moves_schema,
+    },
 };
 
-use crate::error::game_error;
+use crate::{error::game_error, position::ep_rule};
 
 const STREAM: &CStr = c"arrow_array_stream";
 
@@ -31,6 +34,9 @@ struct Shape {
     schema: SchemaRef,
     /// The indices of the projected columns, or `None` for all.
     projection: Option<Vec<usize>>,
+    /// The en-passant rule of the moves' `fen` and `ep_square` (`EpRule::Legal` unless
+    /// [`Shape::en_passant`] says otherwise).
+    ep: EpRule,
 }
 
 impl Shape {
@@ -84,7 +90,15 @@ impl Shape {
             columns,
             schema,
             projection,
+            ep: EpRule::Legal,
         })
+    }
+
+    /// This shape with the en-passant rule of python-chess's `en_passant=` (`"legal"`,
+    /// `"fen"`, `"xfen"`).
+    fn en_passant(mut self, en_passant: &str) -> PyResult<Shape> {
+        self.ep = ep_rule(en_passant)?;
+        Ok(self)
     }
 
     /// The batch of this shape out of the tables of one batch of games.
@@ -107,6 +121,7 @@ impl Shape {
             moves: self.moves || self.columns.nested,
             fen: self.columns.fen,
             boards: self.columns.boards,
+            ep: self.ep,
         }
     }
 }
@@ -193,7 +208,7 @@ impl TableStream {
 /// batches, and the `tabia.GameError` of each input that could not be opened or read to its
 /// end (the games read before the end of a cut input are in the table).
 #[pyfunction]
-#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false, en_passant = "legal"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn read_table(
     py: Python<'_>,
@@ -204,8 +219,9 @@ pub(crate) fn read_table(
     nested: bool,
     fen: bool,
     boards: bool,
+    en_passant: &str,
 ) -> PyResult<(TableStream, Vec<Py<PyAny>>)> {
-    let shape = Shape::new(moves, nested, fen, boards, columns)?;
+    let shape = Shape::new(moves, nested, fen, boards, columns)?.en_passant(en_passant)?;
     let mut tables =
         crate::inputs::reader(inputs, jobs)?.table(shape.read_options(), shape.columns);
     let mut batches = Vec::new();
@@ -226,7 +242,8 @@ pub(crate) fn read_table(
 /// The table as a stream, read batch by batch as the consumer asks; an input error ends the
 /// stream with an error.
 #[pyfunction]
-#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false))]
+#[pyo3(signature = (inputs, moves = false, columns = None, jobs = None, nested = false, fen = false, boards = false, en_passant = "legal"))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn scan(
     inputs: &Bound<'_, PyAny>,
     moves: bool,
@@ -235,8 +252,9 @@ pub(crate) fn scan(
     nested: bool,
     fen: bool,
     boards: bool,
+    en_passant: &str,
 ) -> PyResult<TableStream> {
-    let shape = Shape::new(moves, nested, fen, boards, columns)?;
+    let shape = Shape::new(moves, nested, fen, boards, columns)?.en_passant(en_passant)?;
     let tables = crate::inputs::reader(inputs, jobs)?.table(shape.read_options(), shape.columns);
     let schema = shape.schema.clone();
     let batches = tables.map(move |tables| match tables {

@@ -21,6 +21,11 @@ from tabia import _partitions
 from conftest import FIXTURES
 
 SPLIT = 2000
+# The byte ranges the Spark and Dask readers are tested with: SPLIT, a smaller size and a larger
+# one drawn at random (seeded: the same on every run), so that the cuts fall elsewhere in the
+# games (in tags, in movetext, in comments). The large file is some 29 kB.
+_rng = random.Random(41)
+SPLITS = [SPLIT, _rng.randrange(400, 1_500), _rng.randrange(3_000, 15_000)]
 
 
 def _zstd(data: bytes) -> bytes:
@@ -135,17 +140,21 @@ def _as_spark(table: pa.Table, schema) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=target)
 
 
+@pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("moves", [False, True])
-def test_spark_reads_the_rows_of_read_table(spark, inputs, moves):
+def test_spark_reads_the_rows_of_read_table(spark, inputs, moves, split):
+    # Whatever the byte ranges, the rows (their content) are those of read_table on one job.
     df = (
         spark.read.format("pgn")
         .option("moves", str(moves).lower())
-        .option("splitBytes", str(SPLIT))
+        .option("splitBytes", str(split))
         .load(str(inputs / "*.pgn*"))
     )
-    assert df.rdd.getNumPartitions() > 8 + 4
+    plan = _partitions.plan(str(inputs / "*.pgn*"), split_bytes=split)
+    assert df.rdd.getNumPartitions() == len(plan) > 4
     got = _sorted(df.toArrow(), moves)
-    expected = _sorted(_as_spark(tabia.read_table(*_files(inputs), moves=moves), df.schema), moves)
+    whole = tabia.read_table(*_files(inputs), moves=moves, jobs=1)
+    expected = _sorted(_as_spark(whole, df.schema), moves)
     assert got.num_rows == expected.num_rows > 0
     assert got.equals(expected)
 
@@ -222,16 +231,19 @@ def dask_client():
     cluster.close()
 
 
+@pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("moves", [False, True])
-def test_dask_reads_the_rows_of_read_table(dask_client, inputs, moves):
+def test_dask_reads_the_rows_of_read_table(dask_client, inputs, moves, split):
     import pandas as pd
 
     import tabia.dask
 
-    frame = tabia.dask.read_pgn(str(inputs / "*.pgn*"), moves=moves, split_bytes=SPLIT)
-    assert frame.npartitions > 8 + 4
+    # Whatever the byte ranges, the rows (their content) are those of read_table on one job.
+    frame = tabia.dask.read_pgn(str(inputs / "*.pgn*"), moves=moves, split_bytes=split)
+    plan = _partitions.plan(str(inputs / "*.pgn*"), split_bytes=split)
+    assert frame.npartitions == len(plan) > 4
     got = pa.Table.from_pandas(frame.compute(), preserve_index=False)
-    expected = tabia.read_table(*_files(inputs), moves=moves)
+    expected = tabia.read_table(*_files(inputs), moves=moves, jobs=1)
     # The types of tabia's schema (pandas knows no non-null columns).
     assert [(f.name, f.type) for f in got.schema] == [(f.name, f.type) for f in expected.schema]
     assert _sorted(got.cast(expected.schema), moves).equals(_sorted(expected, moves))

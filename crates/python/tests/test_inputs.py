@@ -182,11 +182,6 @@ def test_read_training_keeps_the_moves_before_the_cut(cut):
     assert len(arrays["ply"]) == 85 * len(read) and len(errors) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 40 §5, left: the moves table has no rows for a game with an illegal move "
-    "(tabia-table clears its plies; keeping them breaks ply_count = moves rows)",
-)
 def test_an_illegal_move_keeps_its_legal_plies():
     pgn = '[White "A"]\n\n1. e4 e5 2. Nf3 Ke7 3. Bb5 Kxe5 *\n'
     theirs = chess.pgn.read_game(io.StringIO(pgn))
@@ -196,7 +191,12 @@ def test_an_illegal_move_keeps_its_legal_plies():
     assert moves.column("uci").to_pylist() == legal
     games = tabia.read_table(pgn)
     assert "illegal move" in games.column("errors").to_pylist()[0][0]
+    # ply_count counts the plies kept: the moves table has ply_count rows for every game.
+    assert games.column("ply_count").to_pylist() == [5]
+    assert games.column("final_zobrist").to_pylist() == [None]
     assert len(tabia.read_training(pgn)["ply"]) == 5
+    nested = tabia.read_table(pgn, nested=True).column("moves").to_pylist()[0]
+    assert [m["uci"] for m in nested] == legal
 
 
 # §6: the smaller things.

@@ -22,7 +22,8 @@ pub struct BoardRecord {
     pub white_to_move: bool,
     /// The rooks that may still castle, as a bitboard (python-chess's `castling_rights`).
     pub castling: u64,
-    /// The en-passant square when an en-passant capture is legal.
+    /// The en-passant square, by the rule [`BoardRecord::position`] was given (by default
+    /// [`EpRule::Legal`]: when an en-passant capture is legal).
     pub ep_square: Option<u8>,
     /// The square the move leaves (the drop square for a drop, 0 for a null move).
     pub from_square: u8,
@@ -34,21 +35,27 @@ pub struct BoardRecord {
 }
 
 impl BoardRecord {
-    /// The state of `pos` (the position before the move), the move not yet set.
+    /// The state of `pos` (the position before the move), the move not yet set; its
+    /// en-passant square by the rule `ep`.
     ///
     /// ```
-    /// use tabia_position::Position;
+    /// use tabia_position::{EpRule, Position};
     /// use tabia_table::BoardRecord;
     ///
-    /// let start = BoardRecord::position(&Position::new());
+    /// let start = BoardRecord::position(&Position::new(), EpRule::Legal);
     /// assert_eq!(start.bitboards[0], 0xff00); // White's pawns on the second rank
     /// assert_eq!(start.bitboards[11], 1 << 60); // Black's king on e8
     /// assert!(start.white_to_move);
     /// assert_eq!(start.castling, 0x8100_0000_0000_0081);
     /// assert_eq!(start.ep_square, None);
+    ///
+    /// // After 1. e4 no black pawn can take en passant: e3 (square 20) by python-chess's rule only.
+    /// let e4 = Position::new().after("e4").unwrap();
+    /// assert_eq!(BoardRecord::position(&e4, EpRule::Legal).ep_square, None);
+    /// assert_eq!(BoardRecord::position(&e4, EpRule::Always).ep_square, Some(20));
     /// ```
-    pub fn position(pos: &Position) -> BoardRecord {
-        let setup = pos.setup(EpRule::Legal);
+    pub fn position(pos: &Position, ep: EpRule) -> BoardRecord {
+        let setup = pos.setup(ep);
         let board = &setup.board;
         let mut bitboards = [0; 12];
         for (i, (color, role)) in [Color::White, Color::Black]
@@ -138,6 +145,11 @@ mod tests {
     use super::*;
 
     fn moves(pgn: &str) -> arrow_array::RecordBatch {
+        moves_by(pgn, EpRule::Legal)
+    }
+
+    /// The moves table of `pgn` with the training columns and the FENs, en passant by `ep`.
+    fn moves_by(pgn: &str, ep: EpRule) -> arrow_array::RecordBatch {
         let raw = RawGame {
             bytes: pgn.as_bytes().to_vec(),
             start: Origin::default(),
@@ -145,16 +157,44 @@ mod tests {
         let mut rows = Rows::default();
         let options = ReadOptions {
             moves: true,
-            fen: false,
+            fen: true,
             boards: true,
+            ep,
         };
         let record = rows.read("t.pgn", &raw, 1, options);
         assert!(record.errors.is_empty(), "{:?}", record.errors);
         let columns = Columns {
             boards: true,
+            fen: true,
             ..Columns::default()
         };
         rows.finish(columns, true).unwrap().moves.unwrap()
+    }
+
+    /// `ep_square` and `fen` follow the rule: by default only where a capture is legal; with
+    /// [`EpRule::Always`] after every double push, as python-chess's `board.ep_square`.
+    #[test]
+    fn en_passant_by_the_rule() {
+        let pgn = "1. e4 Nf6 2. e5 d5 3. exd6 *";
+        let ep = |ep| -> Vec<Option<u8>> {
+            let batch = moves_by(pgn, ep);
+            let column = batch.column_by_name("ep_square").unwrap();
+            let column = column.as_primitive::<UInt8Type>();
+            (0..column.len())
+                .map(|i| column.is_valid(i).then(|| column.value(i)))
+                .collect()
+        };
+        // Before each move: e3 (20) after 1. e4, d6 (43) after 2... d5.
+        assert_eq!(ep(EpRule::Legal), [None, None, None, None, Some(43)]);
+        assert_eq!(ep(EpRule::Always), [None, Some(20), None, None, Some(43)]);
+        assert_eq!(ep(EpRule::PseudoLegal), ep(EpRule::Legal));
+        let fen = |ep, i| -> String {
+            let batch = moves_by(pgn, ep);
+            let column = batch.column_by_name("fen").unwrap().as_string::<i32>();
+            column.value(i).to_owned()
+        };
+        assert!(fen(EpRule::Legal, 0).ends_with(" b KQkq - 0 1"));
+        assert!(fen(EpRule::Always, 0).ends_with(" b KQkq e3 0 1"));
     }
 
     fn bytes(batch: &arrow_array::RecordBatch, name: &str) -> Vec<u8> {
@@ -183,7 +223,7 @@ mod tests {
             .as_primitive::<UInt8Type>();
         let mut pos = Position::new();
         for (i, san) in sans.iter().enumerate() {
-            let expected = BoardRecord::position(&pos);
+            let expected = BoardRecord::position(&pos, EpRule::Legal);
             let row = board.value(i);
             assert_eq!(
                 row.as_primitive::<arrow_array::types::UInt64Type>()

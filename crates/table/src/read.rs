@@ -6,6 +6,12 @@
 //!
 //! A game with variations is checked once more by [`Checker`] (every move of every variation,
 //! what `tabia pgn --check` does), so that an illegal move in a variation is the game's error.
+//!
+//! A game with an error keeps the plies of its mainline replayed before the error (as
+//! python-chess keeps the legal moves before an illegal one): the moves before an illegal move
+//! or a syntax error, the whole mainline for an illegal move in a variation, none for a start
+//! position that does not read. Its `ply_count` counts them, so that the moves table has
+//! `ply_count` rows for every game.
 
 use std::{borrow::Cow, cell::RefCell, ops::Range};
 
@@ -79,6 +85,8 @@ pub(crate) struct Scratch {
     classifier: Option<Follower<'static>>,
     /// Whether the classifier met a move it cannot follow (a null move).
     unclassified: bool,
+    /// The en-passant rule of the FENs and boards ([`ReadOptions::ep`]); kept from game to game.
+    ep: EpRule,
 }
 
 impl Default for Scratch {
@@ -94,6 +102,7 @@ impl Default for Scratch {
             hasher: ZobristTracker::default(),
             classifier: None,
             unclassified: false,
+            ep: EpRule::Legal,
         }
     }
 }
@@ -128,14 +137,17 @@ impl Scratch {
         }
         let fen = if fen {
             let start = self.text.len();
-            self.text.push_str(&pos.fen(EpRule::Legal));
+            self.text.push_str(&pos.fen(self.ep));
             start..self.text.len()
         } else {
             0..0
         };
         // The position after this ply is the one before the next.
         let before = match self.before.as_mut() {
-            Some(before) => Some(std::mem::replace(before, BoardRecord::position(pos))),
+            Some(before) => Some(std::mem::replace(
+                before,
+                BoardRecord::position(pos, self.ep),
+            )),
             None => None,
         };
         let Some(san) = self.pending.take() else {
@@ -259,6 +271,9 @@ struct GameVisitor<'s, F> {
     moves: bool,
     /// Whether the position before each move is kept ([`ReadOptions::boards`]).
     boards: bool,
+    /// Whether a move of the mainline did not play: its NAGs and comments, and those of the
+    /// moves after it, belong to no ply kept.
+    stopped: bool,
 }
 
 impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
@@ -270,6 +285,7 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
         self.depth = 0;
         self.variations = false;
         self.partial.clear();
+        self.stopped = false;
         let _ = self.replayer.begin_game(start);
         Skip(false)
     }
@@ -282,8 +298,9 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     fn begin_movetext(&mut self) -> Skip {
         let skip = self.replayer.begin_movetext();
         if !skip.0 && self.boards {
-            self.scratch.borrow_mut().before =
-                Some(BoardRecord::position(self.replayer.position()));
+            let mut scratch = self.scratch.borrow_mut();
+            let ep = scratch.ep;
+            scratch.before = Some(BoardRecord::position(self.replayer.position(), ep));
         }
         if !skip.0 && classified(self.tags) {
             self.scratch.borrow_mut().classifier = Some(Follower::new(Table::embedded()));
@@ -292,26 +309,29 @@ impl<F: FnMut(&Position, Option<Move>, u32)> Visitor for GameVisitor<'_, F> {
     }
 
     fn san(&mut self, san: SanPlus, at: Origin) {
-        if self.depth == 0 {
+        if self.depth == 0 && !self.stopped {
             self.scratch.borrow_mut().pending = Some(san);
             self.replayer.san(san, at);
+            // A move played took its SAN; one left pending did not play (an illegal move, a
+            // null move in check): the replay stops there.
+            self.stopped = self.scratch.borrow().pending.is_some();
         }
     }
 
     fn nag(&mut self, nag: Nag) {
-        if self.depth == 0 {
+        if self.depth == 0 && !self.stopped {
             self.scratch.borrow_mut().nag(nag);
         }
     }
 
     fn partial_comment(&mut self, comment: RawComment<'_>) {
-        if self.depth == 0 && self.moves {
+        if self.depth == 0 && self.moves && !self.stopped {
             self.partial.extend_from_slice(comment.as_bytes());
         }
     }
 
     fn comment(&mut self, comment: RawComment<'_>) {
-        if self.depth > 0 || !self.moves {
+        if self.depth > 0 || !self.moves || self.stopped {
             return;
         }
         if self.partial.is_empty() {
@@ -396,6 +416,7 @@ pub(crate) fn read_game(
         moves: Vec::new(),
     };
     let fen = options.moves && options.fen;
+    scratch.borrow_mut().ep = options.ep;
     let replayer = MainlineReplayer::new(|pos: &Position, mv, _ply| {
         scratch.borrow_mut().played(pos, mv, fen);
     });
@@ -409,6 +430,7 @@ pub(crate) fn read_game(
         partial: Vec::new(),
         moves: options.moves,
         boards: options.moves && options.boards,
+        stopped: false,
     };
     let read = raw.visit_in(&mut visitor, buffer);
     let variations = visitor.variations;
@@ -432,9 +454,10 @@ pub(crate) fn read_game(
         check_variations(raw, &mut record);
     }
     if !record.errors.is_empty() {
-        let mut scratch = scratch.borrow_mut();
-        scratch.plies.clear();
-        record.plies = None;
+        // The plies replayed before the error stay (the module's overview); the game has no
+        // final position and no opening.
+        let plies = scratch.borrow().plies.len();
+        record.plies = Some(u32::try_from(plies).unwrap_or(u32::MAX));
         record.final_zobrist = None;
         record.opening = None;
     }
@@ -556,5 +579,53 @@ mod tests {
             movetext(b"[A \"1\"]\n{ [%clk 0:00:01]\n[%eval 1] } *").as_deref(),
             Some("{ [%clk 0:00:01]\n[%eval 1] } *")
         );
+    }
+
+    fn read(pgn: &str) -> GameRecord {
+        let raw = RawGame {
+            bytes: pgn.as_bytes().to_vec(),
+            start: Origin::default(),
+        };
+        let options = ReadOptions {
+            moves: true,
+            boards: true,
+            ..ReadOptions::default()
+        };
+        GameRecord::read(&raw, 1, options)
+    }
+
+    fn ucis(record: &GameRecord) -> Vec<&str> {
+        record.moves.iter().map(|m| m.uci.as_str()).collect()
+    }
+
+    /// A game with an error keeps the plies replayed before it, and counts them; what follows
+    /// the illegal move (its comment, its NAG, the next moves) belongs to none of them.
+    #[test]
+    fn an_error_keeps_the_plies_before_it() {
+        let record = read("1. e4 e5 2. Nf3 Ke7 3. Bb5 { kept } Kxe5 $2 { dropped } 4. d4 *");
+        assert_eq!(record.errors.len(), 1, "{:?}", record.errors);
+        assert!(record.errors[0].message.contains("illegal move 3... Kxe5"));
+        assert_eq!(ucis(&record), ["e2e4", "e7e5", "g1f3", "e8e7", "f1b5"]);
+        assert_eq!(record.plies, Some(5));
+        assert_eq!(record.moves[4].comment.as_deref(), Some("kept"));
+        assert!(record.moves[4].nags.is_empty());
+        assert_eq!(record.moves.iter().filter(|m| m.board.is_some()).count(), 5);
+        assert_eq!((record.final_zobrist, record.opening), (None, None));
+
+        // An illegal move in a variation: the whole mainline.
+        let record = read("1. e4 (1. d4 Ke7) e5 2. Nf3 *");
+        assert_eq!(record.errors.len(), 1, "{:?}", record.errors);
+        assert_eq!(ucis(&record), ["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(record.plies, Some(3));
+
+        // A start that does not read: none.
+        let record = read("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *");
+        assert_eq!(record.errors.len(), 1, "{:?}", record.errors);
+        assert_eq!((record.moves.len(), record.plies), (0, Some(0)));
+
+        // A null move in check does not play either.
+        let record = read("1. e4 f5 2. Qh5+ -- 3. Qxf5 *");
+        assert_eq!(record.errors.len(), 1, "{:?}", record.errors);
+        assert_eq!(ucis(&record), ["e2e4", "f7f5", "d1h5"]);
     }
 }

@@ -5,9 +5,10 @@ use std::fmt;
 
 use tabia_eco::Opening;
 use tabia_notation::pgn::{Eval, Origin};
+use tabia_position::EpRule;
 
 /// What to read of each game beyond the games table's columns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Keep a [`MoveRecord`] per ply of the mainline.
     pub moves: bool,
@@ -16,6 +17,24 @@ pub struct ReadOptions {
     /// With `moves`: the position before each move and the move as numbers
     /// ([`MoveRecord::board`]).
     pub boards: bool,
+    /// Which en-passant square the FEN after each move and [`BoardRecord::ep_square`] give:
+    /// [`EpRule::Legal`] by default (only when an en-passant capture is legal, as position
+    /// keys); [`EpRule::Always`] after every double push, as python-chess's `board.ep_square`.
+    ///
+    /// [`BoardRecord::ep_square`]: crate::BoardRecord::ep_square
+    pub ep: EpRule,
+}
+
+impl Default for ReadOptions {
+    /// Only the games table's columns; the legal en-passant square.
+    fn default() -> ReadOptions {
+        ReadOptions {
+            moves: false,
+            fen: false,
+            boards: false,
+            ep: EpRule::Legal,
+        }
+    }
 }
 
 /// A game read for the tables. A game that cannot be read still gives a record: its tags (as
@@ -30,7 +49,8 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// The movetext as it stands in the input, trimmed; `None` when the game has none.
     pub movetext: Option<String>,
-    /// Plies of the mainline, when it replays.
+    /// Plies of the mainline; for a game with an error, those replayed before it (the
+    /// plies kept in [`GameRecord::moves`]). Always set by [`GameRecord::read`].
     pub plies: Option<u32>,
     /// The opening named by the positions the game reached (standard start only).
     pub opening: Option<&'static Opening>,
@@ -40,7 +60,9 @@ pub struct GameRecord {
     pub errors: Vec<RowProblem>,
     /// What looks wrong in a game that was read.
     pub warnings: Vec<RowProblem>,
-    /// The plies of the mainline (with [`ReadOptions::moves`], for a game that replays).
+    /// The plies of the mainline (with [`ReadOptions::moves`]); for a game with an error,
+    /// the plies replayed before it (the legal moves before an illegal one, as python-chess
+    /// keeps them).
     pub moves: Vec<MoveRecord>,
 }
 
@@ -150,7 +172,8 @@ mod tests {
             ReadOptions::default(),
         );
         assert_eq!(record.tag("Black"), Some("y"));
-        assert_eq!(record.plies, None);
+        // The plies before the illegal move are the game's.
+        assert_eq!(record.plies, Some(2));
         assert_eq!(
             record.errors[0].to_string(),
             "4:13: illegal move 2. Ke3 (ply 3): no white king can go to e3"
@@ -168,6 +191,8 @@ mod tests {
             record.errors
         );
         assert_eq!(record.movetext.as_deref(), Some("1. e4 e5 2. Zz9 *"));
+        // And those before a syntax error.
+        assert_eq!(record.plies, Some(2));
     }
 
     #[test]
@@ -188,7 +213,7 @@ mod tests {
             ReadOptions {
                 moves: true,
                 fen: true,
-                boards: false,
+                ..ReadOptions::default()
             },
         );
         let opening = record.opening.expect("named");

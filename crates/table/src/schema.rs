@@ -26,7 +26,7 @@
 //! | `offset` | int64 | byte offset of the game in the (decompressed) input |
 //! | `line` | int64 | line where the game starts |
 //! | `Date`, `Round`, `Variant`, `FEN` | utf8 | the tag (`FEN`: the set-up start) |
-//! | `ply_count` | int32 | plies of the mainline (null when the game cannot be replayed) |
+//! | `ply_count` | int32 | plies of the mainline, its rows in the moves table: for a game with an error, the plies replayed before it (0 when none) |
 //! | `eco_by_position`, `opening_by_position` | utf8 | the opening named by the positions reached (tabia-eco, transpositions count) |
 //! | `final_zobrist` | uint64 | Polyglot hash of the final position |
 //! | `tags` | `map<utf8, utf8>` | every other tag, and the raw text of a typed tag that did not parse |
@@ -39,13 +39,17 @@
 //!
 //! # Moves table (one row per ply of the mainline)
 //!
+//! A game with an error has the plies of its mainline replayed before the error: the legal
+//! moves before an illegal one (as python-chess keeps them), the whole mainline for an illegal
+//! move in a variation.
+//!
 //! | column | type | what |
 //! |---|---|---|
 //! | `file`, `game` | utf8, int64 | the game's key, as in the games table |
 //! | `ply` | int32 | 1 for the first move |
 //! | `san`, `uci` | utf8 | the move (SAN as written, normalised; UCI) |
 //! | `zobrist` | uint64 | Polyglot hash of the position after the move |
-//! | `fen` | utf8 | only with `fen`: the FEN after the move |
+//! | `fen` | utf8 | only with `fen`: the FEN after the move (en passant by [`ReadOptions::ep`](crate::ReadOptions::ep): by default only when a capture is legal) |
 //! | `clock_ms`, `emt_ms` | int64 | `[%clk]` and `[%emt]` after the move, in milliseconds |
 //! | `eval_cp`, `eval_mate` | int32 | `[%eval]` after the move: centipawns, or mate in N (White's view) |
 //! | `nags` | `list<uint8>` | the move's NAGs (`!` is 1) |
@@ -59,7 +63,7 @@
 //! | `board` | `fixed_size_list<uint64>[12]` | piece bitboards: White's pawns, knights, bishops, rooks, queens, king, then Black's |
 //! | `white_to_move` | bool | the side to move |
 //! | `castling` | uint64 | the rooks that may still castle, as a bitboard |
-//! | `ep_square` | uint8 | the en-passant square when a capture there is legal |
+//! | `ep_square` | uint8 | the en-passant square when a capture there is legal; with [`EpRule::Always`](tabia_position::EpRule::Always) ([`ReadOptions::ep`](crate::ReadOptions::ep)) after every double push, as python-chess's `board.ep_square` |
 //! | `from_square`, `to_square` | uint8 | the move as its UCI says (a drop: both the drop square; a null move: 0) |
 //! | `promotion` | uint8 | the piece promoted to: 2 knight … 5 queen (6 king in antichess), 0 for none |
 

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use tabia_table::{Columns, FileFormat, Partition, TableOptions, TableWriter};
 
 use crate::{
-    cli::{InputFiles, RunArgs, Status},
+    cli::{EpArg, InputFiles, RunArgs, Status},
     input::Source,
     ops::table::{Encode, claim_outputs},
     output::ExistingArgs,
@@ -45,6 +45,12 @@ pub(crate) struct Args {
     /// bitboards, side to move, castling and en passant, and the move as from/to/promotion.
     #[arg(long)]
     boards: bool,
+    /// Which en-passant square the moves' `fen` and `ep_square` give: `legal` (a capture is
+    /// legal there, as position keys and lichess), `always` (after every double push, as the
+    /// FEN standard and python-chess's `board.ep_square`) or `pseudo` (an enemy pawn stands
+    /// beside the pushed one).
+    #[arg(long, value_enum, value_name = "RULE", default_value_t = EpArg::Legal)]
+    ep: EpArg,
     /// Hive partitions from UTCDate (else Date): OUT/year=YYYY/month=MM/part-N.parquet.
     #[arg(long, value_name = "KEYS", value_parser = ["year", "year,month"])]
     partition: Option<String>,
@@ -88,6 +94,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<Status> {
             fen: args.fen,
             boards: args.boards,
         },
+        ep: args.ep.into(),
         ..TableOptions::default()
     };
     claim_outputs(

@@ -227,8 +227,10 @@ fn problems_as_pgn_check_reports_them() {
     let moves = std::fs::read_to_string(dir.path().join("variations.moves.csv")).unwrap();
     assert_eq!(
         moves.split("\r\n").filter(|l| !l.is_empty()).count(),
-        1 + 3 + 7,
-        "the mainline moves of the games that read (1 and 4); none of the bad ones"
+        1 + 3 + 3 + 1 + 7,
+        "the mainline moves of the games that read (1 and 4); of the bad ones, the plies \
+         replayed before the error: the whole mainline of 2 (its illegal move is in a \
+         variation), 1. e4 of 3 (its syntax error comes before 1... e5)"
     );
 }
 

@@ -232,6 +232,7 @@ def read_table(
     fen: bool = False,
     boards: bool = False,
     errors: str = "raise",
+    en_passant: str = "legal",
 ) -> pa.Table:
     """The games table of ``tabia table`` (``moves=True``: the moves table) of every game
     in ``inputs`` (as for :func:`read_games`), read on all cores
@@ -242,6 +243,12 @@ def read_table(
     ``boards=True`` the training columns (the position before each move as 12 bitboards,
     side to move, castling, en passant; the move as from/to/promotion) to the moves. The
     schema is exactly that of ``tabia table`` (docs/schema.md).
+
+    ``en_passant`` is which en-passant square the moves' ``fen`` and ``ep_square`` give, as
+    python-chess's ``board.fen(en_passant=...)``: ``"legal"`` (the default) only when an
+    en-passant capture is legal; ``"fen"`` after every double push (python-chess's
+    ``board.ep_square``); ``"xfen"`` when an enemy pawn stands beside the pushed one
+    (``tabia table --ep legal|always|pseudo``).
 
     Bad games are rows too, their ``errors`` column saying why. An input that cannot be
     opened or read to its end (a file cut in the middle) does not lose what was read: the
@@ -265,6 +272,7 @@ def read_table(
         nested=nested,
         fen=fen,
         boards=boards,
+        en_passant=en_passant,
     )
     return _cut(errors, _pa.table(stream), found, "table")
 
@@ -277,6 +285,7 @@ def scan(
     nested: bool = False,
     fen: bool = False,
     boards: bool = False,
+    en_passant: str = "legal",
 ) -> pa.RecordBatchReader:
     """:func:`read_table` as a ``pyarrow.RecordBatchReader``: the batches are read as the
     consumer asks for them, so memory stays bounded however large the input. An input error
@@ -290,6 +299,7 @@ def scan(
         nested=nested,
         fen=fen,
         boards=boards,
+        en_passant=en_passant,
     )
     return _pa.RecordBatchReader.from_stream(stream)
 
@@ -305,7 +315,10 @@ def schema(
 
 
 def read_training(
-    *inputs: Inputs, jobs: int | None = None, errors: str = "raise"
+    *inputs: Inputs,
+    jobs: int | None = None,
+    errors: str = "raise",
+    en_passant: str = "legal",
 ) -> dict[str, numpy.ndarray]:
     """The mainline moves of every game of ``inputs`` as numpy arrays a model eats, read on
     all cores without a Python object per move: ``board`` (n × 12 uint64 piece bitboards
@@ -313,10 +326,15 @@ def read_training(
     ``white_to_move`` (bool), ``castling`` (uint64 bitboard of the rooks that may castle),
     ``ep_square`` (int16, -1 for none), ``from_square``, ``to_square``, ``promotion``
     (uint8; promotion as python-chess's piece types, 0 for none), ``game`` (int64, the
-    game's number in its file) and ``ply`` (int32). Games that cannot be read have no
-    moves: see :func:`read_table`'s
-    ``errors`` column for them. ``errors`` is as for :func:`read_table` (the arrays of what
-    was read are the exception's ``arrays`` with ``"raise"``)."""
+    game's number in its file) and ``ply`` (int32). A game that cannot be read keeps the
+    moves replayed before its error (the legal moves before an illegal one, as python-chess
+    keeps them): see :func:`read_table`'s ``errors`` column for it. ``errors`` is as for
+    :func:`read_table` (the arrays of what was read are the exception's ``arrays`` with
+    ``"raise"``).
+
+    ``ep_square`` is the square only when an en-passant capture is legal there (as position
+    keys); ``en_passant="fen"`` gives python-chess's ``board.ep_square`` instead (after every
+    double push), ``"xfen"`` the square when an enemy pawn stands beside the pushed one."""
     import numpy as np
 
     names = [
@@ -331,7 +349,13 @@ def read_training(
         "promotion",
     ]
     table, found = read_table(
-        *inputs, moves=True, boards=True, columns=names, jobs=jobs, errors="collect"
+        *inputs,
+        moves=True,
+        boards=True,
+        columns=names,
+        jobs=jobs,
+        errors="collect",
+        en_passant=en_passant,
     )
     arrays: dict[str, np.ndarray] = {}
     for name in names:

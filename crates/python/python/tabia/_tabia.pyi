@@ -381,6 +381,7 @@ def read_table(
     nested: bool = False,
     fen: bool = False,
     boards: bool = False,
+    en_passant: str = "legal",
 ) -> tuple[TableStream, list[GameError]]: ...
 def scan(
     inputs: list[str | tuple[str, bytes]],
@@ -390,6 +391,7 @@ def scan(
     nested: bool = False,
     fen: bool = False,
     boards: bool = False,
+    en_passant: str = "legal",
 ) -> TableStream: ...
 def schema(
     moves: bool = False, nested: bool = False, fen: bool = False, boards: bool = False

@@ -33,6 +33,7 @@ use parquet::{
 };
 
 use tabia_notation::UnknownValue;
+use tabia_position::EpRule;
 
 use crate::{
     ReadOptions,

@@ -119,6 +119,8 @@ pub struct TableOptions {
     pub part_games: u64,
     /// The zstd level (1 to 22).
     pub zstd_level: i32,
+    /// Which en-passant square the moves' `fen` and `ep_square` give ([`ReadOptions::ep`]).
+    pub ep: EpRule,
 }
 
 impl Default for TableOptions {
@@ -134,6 +136,7 @@ impl Default for TableOptions {
             row_group_rows: 1 << 20,
             part_games: 1_000_000,
             zstd_level: 1,
+            ep: EpRule::Legal,
         }
     }
 }
@@ -187,6 +190,7 @@ impl TableOptions {
             moves: self.moves || self.columns.nested,
             fen: self.columns.fen,
             boards: self.columns.boards,
+            ep: self.ep,
         }
     }
 }
