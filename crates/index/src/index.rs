@@ -237,6 +237,34 @@ impl Index {
         self.meta.max_ply
     }
 
+    /// Which commit the index is at: it changes with every commit that adds a game (an `add`
+    /// or a build's batch), so an answer computed at one generation holds until it changes
+    /// (`tabia serve` keeps the answers of the most asked positions so).
+    ///
+    /// ```
+    /// use tabia_index::{Index, IndexOptions};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/pgn/ok/sample.pgn");
+    /// let files = [std::path::PathBuf::from(file)];
+    /// Index::build(dir.path(), &files, IndexOptions::default(), 1)?;
+    /// let before = Index::open(dir.path())?.generation()?;
+    /// let more = tempfile::NamedTempFile::new()?;
+    /// std::fs::write(more.path(), "1. h4 h5 2. a4 a5 *\n")?;
+    /// Index::add(dir.path(), &[more.path().to_owned()], 1)?;
+    /// assert_ne!(Index::open(dir.path())?.generation()?, before);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error of the storage.
+    pub fn generation(&self) -> Result<u64, IndexError> {
+        let txn = self.db.begin_read()?;
+        let meta = store::read_meta(&txn.open_table(META)?, &self.path)?;
+        Ok(u64::from(meta.next_id))
+    }
+
     /// The index's counts, as its last commit left them.
     ///
     /// # Errors

@@ -5,7 +5,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use redb::{Database, DatabaseError, Durability, ReadableDatabase, ReadableTable};
+use redb::{
+    Database, DatabaseError, Durability, ReadableDatabase, ReadableTable, TableDefinition,
+    TableHandle,
+};
 
 use crate::{
     GameInfo, IndexError, Prepared,
@@ -417,8 +420,46 @@ impl IndexWriter {
     /// An error of the storage while committing.
     pub fn finish(mut self) -> Result<(), IndexError> {
         self.commit()?;
+        self.rewrite_in_order()?;
         // Compaction needs no reader holding old pages: another process's read is no error.
         while let Ok(true) = self.db.compact() {}
+        Ok(())
+    }
+
+    /// Writes the tables whose keys come in no order (positions, digests, players) again, in
+    /// key order, in one atomic commit: B-tree pages filled by random inserts are left
+    /// part-empty (a third of the positions' pages in a million-game build), pages filled in
+    /// order are full.
+    fn rewrite_in_order(&mut self) -> Result<(), IndexError> {
+        let mut txn = self.db.begin_write()?;
+        txn.set_durability(Durability::Immediate)?;
+        for table in [POSITIONS, PLAYERS] {
+            let name = format!("{}.sorted", table.name());
+            let sorted = TableDefinition::<&[u8], &[u8]>::new(&name);
+            {
+                let old = txn.open_table(table)?;
+                let mut new = txn.open_table(sorted)?;
+                for item in old.iter()? {
+                    let (key, value) = item?;
+                    new.insert(key.value(), value.value())?;
+                }
+            }
+            txn.delete_table(table)?;
+            txn.rename_table(sorted, table)?;
+        }
+        let name = format!("{}.sorted", DIGESTS.name());
+        let sorted = TableDefinition::<u128, u32>::new(&name);
+        {
+            let old = txn.open_table(DIGESTS)?;
+            let mut new = txn.open_table(sorted)?;
+            for item in old.iter()? {
+                let (key, value) = item?;
+                new.insert(key.value(), value.value())?;
+            }
+        }
+        txn.delete_table(DIGESTS)?;
+        txn.rename_table(sorted, DIGESTS)?;
+        txn.commit()?;
         Ok(())
     }
 }

@@ -41,6 +41,7 @@
 
 #![deny(missing_docs)]
 
+mod cache;
 mod http;
 mod page;
 mod query;
@@ -145,7 +146,8 @@ pub fn serve_index(index: Arc<Index>, options: ServeOptions) -> Result<Handle, S
         0 => default_threads(),
         n => n,
     };
+    let answers = cache::Answers::default();
     let handler: Arc<server::Handler> =
-        Arc::new(move |request: &http::Request| routes::respond(&index, request));
+        Arc::new(move |request: &http::Request| routes::respond(&index, &answers, request));
     server::start(listener, threads, handler).map_err(|err| ServeError::Bind(options.addr, err))
 }

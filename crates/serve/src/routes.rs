@@ -11,6 +11,7 @@ use tabia_position::{
 };
 
 use crate::{
+    cache::Answers,
     http::{JSON, Method, Reply, Request, TEXT},
     page,
     query::{BadRequest, Defaults, Query},
@@ -42,7 +43,7 @@ impl From<IndexError> for Failure {
 }
 
 /// The answer to a request.
-pub(crate) fn respond(index: &Index, request: &Request) -> Reply {
+pub(crate) fn respond(index: &Index, answers: &Answers, request: &Request) -> Reply {
     let (path, query) = request
         .target
         .split_once('?')
@@ -70,10 +71,10 @@ pub(crate) fn respond(index: &Index, request: &Request) -> Reply {
         Route::Asset(reply) => Ok(reply),
         Route::Masters => Query::parse(query)
             .map_err(Failure::from)
-            .and_then(|q| explore(index, &q, true)),
+            .and_then(|q| explore(index, answers, &request.target, &q, true)),
         Route::Lichess => Query::parse(query)
             .map_err(Failure::from)
-            .and_then(|q| explore(index, &q, false)),
+            .and_then(|q| explore(index, answers, &request.target, &q, false)),
         Route::Player => Query::parse(query)
             .map_err(Failure::from)
             .and_then(|q| player(index, &q)),
@@ -139,7 +140,15 @@ fn json(value: &impl Serialize, content_type: &'static str) -> Answer {
     Ok(Reply::ok(content_type, body))
 }
 
-fn explore(index: &Index, query: &Query<'_>, masters: bool) -> Answer {
+/// An explorer answer (`/masters`, `/lichess`); those of the most asked positions are kept
+/// by their route and query (`target`) while the index is unchanged.
+fn explore(
+    index: &Index,
+    answers: &Answers,
+    target: &str,
+    query: &Query<'_>,
+    masters: bool,
+) -> Answer {
     let request = query.request()?;
     let filter = query.filter(masters)?;
     let defaults = if masters {
@@ -148,7 +157,11 @@ fn explore(index: &Index, query: &Query<'_>, masters: bool) -> Answer {
         Defaults::LICHESS
     };
     let limits = defaults.limits(query)?;
-    json(&index.explore(&request, &filter, limits)?, JSON)
+    let body = answers.get_or(target, index.generation()?, || {
+        serde_json::to_vec(&index.explore(&request, &filter, limits)?)
+            .map_err(|e| Failure::Internal(e.to_string()))
+    })?;
+    Ok(Reply::ok(JSON, body.to_vec()))
 }
 
 fn player(index: &Index, query: &Query<'_>) -> Answer {

@@ -311,6 +311,76 @@ fn readers_answer_while_a_writer_adds() {
     let _ = seen;
 }
 
+/// `tabia serve` answers while `index add` writes, and what it answers follows the commits:
+/// the server keeps the answers of much asked positions, never past a commit.
+#[test]
+fn the_server_follows_a_writer() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let index = dir.path().join("idx");
+    let idx = index.to_str().expect("utf-8");
+    build(&index, &[&fixture("pgn/ok/sample.pgn")], &[]);
+    let pgn = dir.path().join("many.pgn");
+    std::fs::write(&pgn, numbered_games(4000)).expect("write");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tabia"))
+        .args(["serve", "--port", "0", idx])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut line = String::new();
+    BufReader::new(server.stderr.as_mut().expect("stderr"))
+        .read_line(&mut line)
+        .expect("read");
+    let addr = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .and_then(|url| url.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("tabia serve said {line:?}"))
+        .trim_end_matches('/')
+        .to_owned();
+    let games = || -> u64 {
+        let mut stream = std::net::TcpStream::connect(&addr).expect("connect");
+        write!(
+            stream,
+            "GET /lichess?moves=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .expect("send");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("answer");
+        let body = answer.split_once("\r\n\r\n").expect("a body").1;
+        let total = |key: &str| json(body)[key].as_u64().expect("counts");
+        total("white") + total("draws") + total("black")
+    };
+    let before = games();
+    assert_eq!(games(), before);
+    let mut writer = Command::new(env!("CARGO_BIN_EXE_tabia"))
+        .args(["index", "add", "-q", "-j", "1", "--batch", "500", idx])
+        .arg(&pgn)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut seen = vec![before];
+    while writer.try_wait().expect("wait").is_none() && seen.len() < 2000 {
+        seen.push(games());
+    }
+    let out = writer.wait_with_output().expect("wait");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    seen.push(games());
+    let _ = server.kill();
+    let _ = server.wait();
+    // Never a step back, and every game once the writer is done.
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert_eq!(seen.last(), Some(&(before + 4000)), "{seen:?}");
+}
+
 /// `n` distinct games: a first move, then a different sequence of queen's knight trips
 /// (the number of the game in base 4), with results, ratings and dates.
 fn numbered_games(n: usize) -> String {
