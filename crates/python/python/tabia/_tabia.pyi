@@ -411,6 +411,7 @@ def is_valid(fen: str) -> bool: ...
 def eco(pgn: str) -> Opening | None: ...
 def filter(
     inputs: list[str | tuple[str, bytes]],
+    texts: list[str],
     criteria: list[tuple[str, str | None]],
     jobs: int | None = None,
     errors: str = "raise",
