@@ -167,6 +167,35 @@ pub(crate) fn field_end<'a>(
 
 const PLACEMENT: &str = "a piece letter, a digit 1 to 8 or `/`";
 
+/// What a placement of the wrong number of ranks was expected to have, and how many it has:
+/// its `/`-separated parts, counted in the field that starts at `placement`.
+fn ranks_found(placement: &[u8]) -> &'static str {
+    const FOUND: [&str; 16] = [
+        "8 ranks, found 1",
+        "8 ranks, found 2",
+        "8 ranks, found 3",
+        "8 ranks, found 4",
+        "8 ranks, found 5",
+        "8 ranks, found 6",
+        "8 ranks, found 7",
+        "8 ranks",
+        "8 ranks, found 9",
+        "8 ranks, found 10",
+        "8 ranks, found 11",
+        "8 ranks, found 12",
+        "8 ranks, found 13",
+        "8 ranks, found 14",
+        "8 ranks, found 15",
+        "8 ranks, found 16",
+    ];
+    let field = &placement[..field_len(placement)];
+    let ranks = 1 + field.iter().filter(|&&b| b == b'/').count();
+    FOUND
+        .get(ranks - 1)
+        .copied()
+        .unwrap_or("8 ranks, found more than 16")
+}
+
 // board = rank 7("/" rank)
 pub(crate) fn board(i: &[u8]) -> PResult<'_, Board> {
     board_marked(i, None)
@@ -189,11 +218,16 @@ fn board_marked<'a>(i: &'a [u8], mut promoted: Option<&mut u64>) -> PResult<'a, 
             // A ninth rank is a Crazyhouse pocket, for the `placement` rule to read.
             [b'/', ..] if promoted.is_some() => {}
             [b'/', ..] => {
-                return fail(i, field_len(i), ErrorKind::InvalidRankCount, "8 ranks");
+                return fail(
+                    i,
+                    field_len(i),
+                    ErrorKind::InvalidRankCount,
+                    ranks_found(start),
+                );
             }
             _ if rank_index > 0 => {
                 let len = start.len() - i.len();
-                return fail(start, len, ErrorKind::InvalidRankCount, "8 ranks");
+                return fail(start, len, ErrorKind::InvalidRankCount, ranks_found(start));
             }
             _ => {}
         }
@@ -345,6 +379,15 @@ impl Pockets {
     }
 }
 
+impl Pockets {
+    /// Whether a king is in a pocket (Crazyhouse never puts one there).
+    fn has_king(&self) -> bool {
+        self.counts
+            .iter()
+            .any(|side| side[role_index(Role::King)] > 0)
+    }
+}
+
 fn color_index(color: Color) -> usize {
     match color {
         Color::White => 0,
@@ -415,7 +458,9 @@ fn pocket_letters(i: &[u8]) -> PResult<'_, Pockets> {
 }
 
 // pockets = "[" pocket-letters "]" / "/" pocket-letters
-fn pockets(i: &[u8]) -> PResult<'_, Option<Pockets>> {
+/// The rule; `placement` is where the placement starts, to count its ranks when a ninth is not
+/// a pocket.
+fn pockets<'a>(i: &'a [u8], placement: &[u8]) -> PResult<'a, Option<Pockets>> {
     match i {
         [b'[', rest @ ..] => {
             let (rest, pockets) = pocket_letters(rest)?;
@@ -431,9 +476,15 @@ fn pockets(i: &[u8]) -> PResult<'_, Option<Pockets>> {
         }
         [b'/', rest @ ..] => {
             let (rest, pockets) = pocket_letters(rest)?;
-            if field_len(rest) > 0 {
-                // Not a pocket but more ranks.
-                return fail(i, field_len(i), ErrorKind::InvalidRankCount, "8 ranks");
+            // Not a pocket but more ranks: a digit or a `/` follows, or a king is in it (no
+            // pocket holds one: `.../4K3/k` is a board of nine ranks, not a Crazyhouse king).
+            if field_len(rest) > 0 || pockets.has_king() {
+                return fail(
+                    i,
+                    field_len(i),
+                    ErrorKind::InvalidRankCount,
+                    ranks_found(placement),
+                );
             }
             Ok((rest, Some(pockets)))
         }
@@ -451,9 +502,10 @@ pub(crate) struct Placement {
 
 // placement = board [pockets]
 pub(crate) fn placement(i: &[u8]) -> PResult<'_, Placement> {
+    let start = i;
     let mut promoted = 0;
     let (i, board) = board_marked(i, Some(&mut promoted))?;
-    let (i, pockets) = pockets(i)?;
+    let (i, pockets) = pockets(i, start)?;
     Ok((
         i,
         Placement {

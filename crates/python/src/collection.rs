@@ -12,14 +12,16 @@ use crate::{
     position::Position,
 };
 
-/// The games of `paths` that match `criteria` (`tabia filter`'s criteria: each a
+/// The games of `paths` that match `texts` (`tabia filter`'s criteria written as on the
+/// command line: `--white Carlsen`, `--white=Carlsen`, `--checkmate`) and `criteria` (each a
 /// `(name, value)` pair, `value` None for a feature such as `checkmate`), parsed and replayed
 /// on all cores, in input order.
 #[pyfunction]
-#[pyo3(signature = (inputs, criteria, jobs = None, errors = "raise", variations = false, eco_by_position = false, ply_range = None, to_move = None))]
+#[pyo3(signature = (inputs, texts, criteria, jobs = None, errors = "raise", variations = false, eco_by_position = false, ply_range = None, to_move = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments.
 pub(crate) fn filter(
     inputs: &Bound<'_, PyAny>,
+    texts: Vec<String>,
     criteria: Vec<(String, Option<String>)>,
     jobs: Option<usize>,
     errors: &str,
@@ -29,9 +31,14 @@ pub(crate) fn filter(
     to_move: Option<&str>,
 ) -> PyResult<GameReader> {
     let errors = Errors::parse(errors)?;
-    let criteria = criteria
+    let criteria = texts
         .iter()
-        .map(|(name, value)| Criterion::from_option(name, value.as_deref()))
+        .map(|text| text.parse::<Criterion>())
+        .chain(
+            criteria
+                .iter()
+                .map(|(name, value)| Criterion::from_option(name, value.as_deref())),
+        )
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let ply_range = ply_range

@@ -446,8 +446,11 @@ pub(crate) struct Move {
     written: String,
     /// The move in UCI.
     uci: String,
-    /// The comments after the move, as written (commands such as `[%clk]` included).
+    /// The comments after the move, each as python-chess reads one (see [`comments`]; commands
+    /// such as `[%clk]` included).
     comments: Vec<String>,
+    /// The comments after the move joined by a space: python-chess's `node.comment`.
+    comment: String,
     /// The NAGs of the move (`!` is 1).
     nags: Vec<u16>,
     /// `[%clk]` after the move, in seconds (python-chess's `clock()`).
@@ -474,6 +477,27 @@ impl Move {
             self.ply, self.san, self.uci
         )
     }
+}
+
+/// The comments of one place of a game (after a move, before the first) as python-chess
+/// reads them: each without the one space that pads it inside its braces (`{ [%clk 0:05:00] }`
+/// is `[%clk 0:05:00]`, `{  two  }` is ` two `), with `\n` for its line ends (as Python reads
+/// a text file), the empty ones left out. Joined by a space, they are python-chess's
+/// `node.comment`. The tree keeps the comments as written, for `pgn()`.
+fn comments(written: &[String]) -> Vec<String> {
+    written
+        .iter()
+        .map(|comment| {
+            let comment = comment.strip_prefix(' ').unwrap_or(comment);
+            let comment = comment.strip_suffix(' ').unwrap_or(comment);
+            if comment.contains('\r') {
+                comment.replace("\r\n", "\n").replace('\r', "\n")
+            } else {
+                comment.to_owned()
+            }
+        })
+        .filter(|comment| !comment.is_empty())
+        .collect()
 }
 
 fn seconds(ms: Option<u64>) -> Option<f64> {
@@ -535,12 +559,14 @@ impl Game {
             .zip(1..)
             .map(|(((node, uci), san), ply)| {
                 let (eval_cp, eval_mate) = eval_parts(node);
+                let comments = comments(&node.comments);
                 Move {
                     ply,
                     san: san.clone(),
                     written: node.san.to_string(),
                     uci: uci.as_str().to_owned(),
-                    comments: node.comments.clone(),
+                    comment: comments.join(" "),
+                    comments,
                     nags: node.nags.iter().map(|n| u16::from(n.0)).collect(),
                     clock: seconds(node.clock()),
                     emt: seconds(node.emt()),
@@ -574,16 +600,20 @@ impl Game {
             .collect())
     }
 
-    /// The comments after each mainline move, as written.
+    /// The comments after each mainline move, each as python-chess reads one ([`comments`]).
     #[getter]
     fn comments(&self) -> PyResult<Vec<Vec<String>>> {
-        Ok(self.nodes()?.iter().map(|m| m.comments.clone()).collect())
+        Ok(self
+            .nodes()?
+            .iter()
+            .map(|m| comments(&m.comments))
+            .collect())
     }
 
-    /// The comments before the first move.
+    /// The comments before the first move, each as python-chess reads one ([`comments`]).
     #[getter]
     fn intro_comments(&self) -> PyResult<Vec<String>> {
-        Ok(self.tree()?.mainline.comments.clone())
+        Ok(comments(&self.tree()?.mainline.comments))
     }
 
     /// The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.

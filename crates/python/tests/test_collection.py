@@ -19,6 +19,10 @@ def test_filter_by_keywords_and_by_command_line_text(ok_dir: Path):
     either = tabia.filter(ok_dir, white=["Fischer", "alice"], errors="collect")
     assert sorted(g.headers["White"] for g in either) == ["Fischer, Robert J.", "alice"]
     assert list(tabia.filter(ok_dir, white="Fischer", result="1-0")) == []
+    # The flag form of the command line, `--NAME=VALUE`, reads the same (issue 40 §6).
+    for text in ["--white=Fischer", "white=Fischer", "--white  Fischer"]:
+        assert [g.number for g in tabia.filter(ok_dir, criteria=[text])] == [1], text
+    assert [g.number for g in tabia.filter(ok_dir, criteria="--tag=White=Fischer, Robert J.")] == [1]
 
 
 def test_filter_features_and_positions(ok_dir: Path):
@@ -37,6 +41,11 @@ def test_filter_errors(ok_dir: Path, snapshot):
         with pytest.raises(ValueError) as raised:
             tabia.filter(ok_dir, **kwargs)
         messages.append(f"{kwargs}: {raised.value}\n")
+    # Criteria as command-line text: a tag compared without --tag is shown how to write it.
+    for text in ["White=Carlsen", "--colour=w", "--elo=high"]:
+        with pytest.raises(ValueError) as raised:
+            tabia.filter(ok_dir, criteria=[text])
+        messages.append(f"{text!r}: {raised.value}\n")
     snapshot("filter-errors", "".join(messages))
 
 

@@ -4,6 +4,7 @@ error in the repository's fixtures, the same headers, SAN, UCI and final positio
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import chess
@@ -88,6 +89,75 @@ def test_games_match_python_chess(path: Path):
             assert theirs == value, f"{where}: {name}"
         compared += 1
     assert compared > 0 or not good
+
+
+def _rest_of_line_comments(text: bytes) -> bool:
+    """Whether movetext holds a `;` comment (outside braces and tag pairs)."""
+    text = re.sub(rb"\{[^}]*\}", b"", text)
+    return any(b";" in line for line in text.splitlines() if not line.lstrip().startswith(b"["))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_comments_match_python_chess(path: Path):
+    """A move's ``comment`` is python-chess's ``node.comment`` (issue 40 §6): each comment
+    without the space padding it inside its braces, several joined by a space; ``comments``
+    are the same, one by one, and ``intro_comments`` joined are the game's ``comment``.
+    python-chess reads the file as a user opens it: in text mode (line ends read as `\n`)."""
+    ours = list(tabia.read_games(path, errors="yield", jobs=2))
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        theirs = []
+        while (peer := chess.pgn.read_game(handle)) is not None:
+            theirs.append(peer)
+    if len(ours) != len(theirs):
+        pytest.skip(f"the readers split {path.name} differently: {len(ours)} / {len(theirs)}")
+    data = path.read_bytes()
+    # Where each game's text ends: where the next game starts (a bad game has no offset).
+    ends = [len(data)] * len(ours)
+    for i in range(len(ours) - 2, -1, -1):
+        following = ours[i + 1]
+        ends[i] = following.offset if isinstance(following, tabia.Game) else ends[i + 1]
+    compared = 0
+    for i, (game, peer) in enumerate(zip(ours, theirs)):
+        if not isinstance(game, tabia.Game) or peer.errors:
+            continue
+        if _rest_of_line_comments(data[game.offset : ends[i]]):
+            continue  # python-chess drops the comments that run from `;` to the line's end.
+        peer_comments = [node.comment for node in peer.mainline()]
+        if any("\ufffd" in c for c in peer_comments + [peer.comment]):
+            continue  # python-chess reads text as UTF-8 only; tabia decodes Latin-1 too.
+        where = f"{path}: game {game.number}"
+        moves = game.mainline()
+        assert [m.comment for m in moves] == peer_comments, where
+        assert [" ".join(m.comments) for m in moves] == peer_comments, where
+        assert [m.comments for m in moves] == game.comments, where
+        assert " ".join(game.intro_comments) == peer.comment, where
+        compared += 1
+    if not compared:
+        pytest.skip(f"no game of {path.name} that both read alike")
+
+
+def test_the_comments_of_the_fixtures_are_compared():
+    # The fixtures hold comments python-chess and tabia both read: lichess's clocks and
+    # evaluations, several comments after one move, comments over two lines (CRLF too).
+    games = [g for path in FIXTURES for g in tabia.read_games(path, errors="collect")]
+    comments = [c for g in games for m in g.mainline() for c in m.comments]
+    assert any(c.startswith("[%clk") for c in comments)
+    assert any("\n" in c for c in comments)
+    assert any(len(m.comments) > 1 for g in games for m in g.mainline())
+
+
+def test_comments_lose_their_padding_not_their_text():
+    pgn = (
+        "{ intro }  1. e4 { [%clk 0:05:00] } { second }  e5 {  two spaces  } {} { }\n"
+        "2. Nf3 {a multi-\r\nline comment } *\n"
+    )
+    game = tabia.read_game(pgn)
+    peer = chess.pgn.read_game(io.StringIO(pgn.replace("\r\n", "\n")))
+    assert game.comments == [["[%clk 0:05:00]", "second"], [" two spaces "], ["a multi-\nline comment"]]
+    assert [m.comment for m in game.mainline()] == [n.comment for n in peer.mainline()]
+    assert game.intro_comments == ["intro"] and peer.comment == "intro"
+    # The export keeps the comments as they were written.
+    assert "{ [%clk 0:05:00] } { second }" in game.pgn()
 
 
 def test_game_fields(sample: Path):

@@ -96,6 +96,30 @@ def test_illegal_positions_give_every_reason(snapshot):
     assert raised.value.problems == []
 
 
+def test_malformed_fens_say_what_is_wrong_and_where(snapshot):
+    # Issue 40 §6: a ninth rank is said to be one (it was read as a Crazyhouse pocket holding
+    # a king), with the number of ranks and the column; the other malformed placements too.
+    texts = [
+        "8/8/8/8/8/8/8/8/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3/k w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/RNBQKBNR w KQkq - 0 1",
+        "8/8/8/8/8/8/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2X w - - 0 1",
+        "4k3/8/8/9/8/8/8/4K3 w - - 0 1",
+    ]
+    out = []
+    for text in texts:
+        with pytest.raises(tabia.PositionError) as raised:
+            tabia.Position(text)
+        assert tabia.status(text) == [str(raised.value)], text
+        out.append(f"{text}\n{raised.value}\n")
+    snapshot("fen-errors", "\n".join(out))
+    # A ninth rank without a king is still lichess's Crazyhouse pocket.
+    assert tabia.Position("4k3/8/8/8/8/8/8/4K3/Qp w - - 0 1").fen() == "4k3/8/8/8/8/8/8/4K3[Qp] w - - 0 1"
+
+
 def test_bad_moves_say_why():
     pos = tabia.Position()
     with pytest.raises(ValueError, match="Ke2"):

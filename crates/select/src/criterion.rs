@@ -294,17 +294,57 @@ fn unknown(name: &str) -> ParseError {
     )
 }
 
-/// `--NAME VALUE` or `--FEATURE`, as `Display` writes a criterion.
+/// `--NAME VALUE` or `--FEATURE`, as `Display` writes a criterion; `--NAME=VALUE` too, as the
+/// command line takes an option (the dashes are optional: `white Carlsen`, `white=Carlsen`).
+/// The name ends at the first space or `=`, so `--tag Date>=2020` and `--tag=Date>=2020` are
+/// the same criterion.
+///
+/// ```
+/// use tabia_select::Criterion;
+///
+/// let flag: Criterion = "--white=Carlsen".parse()?;
+/// assert_eq!(flag.to_string(), "--white Carlsen");
+/// assert_eq!("--tag=Date>=2020".parse::<Criterion>()?.to_string(), "--tag Date>=2020");
+/// // A tag compared without `--tag` is no criterion; the message shows how to write it.
+/// let bare = "White=Carlsen".parse::<Criterion>().unwrap_err();
+/// assert!(bare.to_string().contains("`--tag White=Carlsen`"));
+/// # Ok::<_, tabia_select::ParseError>(())
+/// ```
 impl FromStr for Criterion {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<Criterion, ParseError> {
         let text = text.trim();
-        match text.split_once(char::is_whitespace) {
-            Some((name, value)) => Criterion::from_option(name, Some(value.trim_start())),
-            None => Criterion::from_option(text, None),
-        }
+        let name_end = text
+            .find(|c: char| c.is_whitespace() || c == '=')
+            .unwrap_or(text.len());
+        let (name, rest) = text.split_at(name_end);
+        // The separator (a space or `=`), then the value.
+        let value = rest.get(1..).map(str::trim_start);
+        Criterion::from_option(name, value).map_err(|error| {
+            // `White=Carlsen` or `Date>=2020`: a tag comparison, written without `--tag`.
+            let bare_tag = *error.kind() == ParseErrorKind::UnknownCriterion
+                && is_tag_name(name.trim_start_matches('-'))
+                && text.trim_start_matches('-').parse::<TagCriterion>().is_ok();
+            if bare_tag {
+                let tag = text.trim_start_matches('-');
+                ParseError::new(
+                    "filter",
+                    ParseErrorKind::BareTag(format!("--tag {tag}")),
+                    text,
+                    0..text.len(),
+                )
+            } else {
+                error
+            }
+        })
     }
+}
+
+/// Whether `name`, not a criterion's, is a tag's: a PGN tag name starts with a capital
+/// letter (`White`, `Date`, `ECO`), a criterion's never does.
+fn is_tag_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 impl Criterion {
@@ -382,6 +422,40 @@ mod tests {
         .collect();
         messages.push(errors.join("\n"));
         messages.check("criterion-from_option_reads_what_display_writes");
+    }
+
+    /// `--NAME=VALUE`, as the command line takes an option, reads as `--NAME VALUE` (issue
+    /// 40 §6); a tag compared without `--tag` is refused with the criterion to write.
+    #[test]
+    fn flag_form_reads_as_the_command_line() {
+        let same = [
+            ("--white=Carlsen", "--white Carlsen"),
+            ("white=Carlsen", "--white Carlsen"),
+            ("--elo=2500..2700", "--elo 2500..2700"),
+            ("--tag=Date>=2020", "--tag Date>=2020"),
+            ("--tag Date>=2020", "--tag Date>=2020"),
+            ("--moves=e4 e5", "--moves 1. e4 e5"),
+            (
+                "--position=8/8/8/4k3/8/8/8/4K3 w - -",
+                "--position 8/8/8/4k3/8/8/8/4K3 w - -",
+            ),
+        ];
+        for (text, display) in same {
+            let criterion: Criterion = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(criterion.to_string(), display, "{text}");
+        }
+        let mut messages = crate::golden::Messages::default();
+        for text in [
+            "White=Carlsen",
+            "--Date>=2020",
+            "--colour=w",
+            "--checkmate=yes",
+            "--elo=",
+        ] {
+            let error = text.parse::<Criterion>().unwrap_err();
+            messages.push(format!("{text}\n{error}"));
+        }
+        messages.check("criterion-flag_form_reads_as_the_command_line");
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub enum ParseErrorKind {
     Variant,
     /// Not the name of a criterion ([`Criterion::from_option`](crate::Criterion::from_option)).
     UnknownCriterion,
+    /// A tag comparison written as a criterion (`White=Carlsen`, `Date>=2020`): the criterion
+    /// to write instead (`--tag White=Carlsen`).
+    BareTag(String),
     /// A criterion that takes a value given none, or one that takes none given one.
     Value {
         /// Whether the criterion takes a value.
@@ -96,6 +99,10 @@ impl fmt::Display for ParseErrorKind {
                 "not a criterion: expected one of {}, {}",
                 crate::criterion::VALUED.join(", "),
                 crate::Feature::ALL.map(crate::Feature::as_str).join(", ")
+            ),
+            ParseErrorKind::BareTag(criterion) => write!(
+                f,
+                "not a criterion: a tag is compared with the tag criterion, `{criterion}`"
             ),
             ParseErrorKind::Value { expected: true } => f.write_str("this criterion needs a value"),
             ParseErrorKind::Value { expected: false } => {

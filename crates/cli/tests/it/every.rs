@@ -155,7 +155,7 @@ fn validate_reads_files_like_the_others() {
     assert_eq!(
         reference.1,
         "<stdin>:2: white pawn on h1: no pawn may stand on rank 1\n\
-         <stdin>:3:1: piece placement does not have exactly 8 ranks `8/8/8/8` (expected 8 ranks)\n"
+         <stdin>:3:1: piece placement does not have exactly 8 ranks `8/8/8/8` (expected 8 ranks, found 4)\n"
     );
     assert_eq!(reference.2, "positions 3, errors 2, warnings 0\n");
     for codec in CODECS {

@@ -217,7 +217,7 @@ fn validate_json_of_arguments_and_files() {
     assert_eq!(lines[1]["valid"], false);
     assert_eq!(
         lines[1]["problems"][0],
-        "piece placement does not have exactly 8 ranks `8/8/8/8` (expected 8 ranks)"
+        "piece placement does not have exactly 8 ranks `8/8/8/8` (expected 8 ranks, found 4)"
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("positions.epd");

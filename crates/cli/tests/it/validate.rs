@@ -34,7 +34,7 @@ fn several_positions_are_prefixed() {
         .code(1)
         .stdout(
             "7k/8/8/8/8/8/8/K1r5 b: white is in check but it is black's move\n\
-             8/8/8/8: piece placement does not have exactly 8 ranks (expected 8 ranks) \
+             8/8/8/8: piece placement does not have exactly 8 ranks (expected 8 ranks, found 4) \
              at line 1, column 1\n  \
              | 8/8/8/8\n  \
              | ^^^^^^^\n",

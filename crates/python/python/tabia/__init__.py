@@ -389,14 +389,14 @@ def filter(  # noqa: A001 - tabia's name for it, as the command's
     ``white="Carlsen"``, ``elo="2500..2700"``, ``eco="B90-B99"``, ``position=FEN``,
     ``moves="e4 c5"``, ``fen_pattern="..."``, ``checkmate=True`` (a feature: ``True`` asks
     for it); a list or tuple of values is their alternatives. ``criteria`` takes the same as
-    strings written as on the command line: ``["--tag Date>=2020", "--checkmate"]``.
+    strings written as on the command line: ``["--tag Date>=2020", "--white=Carlsen",
+    "--checkmate"]`` (``--NAME VALUE`` or ``--NAME=VALUE``, the dashes optional).
     Different criteria must all hold, the values of one criterion are alternatives (as in
     the command). ``errors`` is as for :func:`read_games`.
     """
+    if isinstance(criteria, _builtins.str):
+        criteria = [criteria]
     pairs: list[tuple[str, str | None]] = []
-    for text in criteria:
-        name, _, value = text.strip().partition(" ")
-        pairs.append((name, value.strip() or None))
     for name, value in options.items():
         values = value if isinstance(value, (list, tuple)) else [value]
         for v in values:
@@ -406,6 +406,7 @@ def filter(  # noqa: A001 - tabia's name for it, as the command's
                 pairs.append((name, _builtins.str(v)))
     return _tabia.filter(
         _inputs(inputs),
+        [_builtins.str(text) for text in criteria],
         pairs,
         jobs=_jobs(jobs),
         errors=errors,
