@@ -7,7 +7,7 @@ use std::{
 
 use redb::{
     Database, DatabaseError, Durability, ReadableDatabase, ReadableTable, TableDefinition,
-    TableHandle,
+    TableHandle, WriteTransaction,
 };
 
 use crate::{
@@ -310,7 +310,6 @@ impl IndexWriter {
                 encode_ids(&all, &mut buf);
                 players.insert(&key[..], &buf[..])?;
             }
-            let mut positions = txn.open_table(POSITIONS)?;
             let info_of = |id: u32, infos: &redb::Table<'_, u32, &[u8]>| -> Option<GameInfo> {
                 if let Some(info) = id
                     .checked_sub(batch.first_id)
@@ -346,9 +345,10 @@ impl IndexWriter {
             while upper > meta.bucket_slots.saturating_mul(1 << meta.bucket_bits)
                 && meta.bucket_bits < 32
             {
-                split_buckets(&mut positions, meta.bucket_bits as u32)?;
+                split_buckets(&txn, meta.bucket_bits as u32)?;
                 meta.bucket_bits += 1;
             }
+            let mut positions = txn.open_table(POSITIONS)?;
             let bits = meta.bucket_bits as u32;
             let width = width(bits);
             let mut runs = occurrences.chunk_by(|a, b| a.0 == b.0).peekable();
@@ -495,38 +495,41 @@ fn write_blocks(
     Ok(())
 }
 
-/// Splits every bucket of `positions` in two by the first bit of its suffixes: buckets of
-/// `bits + 1` bits.
-fn split_buckets(
-    positions: &mut redb::Table<'_, &[u8], &[u8]>,
-    bits: u32,
-) -> Result<(), IndexError> {
+/// Splits every bucket of the positions table in two by the first bit of its suffixes: buckets
+/// of `bits + 1` bits. One bucket at a time, in key order, into a new table that then takes
+/// the old one's name (the halves of bucket `b` are `2b` and `2b + 1`: written in order, they
+/// fill their pages), so that a split costs the memory of one bucket, whatever the index.
+fn split_buckets(txn: &WriteTransaction, bits: u32) -> Result<(), IndexError> {
     let corrupt = || IndexError::Corrupt("the positions of a bucket".to_owned());
-    let mut split: BTreeMap<[u8; 4], Bucket> = BTreeMap::new();
-    let mut old_keys = Vec::new();
-    for item in positions.iter()? {
-        let (key, value) = item?;
-        let bucket = Bucket::decode(value.value(), width(bits)).ok_or_else(corrupt)?;
-        for (suffix, entry) in bucket.slots {
-            let (new_key, new_suffix) = resplit(key.value(), &suffix, bits).ok_or_else(corrupt)?;
+    let name = format!("{}.split", POSITIONS.name());
+    let halves = TableDefinition::<&[u8], &[u8]>::new(&name);
+    {
+        let old = txn.open_table(POSITIONS)?;
+        let mut new = txn.open_table(halves)?;
+        let mut buf = Vec::new();
+        for item in old.iter()? {
+            let (key, value) = item?;
+            let bucket = Bucket::decode(value.value(), width(bits)).ok_or_else(corrupt)?;
             // Slots come in suffix order, and keep it in the halves.
-            split
-                .entry(new_key)
-                .or_default()
-                .slots
-                .push((new_suffix, entry));
+            let mut parts: BTreeMap<[u8; 4], Bucket> = BTreeMap::new();
+            for (suffix, entry) in bucket.slots {
+                let (new_key, new_suffix) =
+                    resplit(key.value(), &suffix, bits).ok_or_else(corrupt)?;
+                parts
+                    .entry(new_key)
+                    .or_default()
+                    .slots
+                    .push((new_suffix, entry));
+            }
+            for (key, bucket) in parts {
+                buf.clear();
+                bucket.encode(&mut buf);
+                new.insert(&key[..], &buf[..])?;
+            }
         }
-        old_keys.push(key.value().to_vec());
     }
-    for key in old_keys {
-        positions.remove(&key[..])?;
-    }
-    let mut buf = Vec::new();
-    for (key, bucket) in split {
-        buf.clear();
-        bucket.encode(&mut buf);
-        positions.insert(&key[..], &buf[..])?;
-    }
+    txn.delete_table(POSITIONS)?;
+    txn.rename_table(halves, POSITIONS)?;
     Ok(())
 }
 
