@@ -14,7 +14,7 @@ by the imports, otherwise spin on the other core and count as this process's CPU
 - walking each game's mainline for every move's UCI and clock: `game.mainline()` against
   python-chess's `game.mainline()` and the same bindings' per-game `moves_uci()` and `clocks`.
 
-Build the wheel in release (`maturin develop --release` or `pip install ./crates/python`)
+Build the wheel with its `wheel` profile (`maturin develop` or `pip install ./crates/python`)
 first: a debug build is some 10x slower.
 """
 
