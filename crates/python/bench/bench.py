@@ -10,9 +10,11 @@ by the imports, otherwise spin on the other core and count as this process's CPU
 - read_table(moves=True) against python-chess + pyarrow (read_game, replay, a moves table),
   and against the CLI's `tabia table --moves` on the same file;
 - iterating read_games touching headers and moves against python-chess's read_game and the
-  PyPI package rust-pgn-reader-python-binding (pgn-reader's bindings) on the same work.
+  PyPI package rust-pgn-reader-python-binding (pgn-reader's bindings) on the same work;
+- walking each game's mainline for every move's UCI and clock: `game.mainline()` against
+  python-chess's `game.mainline()` and the same bindings' per-game `moves_uci()` and `clocks`.
 
-Build the wheel in release (`maturin develop --release` or `pip install ./crates/python`)
+Build the wheel with its `wheel` profile (`maturin develop` or `pip install ./crates/python`)
 first: a debug build is some 10x slower.
 """
 
@@ -108,16 +110,61 @@ def tabia_games(path: str, jobs: int) -> tuple[int, int]:
     return games, plies
 
 
-def pgn_reader_games(path: str, threads: int) -> tuple[int, int]:
-    """The same work with pgn-reader's bindings, which take one string per game: the file is
-    cut into games in Python first (at each blank line followed by a tag), as its users do."""
+def python_chess_mainline(text: str, limit: int | None) -> tuple[int, int]:
+    import chess.pgn
+
+    handle = io.StringIO(text)
+    games = clocks = 0
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games += 1
+        for node in game.mainline():
+            _ = node.move.uci()
+            clocks += node.clock() is not None
+        if limit is not None and games >= limit:
+            break
+    return games, clocks
+
+
+def tabia_mainline(path: str, jobs: int) -> tuple[int, int]:
+    games = clocks = 0
+    for game in tabia.read_games(path, jobs=jobs, errors="collect"):
+        games += 1
+        for node in game.mainline():
+            _ = node.uci
+            clocks += node.clock is not None
+    return games, clocks
+
+
+def pgn_reader_split(path: str) -> list[str]:
+    """The file cut into games in Python (at each blank line followed by a tag), as the users
+    of pgn-reader's bindings, which take one string per game, do."""
     import re
+
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return [g for g in re.split(r"\n\s*\n(?=\[)", text) if g.strip()]
+
+
+def pgn_reader_mainline(path: str, threads: int) -> tuple[int, int]:
+    import math
 
     import rust_pgn_reader_python_binding as rp
 
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    pgns = [g for g in re.split(r"\n\s*\n(?=\[)", text) if g.strip()]
-    parsed = rp.parse_games_from_strings(pgns, num_threads=threads)
+    parsed = rp.parse_games_from_strings(pgn_reader_split(path), num_threads=threads)
+    games = clocks = 0
+    for i in range(parsed.num_games):
+        game = parsed[i]
+        for _uci, clock in zip(game.moves_uci(), game.clocks):
+            clocks += not math.isnan(clock)
+        games += 1
+    return games, clocks
+
+
+def pgn_reader_games(path: str, threads: int) -> tuple[int, int]:
+    """The same work with pgn-reader's bindings, which take one string per game: the file is
+    cut into games in Python first (at each blank line followed by a tag), as its users do."""
+    import rust_pgn_reader_python_binding as rp
+
+    parsed = rp.parse_games_from_strings(pgn_reader_split(path), num_threads=threads)
     games = plies = 0
     for i in range(parsed.num_games):
         game = parsed[i]
@@ -181,6 +228,25 @@ def main() -> int:
         timed("rust-pgn-reader-python-binding (2 threads)", lambda: pgn_reader_games(path, 2))
         print(f"  => tabia {(c_rp / n_rp) / (c_ours / n):.2f}x rust-pgn-reader-python-binding "
               f"per core ({n_rp} games, {p_rp} plies; tabia {n}, {p})")
+
+    print("walking the mainline: each move's UCI and clock")
+    ((n, k), c_ours, _) = timed("tabia read_games + mainline() (jobs=1)",
+                                lambda: tabia_mainline(path, 1))
+    timed("tabia read_games + mainline() (jobs=2)", lambda: tabia_mainline(path, 2))
+    ((n_peer, _), c_peer, _) = timed(
+        f"python-chess read_game + mainline() ({args.peer_games or 'all'} games)",
+        lambda: python_chess_mainline(text, args.peer_games), runs=1)
+    print(f"  => tabia {(c_peer / n_peer) / (c_ours / n):.0f}x python-chess per core")
+    try:
+        import rust_pgn_reader_python_binding  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        ((n_rp, k_rp), c_rp, _) = timed("rust-pgn-reader-python-binding (1 thread)",
+                                        lambda: pgn_reader_mainline(path, 1))
+        timed("rust-pgn-reader-python-binding (2 threads)", lambda: pgn_reader_mainline(path, 2))
+        print(f"  => tabia {(c_rp / n_rp) / (c_ours / n):.2f}x rust-pgn-reader-python-binding "
+              f"per core ({n_rp} games, {k_rp} clocks; tabia {n}, {k})")
     return 0
 
 

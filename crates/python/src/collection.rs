@@ -1,5 +1,7 @@
 //! `filter`, `stats`, `tree`: the facade's collection entry points.
 
+use std::sync::Arc;
+
 use pyo3::{exceptions::PyValueError, prelude::*};
 use tabia::{
     book::{Tree as BookTree, TreeOptions},
@@ -8,7 +10,7 @@ use tabia::{
 
 use crate::{
     error::game_error,
-    games::{Errors, GameReader, read_one},
+    games::{Errors, GameReader, Wants, read_one},
     position::Position,
 };
 
@@ -61,9 +63,10 @@ pub(crate) fn filter(
         to_move,
         eco_by_position,
     };
+    let wants = Arc::new(Wants::default());
     let games = crate::inputs::reader(inputs, jobs)?
         .select_map(Query::new(criteria, options), move |item| {
-            read_one(item, false)
+            read_one(item, false, &wants)
         });
     Ok(GameReader::new(games, errors))
 }

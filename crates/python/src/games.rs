@@ -1,6 +1,13 @@
 //! `read_games`: the games of files as Python objects, parsed and replayed on all cores.
 
-use std::{collections::VecDeque, sync::OnceLock};
+use std::{
+    collections::VecDeque,
+    fmt::Write,
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use pyo3::{
     exceptions::PyValueError,
@@ -21,7 +28,7 @@ use tabia::{
     },
 };
 
-use crate::{error::game_error, position::Position};
+use crate::{error::game_error, interned, position::Position};
 
 /// A game read on a worker: its tags, its mainline as moves, what its replay gave, and its
 /// bytes, from which its tree is parsed when asked for (comments, NAGs, clocks, the PGN):
@@ -41,6 +48,73 @@ pub(crate) struct Read {
     result: Outcome,
     /// What the reader and the replay repaired or found odd, `LINE:COL: message`.
     warnings: Vec<String>,
+    /// What the games read before this one were asked for (None: a game read alone).
+    wants: Option<Arc<Wants>>,
+    /// The mainline in SAN, made on the worker once a game before was asked for it.
+    sans: Option<Sans>,
+    /// The game tree, parsed on the worker once a game before was asked for it.
+    tree: Option<Result<tabia::Game, String>>,
+}
+
+/// What the games of one `read_games` were asked for so far, beyond their tags and moves: the
+/// workers then make it for the games that follow while Python handles the ones before, rather
+/// than the main thread making it, the GIL held, when asked. Nothing is made for a reader whose
+/// games are never asked for it.
+#[derive(Default)]
+pub(crate) struct Wants {
+    /// The SAN (`san`, `mainline()`).
+    san: AtomicBool,
+    /// The tree (`mainline()`'s annotations, `clocks`, `comments`, `pgn()`, `opening()`).
+    tree: AtomicBool,
+}
+
+/// A game's mainline in SAN as python-chess writes it (canonical disambiguation and check
+/// marks), in one string: one allocation a game, not one a move.
+pub(crate) struct Sans {
+    text: String,
+    /// The end of each move in `text`.
+    ends: Vec<usize>,
+}
+
+impl Sans {
+    /// The SAN of `moves` played from `start`.
+    fn of(start: &tabia::Position, moves: &[Option<ChessMove>]) -> Sans {
+        let mut before = start.clone();
+        let mut sans = Sans {
+            text: String::with_capacity(moves.len() * 4),
+            ends: Vec::with_capacity(moves.len()),
+        };
+        for m in moves {
+            match m {
+                Some(m) => {
+                    // Writing to a String cannot fail.
+                    let _ = write!(sans.text, "{}", before.san(*m));
+                    before.play_unchecked(*m);
+                }
+                None => {
+                    sans.text.push_str("--");
+                    before.play_null();
+                }
+            }
+            sans.ends.push(sans.text.len());
+        }
+        sans
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let san = &self.text[start..end];
+            start = end;
+            san
+        })
+    }
+
+    fn get(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)?;
+        let start = index.checked_sub(1).map_or(0, |i| self.ends[i]);
+        Some(&self.text[start..end])
+    }
 }
 
 /// A game's tags in one string: names and values decoded (escapes, Latin-1) one after the
@@ -133,12 +207,25 @@ impl<F: FnMut(&tabia::Position, Option<ChessMove>, u32)> Visitor for Flat<F> {
     }
 }
 
-/// Reads and replays one game on a worker.
-pub(crate) fn read_one(item: &tabia::Item<'_>, variations: bool) -> Result<Read, tabia::GameError> {
-    read_raw(item.input(), item.number(), item.raw(), variations).map_err(|e| match e {
-        Unread::Syntax(e) => item.error(e),
-        Unread::Replay(e) => tabia::GameError::replay(item.input(), item.number(), e),
-    })
+/// Reads and replays one game on a worker, with what the games before were asked for.
+pub(crate) fn read_one(
+    item: &tabia::Item<'_>,
+    variations: bool,
+    wants: &Arc<Wants>,
+) -> Result<Read, tabia::GameError> {
+    let mut read =
+        read_raw(item.input(), item.number(), item.raw(), variations).map_err(|e| match e {
+            Unread::Syntax(e) => item.error(e),
+            Unread::Replay(e) => tabia::GameError::replay(item.input(), item.number(), e),
+        })?;
+    if wants.san.load(Ordering::Relaxed) {
+        read.sans = Some(Sans::of(&read.start, &read.moves));
+    }
+    if wants.tree.load(Ordering::Relaxed) {
+        read.tree = Some(read.raw.parse().map_err(|e| e.to_string()));
+    }
+    read.wants = Some(Arc::clone(wants));
+    Ok(read)
 }
 
 /// Why a game could not be read.
@@ -184,6 +271,9 @@ fn read_raw(input: &str, number: u64, raw: &RawGame, variations: bool) -> Result
         start: replayed.start,
         result,
         warnings,
+        wants: None,
+        sans: None,
+        tree: None,
     })
 }
 
@@ -292,7 +382,9 @@ pub(crate) fn read_games(
     errors: &str,
 ) -> PyResult<GameReader> {
     let errors = Errors::parse(errors)?;
-    let games = crate::inputs::reader(inputs, jobs)?.map(move |item| read_one(item, variations));
+    let wants = Arc::new(Wants::default());
+    let games =
+        crate::inputs::reader(inputs, jobs)?.map(move |item| read_one(item, variations, &wants));
     Ok(GameReader::new(games, errors))
 }
 
@@ -302,7 +394,7 @@ pub(crate) fn read_games(
 pub(crate) struct Game {
     read: Read,
     /// The SAN of each mainline move as python-chess writes it, made on first use.
-    san: OnceLock<Vec<String>>,
+    san: OnceLock<Sans>,
     /// The game tree (comments, NAGs, variations), parsed from the bytes on first use.
     tree: OnceLock<Result<tabia::Game, String>>,
     /// `headers`, made on first use: the same dict at each access, as python-chess's.
@@ -310,11 +402,13 @@ pub(crate) struct Game {
 }
 
 impl From<Read> for Game {
-    fn from(read: Read) -> Game {
+    fn from(mut read: Read) -> Game {
+        let san = read.sans.take().map_or_else(OnceLock::new, OnceLock::from);
+        let tree = read.tree.take().map_or_else(OnceLock::new, OnceLock::from);
         Game {
             read,
-            san: OnceLock::new(),
-            tree: OnceLock::new(),
+            san,
+            tree,
             headers: OnceLock::new(),
         }
     }
@@ -346,32 +440,27 @@ impl Game {
         })
     }
 
-    /// The SAN python-chess writes (canonical disambiguation and check marks), from the
-    /// position before each move.
-    fn canonical_san(&self) -> &[String] {
+    /// The SAN python-chess writes (canonical disambiguation and check marks), made on the
+    /// worker or on first use (the workers then make it for the games that follow).
+    fn canonical_san(&self) -> &Sans {
         self.san.get_or_init(|| {
-            let mut before = self.read.start.clone();
-            let mut sans = Vec::with_capacity(self.read.moves.len());
-            for m in &self.read.moves {
-                match m {
-                    Some(m) => {
-                        sans.push(before.san(*m).to_string());
-                        before.play_unchecked(*m);
-                    }
-                    None => {
-                        sans.push("--".to_owned());
-                        before.play_null();
-                    }
-                }
+            if let Some(wants) = &self.read.wants {
+                wants.san.store(true, Ordering::Relaxed);
             }
-            sans
+            Sans::of(&self.read.start, &self.read.moves)
         })
     }
 
-    /// The game tree, parsed on first use (the game was read without error on the worker).
+    /// The game tree, parsed on the worker or on first use (the game was read without error
+    /// on the worker; the workers then parse the trees of the games that follow).
     fn tree(&self) -> PyResult<&tabia::Game> {
         self.tree
-            .get_or_init(|| self.read.raw.parse().map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                if let Some(wants) = &self.read.wants {
+                    wants.tree.store(true, Ordering::Relaxed);
+                }
+                self.read.raw.parse().map_err(|e| e.to_string())
+            })
             .as_ref()
             .map_err(|e| PyValueError::new_err(e.clone()))
     }
@@ -435,46 +524,120 @@ impl Uci {
 }
 
 /// A move of a game's mainline with its annotations (python-chess's node of the mainline;
-/// `move` is the `tabia.Move`).
-#[pyclass(module = "tabia", name = "MainlineMove", frozen, get_all)]
+/// `move` is the `tabia.Move`): its game and its index, each field made when asked for (the
+/// annotations from the game's tree, parsed once for the game).
+#[pyclass(module = "tabia", name = "MainlineMove", frozen)]
 pub(crate) struct Move {
-    /// 1 for the first move.
-    ply: u32,
-    /// The move in SAN, as python-chess writes it.
-    san: String,
-    /// The move as written (normalised: figurines, `0-0` and the like read as SAN).
-    written: String,
-    /// The move in UCI.
-    uci: String,
-    /// The comments after the move, each as python-chess reads one (see [`comments`]; commands
-    /// such as `[%clk]` included).
-    comments: Vec<String>,
-    /// The comments after the move joined by a space: python-chess's `node.comment`.
-    comment: String,
-    /// The NAGs of the move (`!` is 1).
-    nags: Vec<u16>,
-    /// `[%clk]` after the move, in seconds (python-chess's `clock()`).
-    clock: Option<f64>,
-    /// `[%emt]` after the move, in seconds.
-    emt: Option<f64>,
-    /// `[%eval]` in centipawns, White's view.
-    eval_cp: Option<i32>,
-    /// `[%eval #N]`: mate in N, positive when White mates.
-    eval_mate: Option<i32>,
+    game: Py<Game>,
+    index: usize,
+}
+
+impl Move {
+    /// The move's node in the game tree (SAN as written, comments, NAGs).
+    fn node(&self) -> PyResult<&Node> {
+        self.game
+            .get()
+            .nodes()?
+            .get(self.index)
+            .ok_or_else(|| PyValueError::new_err("the game tree lacks this move"))
+    }
+
+    fn uci_of(&self) -> Uci {
+        let read = &self.game.get().read;
+        Uci::of(read.moves[self.index], read.start.castling_mode())
+    }
+
+    fn san_of(&self) -> &str {
+        self.game
+            .get()
+            .canonical_san()
+            .get(self.index)
+            .unwrap_or("--")
+    }
 }
 
 #[pymethods]
 impl Move {
+    /// 1 for the first move.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.index + 1
+    }
+
+    /// The move in SAN, as python-chess writes it.
+    #[getter]
+    fn san<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        interned::string(py, self.san_of())
+    }
+
+    /// The move as written (normalised: figurines, `0-0` and the like read as SAN).
+    #[getter]
+    fn written(&self) -> PyResult<String> {
+        Ok(self.node()?.san.to_string())
+    }
+
+    /// The move in UCI.
+    #[getter]
+    fn uci<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        interned::string(py, self.uci_of().as_str())
+    }
+
     /// The move as a `tabia.Move` (python-chess's `node.move`).
     #[getter(r#move)]
-    fn board_move(&self) -> PyResult<crate::board::Move> {
-        crate::board::Move::parse(&self.uci)
+    fn board_move(&self) -> crate::board::Move {
+        let read = &self.game.get().read;
+        crate::board::Move::of_option(read.moves[self.index], read.start.castling_mode())
+    }
+
+    /// The comments after the move, each as python-chess reads one (see [`comments`];
+    /// commands such as `[%clk]` included).
+    #[getter]
+    fn comments(&self) -> PyResult<Vec<String>> {
+        Ok(comments(&self.node()?.comments))
+    }
+
+    /// The comments after the move joined by a space: python-chess's `node.comment`.
+    #[getter]
+    fn comment(&self) -> PyResult<String> {
+        Ok(comments(&self.node()?.comments).join(" "))
+    }
+
+    /// The NAGs of the move (`!` is 1).
+    #[getter]
+    fn nags(&self) -> PyResult<Vec<u16>> {
+        Ok(self.node()?.nags.iter().map(|n| u16::from(n.0)).collect())
+    }
+
+    /// `[%clk]` after the move, in seconds (python-chess's `clock()`).
+    #[getter]
+    fn clock(&self) -> PyResult<Option<f64>> {
+        Ok(seconds(self.node()?.clock()))
+    }
+
+    /// `[%emt]` after the move, in seconds.
+    #[getter]
+    fn emt(&self) -> PyResult<Option<f64>> {
+        Ok(seconds(self.node()?.emt()))
+    }
+
+    /// `[%eval]` in centipawns, White's view.
+    #[getter]
+    fn eval_cp(&self) -> PyResult<Option<i32>> {
+        Ok(eval_parts(self.node()?).0)
+    }
+
+    /// `[%eval #N]`: mate in N, positive when White mates.
+    #[getter]
+    fn eval_mate(&self) -> PyResult<Option<i32>> {
+        Ok(eval_parts(self.node()?).1)
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<tabia.MainlineMove {} {} ({})>",
-            self.ply, self.san, self.uci
+            self.index + 1,
+            self.san_of(),
+            self.uci_of().as_str()
         )
     }
 }
@@ -527,7 +690,7 @@ impl Game {
         for (name, value) in self.read.tags.iter() {
             // The first of a repeated tag is the one that counts, as for the tables.
             if !self.read.tags.repeated || !dict.contains(name)? {
-                dict.set_item(name, value)?;
+                dict.set_item(interned::string(py, name), value)?;
             }
         }
         Ok(self.headers.get_or_init(|| dict.unbind()).bind(py).clone())
@@ -537,44 +700,24 @@ impl Game {
     /// is each `Move`'s `written`).
     #[getter]
     fn san<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.canonical_san())
+        PyList::new(py, interned::strings(py, self.canonical_san().iter()))
     }
 
     /// The mainline in UCI.
     #[getter]
     fn uci<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(
-            py,
-            self.uci_moves().map(|uci| PyString::new(py, uci.as_str())),
-        )
+        let ucis: Vec<Uci> = self.uci_moves().collect();
+        PyList::new(py, interned::strings(py, ucis.iter().map(Uci::as_str)))
     }
 
-    /// The mainline's moves with their annotations.
-    fn mainline(&self) -> PyResult<Vec<Move>> {
-        let nodes = self.nodes()?;
-        Ok(nodes
-            .iter()
-            .zip(self.uci_moves())
-            .zip(self.canonical_san())
-            .zip(1..)
-            .map(|(((node, uci), san), ply)| {
-                let (eval_cp, eval_mate) = eval_parts(node);
-                let comments = comments(&node.comments);
-                Move {
-                    ply,
-                    san: san.clone(),
-                    written: node.san.to_string(),
-                    uci: uci.as_str().to_owned(),
-                    comment: comments.join(" "),
-                    comments,
-                    nags: node.nags.iter().map(|n| u16::from(n.0)).collect(),
-                    clock: seconds(node.clock()),
-                    emt: seconds(node.emt()),
-                    eval_cp,
-                    eval_mate,
-                }
+    /// The mainline's moves with their annotations (each made when asked for).
+    fn mainline(slf: &Bound<'_, Self>) -> Vec<Move> {
+        (0..slf.get().read.moves.len())
+            .map(|index| Move {
+                game: slf.clone().unbind(),
+                index,
             })
-            .collect())
+            .collect()
     }
 
     /// `[%clk]` after each mainline move, in seconds (None where a move has none).

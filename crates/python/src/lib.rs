@@ -12,6 +12,7 @@ mod error;
 mod games;
 mod index;
 mod inputs;
+mod interned;
 mod position;
 mod table;
 

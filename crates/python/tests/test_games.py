@@ -4,6 +4,7 @@ error in the repository's fixtures, the same headers, SAN, UCI and final positio
 from __future__ import annotations
 
 import io
+import pickle
 import re
 from pathlib import Path
 
@@ -192,6 +193,31 @@ def test_clocks_evals_and_nags(ok_dir: Path):
     ]
     assert first.nags == [sorted(node.nags) for node in peer.mainline()]
     assert second.number == 2
+
+
+def test_what_the_workers_make_ahead_is_what_a_game_makes_alone(ok_dir: Path):
+    # The first game asked for its SAN and tree has the workers make them for the games that
+    # follow (those not yet read when it was asked): the same as each game makes alone.
+    ahead = []
+    for game in tabia.read_games(ok_dir, jobs=2, errors="collect"):
+        moves = game.mainline()
+        ahead.append((game.san, [(m.ply, m.san, m.uci, m.written, m.comments, m.nags, m.clock)
+                                 for m in moves], game.comments, game.pgn()))
+    alone = []
+    for game in tabia.read_games(ok_dir, jobs=2, errors="collect"):
+        # No game of this reader is asked for anything but its pickled state.
+        game = pickle.loads(pickle.dumps(game))
+        moves = game.mainline()
+        alone.append((game.san, [(m.ply, m.san, m.uci, m.written, m.comments, m.nags, m.clock)
+                                 for m in moves], game.comments, game.pgn()))
+    assert len(ahead) >= 20
+    assert ahead == alone
+
+
+def test_mainline_moves_outlive_their_game(sample: Path):
+    moves = next(iter(tabia.read_games(sample))).mainline()
+    assert (moves[0].ply, moves[0].san, moves[0].uci) == (1, "e4", "e2e4")
+    assert repr(moves[-1]).startswith("<tabia.MainlineMove 85 ")
 
 
 def test_input_order_and_numbers_with_any_jobs(ok_dir: Path):
