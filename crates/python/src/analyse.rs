@@ -533,7 +533,15 @@ pub(crate) fn analyse(
             analyser.stop();
             drop(receiver);
             py.detach(|| {
-                let _ = forwarder.join();
+                // Bounded: a Ctrl-C is never answered by a wait without end (a reader stuck
+                // behind the engines is left to end on its own).
+                let deadline = Instant::now() + LET_GO;
+                while !forwarder.is_finished() && Instant::now() < deadline {
+                    thread::sleep(Duration::from_millis(20));
+                }
+                if forwarder.is_finished() {
+                    let _ = forwarder.join();
+                }
                 let _ = take_back(analyser, LET_GO);
             });
             return Err(interrupt);
