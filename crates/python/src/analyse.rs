@@ -522,14 +522,15 @@ pub(crate) fn analyse(
             Ok(receiver) => receiver.recv_timeout(POLL),
             Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
         });
-        match next {
-            Ok(item) => gathered.push(py, item)?,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        let step = match next {
+            Ok(item) => gathered.push(py, item),
+            Err(mpsc::RecvTimeoutError::Timeout) => Ok(()),
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
-        if let Err(interrupt) = py.check_signals() {
-            // Every analysis still to come ends at once; the engines quit and the cache keeps
-            // what was analysed.
+        };
+        // A Ctrl-C seen here, or raised by Python code while a game was gathered (Python
+        // checks signals as it runs), or any other error: every analysis still to come ends
+        // at once, the engines quit and the cache keeps what was analysed.
+        if let Err(err) = step.and_then(|()| py.check_signals()) {
             analyser.stop();
             drop(receiver);
             py.detach(|| {
@@ -544,7 +545,7 @@ pub(crate) fn analyse(
                 }
                 let _ = take_back(analyser, LET_GO);
             });
-            return Err(interrupt);
+            return Err(err);
         }
     }
     let done = py.detach(|| {

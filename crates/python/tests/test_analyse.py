@@ -253,7 +253,11 @@ def test_ctrl_c_stops_the_engines(tmp_path):
     cache = tmp_path / "cache.redb"
     script = textwrap.dedent(
         f"""
-        import os, sys, time, tabia
+        import os, signal, sys, time, tabia
+
+        # Python turns SIGINT into KeyboardInterrupt only if it was not ignored at its start,
+        # and a shell's background job (`cmd &`) starts with it ignored: as a terminal would.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
         def engines():
             # Stockfish processes this one started (Linux: /proc), still running.

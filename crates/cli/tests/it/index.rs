@@ -265,18 +265,9 @@ fn a_killed_writer_loses_nothing_committed() {
 #[test]
 fn readers_answer_while_a_writer_adds() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let index = dir.path().join("idx");
+    let (index, pgn) = sample_and_more(dir.path());
     let idx = index.to_str().expect("utf-8");
-    build(&index, &[&fixture("pgn/ok/sample.pgn")], &[]);
-    let pgn = dir.path().join("many.pgn");
-    std::fs::write(&pgn, numbered_games(4000)).expect("write");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabia"))
-        .args(["index", "add", "-q", "-j", "1", "--batch", "200", idx])
-        .arg(&pgn)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child = adding(idx, &pgn, "200");
     let mut seen = BTreeSet::new();
     let mut answers = 0;
     while child.try_wait().expect("wait").is_none() && answers < 500 {
@@ -318,11 +309,8 @@ fn the_server_follows_a_writer() {
     use std::io::{BufRead, BufReader, Read, Write};
 
     let dir = tempfile::tempdir().expect("tempdir");
-    let index = dir.path().join("idx");
+    let (index, pgn) = sample_and_more(dir.path());
     let idx = index.to_str().expect("utf-8");
-    build(&index, &[&fixture("pgn/ok/sample.pgn")], &[]);
-    let pgn = dir.path().join("many.pgn");
-    std::fs::write(&pgn, numbered_games(4000)).expect("write");
     let mut server = Command::new(env!("CARGO_BIN_EXE_tabia"))
         .args(["serve", "--port", "0", idx])
         .stdout(Stdio::null())
@@ -356,13 +344,7 @@ fn the_server_follows_a_writer() {
     };
     let before = games();
     assert_eq!(games(), before);
-    let mut writer = Command::new(env!("CARGO_BIN_EXE_tabia"))
-        .args(["index", "add", "-q", "-j", "1", "--batch", "500", idx])
-        .arg(&pgn)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut writer = adding(idx, &pgn, "500");
     let mut seen = vec![before];
     while writer.try_wait().expect("wait").is_none() && seen.len() < 2000 {
         seen.push(games());
@@ -379,6 +361,26 @@ fn the_server_follows_a_writer() {
     // Never a step back, and every game once the writer is done.
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     assert_eq!(seen.last(), Some(&(before + 4000)), "{seen:?}");
+}
+
+/// An index of the sample game in `dir`, and a file of 4,000 more games to add to it.
+fn sample_and_more(dir: &Path) -> (PathBuf, PathBuf) {
+    let index = dir.join("idx");
+    build(&index, &[&fixture("pgn/ok/sample.pgn")], &[]);
+    let pgn = dir.join("many.pgn");
+    std::fs::write(&pgn, numbered_games(4000)).expect("write");
+    (index, pgn)
+}
+
+/// `tabia index add` of `pgn` to `idx`, running, committing every `batch` games.
+fn adding(idx: &str, pgn: &Path, batch: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tabia"))
+        .args(["index", "add", "-q", "-j", "1", "--batch", batch, idx])
+        .arg(pgn)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
 }
 
 /// `n` distinct games: a first move, then a different sequence of queen's knight trips
